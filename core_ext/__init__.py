@@ -1,0 +1,27 @@
+"""Compiled game cores behind one interface.
+
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=7)
+    obs = state.observation(state.current_player)
+
+See core_ext/game.pxd for the C-level contract that search kernels use without the GIL.
+"""
+
+from core_ext._errors import GameInputError, IllegalActionError, StateFormatError, UnknownGameError
+from core_ext._registry import GameInfo, game_info, load_game, register, registered_games
+from core_ext.game import Game, Observation, State
+
+__all__ = [
+    "Game",
+    "GameInfo",
+    "GameInputError",
+    "IllegalActionError",
+    "Observation",
+    "State",
+    "StateFormatError",
+    "UnknownGameError",
+    "game_info",
+    "load_game",
+    "register",
+    "registered_games",
+]

@@ -1,0 +1,75 @@
+# The one interface every compiled game core implements.
+#
+# A game state is a plain fixed-size C struct (no pointers), so clone is memcpy and every operation
+# below runs without the GIL. An observation is the same struct type with everything the observing
+# seat cannot see replaced by the game's "unknown" markers; determinize() turns an observation back into
+# a full state by resampling exactly those unknowns. Chance (dice, bag draws, stack order) is resolved
+# inside apply() from random streams stored in the state itself, one stream per hidden source, so a
+# state plus an action is deterministic and duplicate deals replay identically; determinize() reseeds
+# the streams of sources the observer cannot predict.
+from libc.stdint cimport uint64_t
+from core_ext.types cimport action_t
+from core_ext.rng cimport Rng
+
+ctypedef struct GameParams:
+    int num_players
+    int variant            # per-game variant id (see the game's registry entry)
+    unsigned int options   # per-game option bits
+
+ctypedef int (*init_fn)(void* state, const GameParams* params, uint64_t seed) noexcept nogil
+ctypedef int (*current_player_fn)(const void* state) noexcept nogil
+ctypedef int (*legal_actions_fn)(const void* state, action_t* out) noexcept nogil
+ctypedef int (*apply_fn)(void* state, action_t action) noexcept nogil
+ctypedef bint (*is_terminal_fn)(const void* state) noexcept nogil
+ctypedef void (*scores_fn)(const void* state, double* out) noexcept nogil
+ctypedef void (*ranks_fn)(const void* state, int* out) noexcept nogil
+ctypedef void (*observe_fn)(const void* state, int player, void* out) noexcept nogil
+ctypedef void (*determinize_fn)(void* observation, int observer, Rng* rng) noexcept nogil
+ctypedef int (*playout_fn)(void* state, Rng* rng, int max_moves) noexcept nogil
+ctypedef void (*evaluate_fn)(const void* state, double* out) noexcept nogil
+ctypedef action_t (*policy_fn)(const void* state, Rng* rng, action_t* scratch) noexcept nogil
+
+ctypedef struct GameOps:
+    const char* name
+    size_t state_size
+    int max_legal_actions      # upper bound of legal_actions() in any state; size of `out` buffers
+    int max_game_length        # upper bound of actions in one game (playout safety cap)
+    init_fn init               # 0 on success, -1 on bad params
+    current_player_fn current_player   # 0..n-1, or TERMINAL_PLAYER
+    legal_actions_fn legal_actions     # count written to out (sorted ascending, no duplicates)
+    apply_fn apply             # precondition: action is legal (the Python layer checks); 0 on success
+    is_terminal_fn is_terminal
+    scores_fn scores           # raw game score per seat (e.g. credits)
+    ranks_fn ranks             # 0 = first place; tied seats share a rank; tie-breakers applied
+    observe_fn observe         # writes the observation of `player` into out (same struct type)
+    determinize_fn determinize # in place: observation -> full state consistent with it
+    playout_fn playout         # NULL: generic uniform-random playout; returns the number of moves
+    evaluate_fn evaluate       # heuristic value per seat in [0, 1] (greedy bot, truncated playouts)
+    policy_fn policy_action    # NULL: uniform random; else a heuristic default policy
+
+# Generic helpers shared by every game (implemented in game.pyx).
+cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_moves,
+                         action_t* scratch, bint use_policy) noexcept nogil
+cdef void compute_returns(const GameOps* ops, const void* state, double* out) noexcept nogil
+cdef int find_action(const action_t* actions, int n, action_t action) noexcept nogil
+
+cdef class Game:
+    cdef const GameOps* ops
+    cdef GameParams params
+    cdef readonly str name
+    cdef readonly str variant
+    cdef readonly int num_players
+    cdef object __weakref__
+
+cdef class State:
+    cdef readonly Game game
+    cdef void* ptr
+    cdef bint _owns
+
+cdef class Observation:
+    cdef readonly Game game
+    cdef readonly int player
+    cdef void* ptr
+
+cdef State new_state(Game game)
+cdef Observation new_observation(Game game, int player)

@@ -1,0 +1,458 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Python wrappers over the compiled game interface (see game.pxd for the C contract).
+
+State and Observation own a malloc'ed copy of the game's C struct. Every method that can fail on user
+input checks first and mutates second, so a rejected call leaves the object unchanged.
+"""
+import json
+
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint64_t
+
+from core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from core_ext.rng cimport Rng, rng_seed, rng_below
+
+from core_ext._errors import IllegalActionError, StateFormatError
+
+STATE_FORMAT = "orrery.state/1"
+OBSERVATION_FORMAT = "orrery.observation/1"
+
+
+cdef int find_action(const action_t* actions, int n, action_t action) noexcept nogil:
+    # legal_actions() output is sorted: binary search.
+    cdef int lo = 0, hi = n - 1, mid
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if actions[mid] == action:
+            return mid
+        if actions[mid] < action:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_moves,
+                         action_t* scratch, bint use_policy) noexcept nogil:
+    cdef int moves = 0, n
+    cdef action_t action
+    while moves < max_moves and not ops.is_terminal(state):
+        if use_policy and ops.policy_action != NULL:
+            action = ops.policy_action(state, rng, scratch)
+        else:
+            n = ops.legal_actions(state, scratch)
+            if n <= 0:
+                return -1  # a non-terminal state without moves is an engine bug; stop safely
+            action = scratch[rng_below(rng, <unsigned int>n)]
+        if ops.apply(state, action) != 0:
+            return -1
+        moves += 1
+    return moves
+
+
+cdef void compute_returns(const GameOps* ops, const void* state, double* out) noexcept nogil:
+    # Rank-based return in [0, 1]: the share of opponents beaten, ties counting half.
+    cdef int ranks[MAX_PLAYERS]
+    cdef int p, q
+    cdef int n = _num_players(ops, state)
+    ops.ranks(state, ranks)
+    for p in range(n):
+        out[p] = 0.0
+        for q in range(n):
+            if q == p:
+                continue
+            if ranks[q] > ranks[p]:
+                out[p] += 1.0
+            elif ranks[q] == ranks[p]:
+                out[p] += 0.5
+        out[p] = out[p] / (n - 1) if n > 1 else 1.0
+
+
+cdef inline int _num_players(const GameOps* ops, const void* state) noexcept nogil:
+    # Convention: every game struct starts with a GameParams header.
+    return (<const GameParams*>state).num_players
+
+
+cdef State new_state(Game game):
+    cdef State s = State.__new__(State)
+    s.game = game
+    s.ptr = malloc(game.ops.state_size)
+    if s.ptr == NULL:
+        raise MemoryError()
+    memset(s.ptr, 0, game.ops.state_size)
+    return s
+
+
+cdef Observation new_observation(Game game, int player):
+    cdef Observation o = Observation.__new__(Observation)
+    o.game = game
+    o.player = player
+    o.ptr = malloc(game.ops.state_size)
+    if o.ptr == NULL:
+        raise MemoryError()
+    memset(o.ptr, 0, game.ops.state_size)
+    return o
+
+
+def _restore_state(str name, int players, str variant, bytes raw):
+    from core_ext._registry import load_game
+    cdef Game game = load_game(name, players=players, variant=variant)
+    cdef State s = new_state(game)
+    _copy_in(game, s.ptr, raw)
+    return s
+
+
+def _restore_observation(str name, int players, str variant, int player, bytes raw):
+    from core_ext._registry import load_game
+    cdef Game game = load_game(name, players=players, variant=variant)
+    cdef Observation o = new_observation(game, player)
+    _copy_in(game, o.ptr, raw)
+    return o
+
+
+cdef _copy_in(Game game, void* dst, bytes raw):
+    if len(raw) != game.ops.state_size:
+        raise StateFormatError(f"raw state has {len(raw)} bytes, expected {game.ops.state_size}")
+    memcpy(dst, <const char*>raw, game.ops.state_size)
+
+
+cdef class Game:
+    """A game with fixed players and variant. Subclasses (one per core) set `ops` and the codecs."""
+
+    @property
+    def max_legal_actions(self):
+        return self.ops.max_legal_actions
+
+    def new_initial_state(self, seed):
+        """A new game dealt from `seed` (an int in [0, 2**64)): the same seed gives the same deal."""
+        cdef uint64_t c_seed = _checked_seed(seed)
+        cdef State s = new_state(self)
+        if self.ops.init(s.ptr, &self.params, c_seed) != 0:
+            raise ValueError(f"{self.name}: cannot set up {self.num_players} players, variant {self.variant!r}")
+        return s
+
+    def _header(self, str fmt):
+        return {"format": fmt, "game": self.name, "variant": self.variant, "players": self.num_players}
+
+    def _check_header(self, dict data, str fmt):
+        for key, want in self._header(fmt).items():
+            if data.get(key) != want:
+                raise StateFormatError(f"field {key!r}: expected {want!r}, got {data.get(key)!r}")
+
+    def state_from_json(self, text):
+        data = _parse_json(text)
+        self._check_header(data, STATE_FORMAT)
+        cdef State s = new_state(self)
+        s.game._load_payload(s, None, _field(data, "state", dict))
+        return s
+
+    def observation_from_json(self, text):
+        data = _parse_json(text)
+        self._check_header(data, OBSERVATION_FORMAT)
+        player = _field(data, "observer", int)
+        if not 0 <= player < self.num_players:
+            raise StateFormatError(f"field 'observer': {player} is not a seat of a {self.num_players}-player game")
+        cdef Observation o = new_observation(self, player)
+        o.game._load_payload(None, o, _field(data, "state", dict))
+        return o
+
+    # ---- per-game hooks, overridden by each core ----
+    def _dump_payload(self, State s, Observation o):
+        """The struct as a JSON-able dict; exactly one of s / o is given."""
+        raise NotImplementedError
+
+    def _load_payload(self, State s, Observation o, dict payload):
+        """Fill s.ptr or o.ptr from a dict, validating everything; raise StateFormatError."""
+        raise NotImplementedError
+
+    def _action_struct(self, State s, Observation o, int action):
+        """{'id': action, 'kind': str, 'label': str, ...fields} for a legal action."""
+        raise NotImplementedError
+
+    def _action_from_struct(self, State s, Observation o, dict action):
+        raise NotImplementedError
+
+    def _render(self, State s, Observation o):
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"Game({self.name!r}, players={self.num_players}, variant={self.variant!r})"
+
+    def __reduce__(self):
+        from core_ext._registry import load_game
+        return (_load_game_kw, (self.name, self.num_players, self.variant))
+
+
+def _load_game_kw(name, players, variant):
+    from core_ext._registry import load_game
+    return load_game(name, players=players, variant=variant)
+
+
+cdef uint64_t _checked_seed(seed) except? 0:
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+    if not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+    return <uint64_t>seed
+
+
+def _parse_json(text):
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise StateFormatError(f"not UTF-8: {exc}") from None
+    if not isinstance(text, str):
+        raise StateFormatError(f"expected JSON text, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise StateFormatError(f"malformed JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise StateFormatError("the top level must be a JSON object")
+    return data
+
+
+def _field(dict data, str key, kind):
+    if key not in data:
+        raise StateFormatError(f"missing field {key!r}")
+    value = data[key]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise StateFormatError(f"field {key!r} must be an integer")
+    if kind is not int and not isinstance(value, kind):
+        raise StateFormatError(f"field {key!r} must be {kind.__name__}")
+    return value
+
+
+cdef list _legal_list(const GameOps* ops, const void* ptr):
+    cdef action_t* buf = <action_t*>malloc(sizeof(action_t) * ops.max_legal_actions)
+    if buf == NULL:
+        raise MemoryError()
+    cdef int n, i
+    try:
+        with nogil:
+            n = ops.legal_actions(ptr, buf)
+        return [buf[i] for i in range(n)]
+    finally:
+        free(buf)
+
+
+cdef class State:
+    """A full game state: what a referee sees. Never hand it to a player; use observation()."""
+
+    def __dealloc__(self):
+        if self.ptr != NULL:
+            free(self.ptr)
+            self.ptr = NULL
+
+    def __reduce__(self):
+        return (_restore_state, (self.game.name, self.game.num_players, self.game.variant, self.raw_bytes()))
+
+    def raw_bytes(self):
+        return (<char*>self.ptr)[:self.game.ops.state_size]
+
+    @property
+    def current_player(self):
+        return self.game.ops.current_player(self.ptr)
+
+    def is_terminal(self):
+        return bool(self.game.ops.is_terminal(self.ptr))
+
+    def legal_actions(self):
+        if self.game.ops.is_terminal(self.ptr):
+            return []
+        return _legal_list(self.game.ops, self.ptr)
+
+    def is_legal(self, action):
+        if isinstance(action, bool) or not isinstance(action, int):
+            return False
+        return action in self.legal_actions()
+
+    def apply(self, action):
+        """Apply a legal action id. An illegal id raises IllegalActionError and changes nothing."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action must be an int id, got {type(action).__name__}")
+        if self.game.ops.is_terminal(self.ptr):
+            raise IllegalActionError("the game is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"action {action} is not legal here")
+        cdef action_t a = action
+        cdef int rc
+        with nogil:
+            rc = self.game.ops.apply(self.ptr, a)
+        if rc != 0:
+            raise RuntimeError(f"{self.game.name}: engine rejected legal action {action}")
+
+    def scores(self):
+        cdef double out[MAX_PLAYERS]
+        self.game.ops.scores(self.ptr, out)
+        return [out[i] for i in range(self.game.num_players)]
+
+    def ranks(self):
+        cdef int out[MAX_PLAYERS]
+        self.game.ops.ranks(self.ptr, out)
+        return [out[i] for i in range(self.game.num_players)]
+
+    def returns(self):
+        """Per seat, in [0, 1]: the share of opponents this seat finishes ahead of (ties half)."""
+        cdef double out[MAX_PLAYERS]
+        compute_returns(self.game.ops, self.ptr, out)
+        return [out[i] for i in range(self.game.num_players)]
+
+    def evaluate(self):
+        """The game's heuristic value per seat in [0, 1] (exact returns once terminal)."""
+        cdef double out[MAX_PLAYERS]
+        if self.game.ops.is_terminal(self.ptr):
+            compute_returns(self.game.ops, self.ptr, out)
+        else:
+            self.game.ops.evaluate(self.ptr, out)
+        return [out[i] for i in range(self.game.num_players)]
+
+    def clone(self):
+        cdef State c = new_state(self.game)
+        memcpy(c.ptr, self.ptr, self.game.ops.state_size)
+        return c
+
+    def observation(self, int player):
+        if not 0 <= player < self.game.num_players:
+            raise ValueError(f"player {player} is not a seat of a {self.game.num_players}-player game")
+        cdef Observation o = new_observation(self.game, player)
+        with nogil:
+            self.game.ops.observe(self.ptr, player, o.ptr)
+        return o
+
+    def determinize(self, int observer, seed):
+        """A new full state that `observer` cannot tell apart from this one (this state is untouched)."""
+        return self.observation(observer).determinize(seed)
+
+    def playout(self, seed, bint use_policy=False):
+        """Play to the end in place with the default policy; returns the number of moves made."""
+        cdef Rng rng
+        rng_seed(&rng, _checked_seed(seed))
+        cdef const GameOps* ops = self.game.ops
+        cdef action_t* buf = <action_t*>malloc(sizeof(action_t) * ops.max_legal_actions)
+        cdef int moves
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                if ops.playout != NULL and not use_policy:
+                    moves = ops.playout(self.ptr, &rng, ops.max_game_length)
+                else:
+                    moves = generic_playout(ops, self.ptr, &rng, ops.max_game_length, buf, use_policy)
+        finally:
+            free(buf)
+        if moves < 0:
+            raise RuntimeError(f"{self.game.name}: playout reached a state without legal actions")
+        return moves
+
+    def to_dict(self):
+        d = self.game._header(STATE_FORMAT)
+        d["state"] = self.game._dump_payload(self, None)
+        return d
+
+    def to_json(self):
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def action_to_struct(self, int action):
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"action {action} is not legal here")
+        return self.game._action_struct(self, None, action)
+
+    def action_from_struct(self, dict action):
+        a = self.game._action_from_struct(self, None, action)
+        if a not in self.legal_actions():
+            raise IllegalActionError(f"action {action!r} is not legal here")
+        return a
+
+    def action_label(self, int action):
+        return self.action_to_struct(action)["label"]
+
+    def render(self):
+        return self.game._render(self, None)
+
+    def __str__(self):
+        return self.render()
+
+    def __eq__(self, other):
+        return isinstance(other, State) and other.game.name == self.game.name and \
+            other.raw_bytes() == self.raw_bytes()
+
+    def __hash__(self):
+        return hash((self.game.name, self.raw_bytes()))
+
+
+cdef class Observation:
+    """What one seat knows: public information plus that seat's private information."""
+
+    def __dealloc__(self):
+        if self.ptr != NULL:
+            free(self.ptr)
+            self.ptr = NULL
+
+    def __reduce__(self):
+        return (_restore_observation, (self.game.name, self.game.num_players, self.game.variant,
+                                       self.player, self.raw_bytes()))
+
+    def raw_bytes(self):
+        return (<char*>self.ptr)[:self.game.ops.state_size]
+
+    @property
+    def current_player(self):
+        return self.game.ops.current_player(self.ptr)
+
+    def is_terminal(self):
+        return bool(self.game.ops.is_terminal(self.ptr))
+
+    def determinize(self, seed):
+        """A full state consistent with this observation, the unknowns resampled from `seed`."""
+        cdef Rng rng
+        rng_seed(&rng, _checked_seed(seed))
+        cdef State s = new_state(self.game)
+        memcpy(s.ptr, self.ptr, self.game.ops.state_size)
+        with nogil:
+            self.game.ops.determinize(s.ptr, self.player, &rng)
+        return s
+
+    def legal_actions(self):
+        """The observer's legal actions when it is the observer's turn, else []."""
+        if self.is_terminal() or self.current_player != self.player:
+            return []
+        return self.determinize(0).legal_actions()
+
+    def action_to_struct(self, int action):
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"action {action} is not legal for seat {self.player} here")
+        return self.game._action_struct(None, self, action)
+
+    def action_from_struct(self, dict action):
+        a = self.game._action_from_struct(None, self, action)
+        if a not in self.legal_actions():
+            raise IllegalActionError(f"action {action!r} is not legal for seat {self.player} here")
+        return a
+
+    def action_label(self, int action):
+        return self.action_to_struct(action)["label"]
+
+    def to_dict(self):
+        d = self.game._header(OBSERVATION_FORMAT)
+        d["observer"] = self.player
+        d["state"] = self.game._dump_payload(None, self)
+        return d
+
+    def to_json(self):
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def render(self):
+        return self.game._render(None, self)
+
+    def __str__(self):
+        return self.render()
+
+    def __eq__(self, other):
+        return isinstance(other, Observation) and other.game.name == self.game.name and \
+            other.player == self.player and other.raw_bytes() == self.raw_bytes()
+
+    def __hash__(self):
+        return hash((self.game.name, self.player, self.raw_bytes()))

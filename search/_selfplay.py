@@ -1,0 +1,57 @@
+"""Play whole games between bots, one per seat, from a seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from core_ext import load_game
+
+# A bot picks an action for the seat to move from that seat's observation only.
+SelectAction = Callable[[object, int], int]  # (observation, seed) -> action id
+
+
+def random_bot(observation, seed: int) -> int:
+    return random.Random(seed).choice(observation.legal_actions())
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    game: str
+    variant: str
+    players: int
+    seed: int
+    actions: tuple[int, ...]
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+
+
+def play_game(
+    game_name: str,
+    players: int,
+    seed: int,
+    bots: Sequence[SelectAction],
+    *,
+    variant: str | None = None,
+    on_move: Callable[[object, int, int, str], None] | None = None,
+) -> GameRecord:
+    """Play one game; bots[i] plays seat i and sees only seat i's observation."""
+    if len(bots) != players:
+        raise ValueError(f"need one bot per seat: {players} seats, {len(bots)} bots")
+    game = load_game(game_name, players=players, variant=variant)
+    state = game.new_initial_state(seed=seed)
+    move_rng = random.Random(seed)
+    actions = []
+    while not state.is_terminal():
+        seat = state.current_player
+        observation = state.observation(seat)
+        action = bots[seat](observation, move_rng.getrandbits(63))
+        label = state.action_label(action)
+        state.apply(action)
+        actions.append(action)
+        if on_move is not None:
+            on_move(state, seat, action, label)
+    return GameRecord(
+        game_name, game.variant, players, seed, tuple(actions), tuple(state.scores()), tuple(state.ranks())
+    )
