@@ -498,3 +498,52 @@ cdef str _render(const TrianState* s, observer):
 
 def make_game(int players, str variant):
     return TrianGame(players, variant)
+
+
+# ---------------------------------------------------------------- test hooks (scenario tests only)
+
+def _debug_stack_top(State st, int stack, list tiles):
+    """Move `tiles` ([(tile id, side up), ...], the last on top) to the top of one stack.
+
+    The other stack tiles keep their order and side; stack sizes stay as they are. Only for building
+    scenario positions from a fresh deal: the tiles must still be in the stacks.
+    """
+    cdef TrianState* s = _st(st.ptr)
+    pool = []
+    for k in range(2):
+        pool += [(s.stack_tile[k][i], s.stack_up[k][i]) for i in range(s.stack_len[k])]
+    wanted = [t for t, _ in tiles]
+    if len(set(wanted)) != len(wanted) or any(t not in [p[0] for p in pool] for t in wanted):
+        raise ValueError("every tile must be in a stack, once")
+    if len(tiles) > s.stack_len[stack]:
+        raise ValueError("more tiles than the stack holds")
+    rest = [p for p in pool if p[0] not in wanted]
+    lengths = [s.stack_len[0], s.stack_len[1]]
+    top_start = lengths[stack] - len(tiles)
+    it = iter(rest)
+    for k in range(2):
+        for i in range(lengths[k]):
+            if k == stack and i >= top_start:
+                t, up = tiles[i - top_start]
+            else:
+                t, up = next(it)
+            s.stack_tile[k][i] = t
+            s.stack_up[k][i] = up
+    _refresh_tops(s)
+
+
+def _debug_dice(uint64_t seed, int count):
+    """The first `count` dice a dice stream seeded with `seed` rolls."""
+    cdef Rng rng
+    rng_seed(&rng, seed)
+    return [rng_die(&rng, 6) for _ in range(count)]
+
+
+def _debug_seed_dice(State st, uint64_t seed):
+    rng_seed(&_st(st.ptr).rng_dice, seed)
+
+
+def tiles_with_face(str name):
+    """Catalogue ids of the tiles that have a face of this name, with the side it is on."""
+    f = FACE_NAMES.index(name)
+    return [(t, side) for t in range(TR_TILES) for side in range(2) if TILE_FACE[t][side] == f]
