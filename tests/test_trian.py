@@ -475,3 +475,65 @@ def test_illegal_actions_and_inconsistent_json_are_rejected():
     with pytest.raises(StateFormatError, match="board"):
         sc.game.state_from_json(json.dumps(data))
     assert sc.state.to_json() == before
+
+
+# ---------------------------------------------------------------- phase 1, outposts, teleports, exmitters
+
+
+def test_purchases_cost_6_and_4_and_exchange_two_for_one():
+    sc = Scenario(["space"])
+    sc.edit(player_credits=[20, 10, 0, 0])
+    sc.act("buy_mineral", color="red")
+    sc.act("buy_mineral", color="red")
+    sc.act("buy_token")
+    data = sc.data()
+    assert data["player_credits"][A] == 20 - 6 - 6 - 4
+    assert data["player_minerals_red"][A] == 2 and data["player_tok_count"][A] == 2
+    sc.act("exchange", give=["red", "red"], take="blue")
+    data = sc.data()
+    assert (data["player_minerals_red"][A], data["player_minerals_blue"][A]) == (0, 1)
+    assert data["bag"] == [30, 29, 30, 30]
+    assert not sc.has("buy_mineral"), "2 credits buy nothing"
+
+
+def test_trade_outpost_gives_two_extra_actions_and_cheaper_trade():
+    sc = Scenario(["space", "trade-outpost", "space", "space"])
+    sc.turn(0, 0, "space", "pass")  # A
+    sc.place(1, 0, "trade-outpost")  # B
+    sc.act("expedition")
+    assert sc.state.current_player == B, "two more actions this phase 3"
+    assert not sc.has("expedition")
+    sc.act("research")
+    sc.act("research")
+    assert sc.state.current_player == A
+    assert sum(sc.data()[f"player_minerals_{c}"][B] for c in T.COLOR_NAMES) == 2
+    sc.turn(-1, 0, "space", "pass")  # A
+    sc.edit(player_credits=[10, 10, 0, 0])
+    sc.act("buy_mineral", color="green")
+    sc.act("buy_token")
+    assert sc.credits(B) == 10 - 5 - 3
+
+
+def test_teleport_moves_an_emissary_from_its_radius_once():
+    sc = Scenario(["nebula-cap", "planet-end", "teleport"])
+    sc.turn(0, 0, "nebula-cap", "expedition", vert="N")  # A, emissary next to the future teleport
+    sc.turn(-1, 0, "planet-end", "pass", right="S")  # B
+    sc.place(1, 0, "teleport")  # A adds the teleport: (0,0) is in its radius
+    moves = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+    targets = {(d["to"]["x"], d["to"]["y"]) for d in moves if d["kind"] == "teleport"}
+    assert targets == {(-1, 0)}, "only to a planet, nebula part or outpost without an emissary"
+    sc.act("teleport", to={"x": -1, "y": 0})
+    assert sc.data()["placed_emissary"][:3] == [-1, A, -1]
+    assert sc.state.current_player == B
+
+
+def test_exmitter_sends_units_home_and_nothing_may_enter_its_radius():
+    sc = Scenario(["planet-end", "exmitter", "planet-end"])
+    sc.turn(0, 0, "planet-end", "expedition", vert="P")  # A
+    sc.place(1, 0, "exmitter")  # B: A's emissary on (0,0) goes home
+    assert sc.data()["placed_emissary"][0] == -1
+    assert sc.data()["player_emissaries"][A] == 9
+    assert not sc.has("expedition"), "no expedition onto an exmitter"
+    sc.act("pass")
+    sc.place(2, 0, "planet-end", left="S")  # A, next to the exmitter
+    assert not sc.has("expedition"), "no expedition into an exmitter's radius"
