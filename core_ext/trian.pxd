@@ -69,7 +69,7 @@ ctypedef struct TrianState:
     uint8_t drawn_face             # public: the face it showed on the stack
     uint8_t drawn_stack            # public: 0/1, TR_UNKNOWN when no tile is in hand
     uint8_t n_discarded
-    uint8_t discarded[16]          # unplaceable tiles, shown and set aside (public)
+    uint8_t discarded[84]          # unplaceable tiles, shown and set aside (public)
     uint8_t n_placed
     TrianPlaced placed[TR_TILES]
     # board index: cell key -> placed index (0..83) or TR_FRONT_BASE + frontier index

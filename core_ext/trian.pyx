@@ -1194,7 +1194,7 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
         return 0
     if s.mode == M_PLACE:
         if action == A_DISCARD:
-            if s.n_discarded < 16:
+            if s.n_discarded < TR_TILES:
                 s.discarded[s.n_discarded] = s.drawn_tile
                 s.n_discarded += 1
             _clear_drawn(s)

@@ -30,7 +30,7 @@ def _field_specs():
         ("drawn_face", _off(&_PROBE.drawn_face), "B", 1, 0),
         ("drawn_stack", _off(&_PROBE.drawn_stack), "B", 1, 0),
         ("n_discarded", _off(&_PROBE.n_discarded), "B", 1, 0),
-        ("discarded", _off(&_PROBE.discarded[0]), "B", 16, 1),
+        ("discarded", _off(&_PROBE.discarded[0]), "B", TR_TILES, 1),
         ("n_placed", _off(&_PROBE.n_placed), "B", 1, 0),
     ]
     for name, ptr, fmt in (
@@ -167,7 +167,7 @@ cdef str _check_state(const TrianState* s, int observer):
         return f"mode {s.mode} is not a phase"
     if not (0 <= s.turn_player < n and 0 <= s.first_player < n) or s.turn < 1:
         return "turn, turn_player or first_player out of range"
-    if s.n_placed > TR_TILES or s.n_discarded > 16 or s.stack_len[0] > TR_STACK or s.stack_len[1] > TR_STACK:
+    if s.n_placed > TR_TILES or s.n_discarded > TR_TILES or s.stack_len[0] > TR_STACK or s.stack_len[1] > TR_STACK:
         return "tile counts out of range"
     in_hand = s.drawn_face != TR_UNKNOWN
     if (s.mode == M_PLACE) != in_hand:

@@ -537,3 +537,48 @@ def test_exmitter_sends_units_home_and_nothing_may_enter_its_radius():
     sc.act("pass")
     sc.place(2, 0, "planet-end", left="S")  # A, next to the exmitter
     assert not sc.has("expedition"), "no expedition into an exmitter's radius"
+
+
+def test_three_player_battle_bonuses_1_2_3_and_the_winner_removes_one_of_each():
+    # yellow (seat 0) +3, green (seat 1) +2, red (seat 2) +1; green wins the first clash 7 to 4 and 6
+    faces = ["planet-end"] + ["planet-link"] * 5 + ["planet-end"]
+    sc = Scenario(faces, players=3)
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # 0
+    for x, act in ((1, "expedition"), (2, "expedition"), (3, "expedition"), (4, "expedition"), (5, "pass")):
+        sc.turn(x, 0, "planet-link", act, left="P", right="P")  # 1, 2, 0, 1, 2
+    sc.place(6, 0, "planet-end", left="P")  # seat 0 closes
+    sc.act("expedition")
+    data = sc.data()
+    assert [data["placed_emissary"][i] for i in range(7)] == [0, 1, 2, 0, 1, -1, 0]
+    assert data["b_bonus"][:3] == [3, 2, 1]
+    assert data["b_order"][:3] == [0, 1, 2], "the closer attacks, defenders clockwise"
+    before = sc.credits(0)
+    sc.fix_dice([1, 5, 5])
+    for _ in range(3):
+        sc.act("declare", plus=0, rerolls=0)
+    data = sc.data()
+    assert data["player_emissaries"][:3] == [8 - 3 + 1, 8 - 2, 8]  # yellow lost one, red went home
+    assert data["b_order"][:2] == [0, 1] and data["b_n"] == 1 + 1
+    sc.fix_dice([4, 2])  # yellow 7, green 4
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    sc.fix_dice([6, 1])
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("take_back", count=1)
+    assert sc.credits(0) == before + (7 + 6) * 2
+
+
+def test_three_player_tie_sends_everyone_home_and_pays_the_closer():
+    sc = Scenario(["planet-end", "planet-link", "planet-end"], players=3)
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # 0
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # 1
+    sc.place(2, 0, "planet-end", left="P")  # 2 closes
+    sc.act("expedition")
+    before, tokens = sc.credits(2), [sc.tokens(p) for p in range(3)]
+    sc.fix_dice([3, 3, 3])
+    for _ in range(3):
+        sc.act("declare", plus=0, rerolls=0)
+    assert sc.credits(2) == before + (3 + 3) * 2
+    assert [sc.tokens(p) for p in range(3)] == tokens
+    assert sc.data()["placed_emissary"][:3] == [-1, -1, -1]
