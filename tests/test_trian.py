@@ -582,3 +582,22 @@ def test_three_player_tie_sends_everyone_home_and_pays_the_closer():
     assert sc.credits(2) == before + (3 + 3) * 2
     assert [sc.tokens(p) for p in range(3)] == tokens
     assert sc.data()["placed_emissary"][:3] == [-1, -1, -1]
+
+
+def test_an_observation_that_claims_hidden_values_is_rejected():
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=8)
+    for _ in range(30):
+        state.apply(state.legal_actions()[0])
+    obs = json.loads(state.observation(0).to_json())
+    full = json.loads(state.to_json())["state"]
+    leaky = json.loads(json.dumps(obs))
+    leaky["state"]["stack0_tile"] = full["stack0_tile"]
+    leaky["state"]["stack0_up"] = full["stack0_up"]
+    with pytest.raises(StateFormatError, match="cannot see"):
+        game.observation_from_json(json.dumps(leaky))
+    leaky = json.loads(json.dumps(obs))
+    leaky["state"]["player_tok_plus"] = full["player_tok_plus"]
+    with pytest.raises(StateFormatError):
+        game.observation_from_json(json.dumps(leaky))
+    assert game.observation_from_json(json.dumps(obs)) == state.observation(0)
