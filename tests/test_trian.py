@@ -601,3 +601,22 @@ def test_an_observation_that_claims_hidden_values_is_rejected():
     with pytest.raises(StateFormatError):
         game.observation_from_json(json.dumps(leaky))
     assert game.observation_from_json(json.dumps(obs)) == state.observation(0)
+
+
+def test_closing_a_3_tile_nebula_pays_3_and_3_minerals_appear():
+    sc = Scenario(["nebula-cap", "nebula-bend", "nebula-cap"])
+    sc.turn(0, 0, "nebula-cap", "pass", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    before = sc.credits(A)
+    sc.turn(2, 0, "nebula-cap", "pass", left="N")
+    assert sc.credits(A) == before + 3
+    assert sum(sc.data()["neb_minerals"][:4]) == 3
+
+
+def test_closing_a_3_tile_outer_space_area_pays_9_to_the_closer():
+    sc = Scenario(["nebula-bend", "nebula-cap", "nebula-bend"])
+    sc.turn(0, 0, "nebula-bend", "pass", right="S")
+    sc.turn(1, 0, "nebula-cap", "pass", left="S", right="S")
+    before = sc.credits(A)
+    sc.turn(2, 0, "nebula-bend", "pass", left="S")
+    assert sc.credits(A) == before + 9
