@@ -620,3 +620,18 @@ def test_closing_a_3_tile_outer_space_area_pays_9_to_the_closer():
     before = sc.credits(A)
     sc.turn(2, 0, "nebula-bend", "pass", left="S")
     assert sc.credits(A) == before + 9
+
+
+def test_teleporting_into_an_uncontrolled_closed_system_takes_control_for_the_owner():
+    sc = Scenario(["planet-end", "starlight-path", "planet-end", "nebula-cap", "teleport"])
+    sc.turn(0, 0, "planet-end", "pass", right="P")  # A
+    sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
+    sc.turn(2, 0, "planet-end", "pass", left="P")  # A closes an empty system
+    sc.turn(-1, 0, "nebula-cap", "expedition", right="S", vert="N")  # B
+    sc.place(-2, 0, "teleport")  # A: B's emissary on (-1, 0) is in the radius
+    moves = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+    assert {(d["to"]["x"], d["to"]["y"]) for d in moves if d["kind"] == "teleport"} == {(0, 0), (2, 0)}
+    tokens = sc.tokens(B)
+    sc.act("teleport", to={"x": 0, "y": 0})  # teleport an enemy emissary
+    assert sc.tokens(B) == tokens + 1
+    assert sc.data()["placed_emissary"][0] == B
