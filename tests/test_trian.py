@@ -635,3 +635,41 @@ def test_teleporting_into_an_uncontrolled_closed_system_takes_control_for_the_ow
     sc.act("teleport", to={"x": 0, "y": 0})  # teleport an enemy emissary
     assert sc.tokens(B) == tokens + 1
     assert sc.data()["placed_emissary"][0] == B
+
+
+def test_construction_in_a_system_3_tiles_1_emissary_pays_16():
+    sc = Scenario(["planet-end", "starlight-path", "planet-end", "space", "space"])
+    system_line(sc)
+    sc.act("pass")
+    sc.act("take_back", count=0)
+    sc.turn(-1, 0, "space", "pass", right="S")  # B
+    before = sc.credits(A)
+    sc.place(0, 1, "space", vert="S")
+    sc.act("construct", x=0, y=0)
+    assert sc.credits(A) == before + 16  # (3 tiles + 1 emissary) x 4
+
+
+def test_a_space_station_gives_2_minerals_per_turn_and_never_more():
+    faces = ["nebula-cap", "nebula-bend", "nebula-cap"] + ["space"] * 6
+    sc = Scenario(faces)
+    sc.turn(0, 0, "nebula-cap", "expedition", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    sc.place(2, 0, "nebula-cap", left="N")
+    sc.act("pass")
+    sc.act("take_back", count=0)
+    sc.turn(0, 1, "space", "pass", vert="S")  # B
+    sc.place(-1, 0, "space", right="S")
+    sc.act("construct", x=0, y=0)  # research station
+    sc.turn(1, 1, "space", "pass", left="S")  # B
+    sc.act("end_phase1")
+    sc.place(3, 0, "space", left="S")
+    sc.act("construct", x=0, y=0)  # space station
+    sc.turn(-1, 1, "space", "pass", right="S")  # B
+    for _ in range(2):
+        d = next(
+            sc.state.action_to_struct(a)
+            for a in sc.state.legal_actions()
+            if sc.state.action_to_struct(a)["kind"] == "gain_mineral"
+        )
+        sc.act("gain_mineral", nebula=0, color=d["color"])
+    assert not sc.has("gain_mineral"), "at most 2 minerals per nebula per turn"
