@@ -1403,17 +1403,31 @@ cdef action_t trian_policy(const void* p, Rng* rng, action_t* scratch) noexcept 
 cdef int trian_playout(void* p, Rng* rng, int max_moves) noexcept nogil:
     # Uniform random play, except that phase 1 ends with probability 1/2 at each step: uniform
     # choice among dozens of trades would spend every credit each turn and triple the game length.
+    # A placement is drawn by rejection sampling over (cell, side, rotation), which is uniform over
+    # the legal placements without listing them; after 64 misses the list is built as usual.
     cdef action_t buf[MAX_ACTIONS]
     cdef TrianState* s = _st(p)
-    cdef int moves = 0, n
+    cdef int moves = 0, n, tries, fi, side, rot, f
+    cdef uint32_t r
     cdef action_t a
     while moves < max_moves and s.mode != M_END:
-        n = trian_legal_actions(p, buf)
-        if n <= 0:
-            return -1
+        a = -1
         if s.mode == M_PH1 and rng_below(rng, 2) == 0:
             a = A_END_PH1
-        else:
+        elif s.mode == M_PLACE and s.n_front > 0:
+            for tries in range(64):
+                r = rng_below(rng, <uint32_t>(s.n_front * 6))
+                fi = <int>(r // 6)
+                side = <int>((r % 6) // 3)
+                rot = <int>(r % 3)
+                f = TILE_FACE[s.drawn_tile][side]
+                if _fits(s.freq[fi], OCODE[f][_orient(s.fx[fi], s.fy[fi])][rot]):
+                    a = A_PLACE + <int>r
+                    break
+        if a < 0:
+            n = trian_legal_actions(p, buf)
+            if n <= 0:
+                return -1
             a = buf[rng_below(rng, <uint32_t>n)]
         if trian_apply(p, a) != 0:
             return -1
