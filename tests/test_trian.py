@@ -673,3 +673,32 @@ def test_a_space_station_gives_2_minerals_per_turn_and_never_more():
         )
         sc.act("gain_mineral", nebula=0, color=d["color"])
     assert not sc.has("gain_mineral"), "at most 2 minerals per nebula per turn"
+
+
+def test_actions_round_trip_through_structs_by_kind_and_fields():
+    sc = Scenario(["planet-end", "starlight-path"])
+    sc.act("end_phase1")
+    assert sc.state.action_from_struct({"kind": "draw", "stack": 1}) == 241
+    sc.act("draw", stack=0)
+    for a in sc.state.legal_actions():
+        d = sc.state.action_to_struct(a)
+        fields = {k: v for k, v in d.items() if k not in ("id", "label")}
+        assert sc.state.action_from_struct(fields) == a
+    with pytest.raises(StateFormatError):
+        sc.state.action_from_struct({"kind": "place", "x": 40, "y": 40, "side": 0, "rotation": 0})
+    with pytest.raises(StateFormatError):
+        sc.state.action_from_struct({"id": sc.state.legal_actions()[0], "kind": "research"})
+
+
+def test_determinize_resamples_the_stacks_and_a_tile_in_another_hand():
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=12)
+    state.apply(0)  # end phase 1
+    state.apply(240)  # draw: the tile is in seat 0's hand
+    other = state.observation(1)
+    hands = {json.loads(other.determinize(k).to_json())["state"]["drawn_tile"] for k in range(20)}
+    stacks = {tuple(json.loads(other.determinize(k).to_json())["state"]["stack0_tile"]) for k in range(5)}
+    assert len(hands) > 1 and len(stacks) == 5
+    truth = json.loads(state.to_json())["state"]["drawn_tile"]
+    mine = {json.loads(state.observation(0).determinize(k).to_json())["state"]["drawn_tile"] for k in range(5)}
+    assert mine == {truth}, "the drawer knows its tile"
