@@ -700,5 +700,6 @@ def test_determinize_resamples_the_stacks_and_a_tile_in_another_hand():
     stacks = {tuple(json.loads(other.determinize(k).to_json())["state"]["stack0_tile"]) for k in range(5)}
     assert len(hands) > 1 and len(stacks) == 5
     truth = json.loads(state.to_json())["state"]["drawn_tile"]
-    mine = {json.loads(state.observation(0).determinize(k).to_json())["state"]["drawn_tile"] for k in range(5)}
+    own = state.observation(0)
+    mine = {json.loads(own.determinize(k).to_json())["state"]["drawn_tile"] for k in range(5)}
     assert mine == {truth}, "the drawer knows its tile"
