@@ -34,6 +34,9 @@ cdef class CancelFlag:
     cdef int value               # polled by the loop with an atomic load
 
 cdef class Searcher:
+    # The pads keep the fields the loop writes (rng, counters) off the cache lines of neighbouring
+    # objects, which may belong to searchers on other threads.
+    cdef char _pad_front[64]
     cdef const GameOps* ops
     cdef object game             # keeps the Game (and so `ops`) alive
     cdef int num_players
@@ -61,6 +64,7 @@ cdef class Searcher:
     cdef int max_depth
     cdef double busy_seconds     # time spent inside run(), for the mean iteration time
     cdef long long playout_errors
+    cdef char _pad_back[64]
 
     cdef int _new_node(self, int parent, action_t action, int mover) noexcept nogil
     cdef void _iterate(self) noexcept nogil

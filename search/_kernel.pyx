@@ -16,7 +16,7 @@ A Searcher keeps its tree between run() calls, so a budget can be spent in slice
 reports) with exactly the same result as one call: the RNG lives in the struct.
 """
 from libc.math cimport log, sqrt, INFINITY
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t
 
@@ -35,9 +35,17 @@ cdef extern from *:
     }
     static inline int orrery_load_flag(const int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void orrery_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    /* Cache-line aligned and padded, so buffers of searchers on different threads never share a line
+       (false sharing halved two-thread throughput on small games). */
+    static inline void* orrery_line_alloc(size_t size) {
+        void* p = NULL;
+        size_t rounded = (size + 127) & ~(size_t)63;
+        return posix_memalign(&p, 64, rounded) == 0 ? p : NULL;
+    }
     """
     double orrery_wall_time() noexcept nogil
     int orrery_load_flag(const int* p) noexcept nogil
+    void* orrery_line_alloc(size_t size) noexcept nogil
     void orrery_store_flag(int* p, int v) noexcept nogil
 
 
@@ -61,6 +69,9 @@ cdef class CancelFlag:
     @property
     def is_set(self):
         return orrery_load_flag(&self.value) != 0
+
+
+cdef double CHECK_INTERVAL_S = 20e-6   # target time between clock reads in run()
 
 
 cdef inline int _num_players(const void* state) noexcept nogil:
@@ -141,15 +152,15 @@ cdef class Searcher:
         self.max_nodes = max_nodes
         self.num_roots = determinizations if self.algorithm == ALGO_PIMC else 1
         rng_seed(&self.rng, <uint64_t>seed)
-        self.root_obs = malloc(ops.state_size)
-        self.work = malloc(ops.state_size)
-        self.legal = <action_t*>malloc(sizeof(action_t) * ops.max_legal_actions)
-        self.scratch = <action_t*>malloc(sizeof(action_t) * ops.max_legal_actions)
-        self.marks = <char*>malloc(ops.max_legal_actions)
+        self.root_obs = orrery_line_alloc(ops.state_size)
+        self.work = orrery_line_alloc(ops.state_size)
+        self.legal = <action_t*>orrery_line_alloc(sizeof(action_t) * ops.max_legal_actions)
+        self.scratch = <action_t*>orrery_line_alloc(sizeof(action_t) * ops.max_legal_actions)
+        self.marks = <char*>orrery_line_alloc(ops.max_legal_actions)
         self.path_cap = ops.max_game_length + 2
-        self.path = <int32_t*>malloc(sizeof(int32_t) * self.path_cap)
+        self.path = <int32_t*>orrery_line_alloc(sizeof(int32_t) * self.path_cap)
         self.node_cap = 1024 if self.num_roots < 1024 else self.num_roots * 2
-        self.nodes = <Node*>malloc(sizeof(Node) * self.node_cap)
+        self.nodes = <Node*>orrery_line_alloc(sizeof(Node) * self.node_cap)
         if (self.root_obs == NULL or self.work == NULL or self.legal == NULL or self.scratch == NULL
                 or self.marks == NULL or self.path == NULL or self.nodes == NULL):
             raise MemoryError()
@@ -158,7 +169,7 @@ cdef class Searcher:
         for i in range(self.num_roots):
             self._new_node(NO_NODE, -1, -1)
         if self.algorithm == ALGO_PIMC:
-            self.dets = malloc(ops.state_size * self.num_roots)
+            self.dets = orrery_line_alloc(ops.state_size * self.num_roots)
             if self.dets == NULL:
                 raise MemoryError()
             for i in range(self.num_roots):
@@ -180,9 +191,11 @@ cdef class Searcher:
         cdef int cap, idx
         if self.num_nodes >= self.node_cap:
             cap = self.node_cap * 2
-            grown = <Node*>realloc(self.nodes, sizeof(Node) * cap)
+            grown = <Node*>orrery_line_alloc(sizeof(Node) * cap)
             if grown == NULL:
                 return NO_NODE   # out of memory: the caller plays out without a new node
+            memcpy(grown, self.nodes, sizeof(Node) * self.num_nodes)
+            free(self.nodes)
             self.nodes = grown
             self.node_cap = cap
         idx = self.num_nodes
@@ -245,6 +258,25 @@ cdef class Searcher:
             if n <= 0:
                 break
             mover = ops.current_player(self.work)
+            if mover < 0 or mover >= self.num_players:
+                # An explicit chance step (cores that resolve chance inside apply() never have one;
+                # GameOps carries no odds, so outcomes are sampled uniformly): follow or grow the
+                # outcome's child like any other move.
+                i = <int>rng_below(&self.rng, <unsigned int>n)
+                child = self.nodes[node].first_child
+                while child != NO_NODE and self.nodes[child].action != self.legal[i]:
+                    child = self.nodes[child].next_sibling
+                if child == NO_NODE and self.num_nodes < self.max_nodes:
+                    child = self._new_node(node, self.legal[i], -1)
+                    stop_descent = True
+                ops.apply(self.work, self.legal[i])
+                if child == NO_NODE:
+                    break
+                self.nodes[child].avail += 1
+                node = child
+                self.path[plen] = node
+                plen += 1
+                continue
             memset(self.marks, 0, n)
             untried = n
             best = NO_NODE
@@ -303,7 +335,7 @@ cdef class Searcher:
         (0: none; stop at it), the absolute `deadline` (0: none; stop when the time left is under
         two mean iteration times) or the cancel flag. At least one limit must be given.
         Returns the stop reason: "budget", "deadline" or "cancel"."""
-        cdef long long done = 0
+        cdef long long done = 0, next_check = 0, stride = 1
         cdef int reason = STOP_BUDGET
         cdef int* flag = NULL
         cdef double start, now, mean
@@ -314,24 +346,33 @@ cdef class Searcher:
             flag = &cancel.value
         with nogil:
             start = orrery_wall_time()
-            now = start
             while True:
                 if flag != NULL and orrery_load_flag(flag):
                     reason = STOP_CANCEL
                     break
                 if max_iterations >= 0 and done >= max_iterations:
                     break
-                if timed:
-                    if done > 0:
-                        now = orrery_wall_time()
+                if timed and done >= next_check:
+                    # Read the clock about every CHECK_INTERVAL_S, not every iteration: a clock
+                    # read costs as much as a small game's whole playout.
+                    now = orrery_wall_time()
+                    mean = 0.0
+                    if self.iterations > 0:   # over this searcher's life, so later slices know it
+                        mean = (self.busy_seconds + (now - start)) / self.iterations
+                    stride = 1
+                    if mean > 0.0 and CHECK_INTERVAL_S / mean > 1.0:
+                        stride = <long long>(CHECK_INTERVAL_S / mean)
+                        if stride > 4096:
+                            stride = 4096
+                    next_check = done + stride
                     if until > 0.0 and now >= until:
                         break
-                    if deadline > 0.0:
-                        # mean over this searcher's whole life, so the first slice is covered too
-                        mean = (self.busy_seconds + (now - start)) / (self.iterations if self.iterations > 0 else 1)
-                        if deadline - now < 2.0 * mean or deadline <= now:
-                            reason = STOP_DEADLINE
-                            break
+                    # The architecture's rule: stop when the time left is under two mean
+                    # iterations (plus the iterations until the next clock read).
+                    if deadline > 0.0 and deadline - now < (2.0 + stride) * mean or (
+                            deadline > 0.0 and now >= deadline):
+                        reason = STOP_DEADLINE
+                        break
                 self._iterate()
                 done += 1
             self.busy_seconds += orrery_wall_time() - start
