@@ -102,6 +102,8 @@ class RayBackend:
         self._ids = itertools.count()
         self._lock = threading.Lock()
         self.workers_lost_total = 0
+        # a slice still running this long after its end time means a hung or unreachable worker
+        self.slice_grace_s = 30.0
         self._closed = False
 
     # ---- workers ----
@@ -163,9 +165,20 @@ class RayBackend:
             for a in actors:
                 a.cancel.remote(search_id)
 
+        def lost(i: int) -> None:
+            # Dead, or alive but not answering: either way it gets no more work; kill it so a hung
+            # actor frees its CPU, and replace it before the next search.
+            with contextlib.suppress(Exception):
+                self._ray.kill(actors[i])
+            with self._lock:
+                if self._actors[i] is actors[i] and i not in self._dead:
+                    self._dead.add(i)
+                    self.workers_lost_total += 1
+            log.warning("search worker %d lost (%d lost so far)", i, self.workers_lost_total)
+
         remove = cancel.add_callback(forward_cancel) if cancel is not None else None
         try:
-            result = drive(
+            return drive(
                 observation,
                 budget,
                 seed=seed,
@@ -175,31 +188,15 @@ class RayBackend:
                 progress=progress,
                 progress_interval_s=progress_interval_s,
                 started=started,
+                on_lost=lost,
+                slice_grace_s=self.slice_grace_s,
             )
-        except RuntimeError:
-            self._mark_dead(actors)
-            raise
         finally:
             if remove is not None:
                 remove()
-            for a in actors:
-                a.finish.remote(search_id)
-        if result.workers_lost:
-            self._mark_dead(actors)
-        return result
-
-    def _mark_dead(self, actors: list) -> None:
-        """Find the actors that died (a cheap ping each) and count them."""
-        refs = [a.pid.remote() for a in actors]
-        for i, ref in enumerate(refs):
-            try:
-                self._ray.get(ref, timeout=10)
-            except Exception:
-                with self._lock:
-                    if i not in self._dead:
-                        self._dead.add(i)
-                        self.workers_lost_total += 1
-                        log.warning("search worker %d is dead (%d lost so far)", i, self.workers_lost_total)
+            for i, a in enumerate(actors):
+                if i not in self._dead:
+                    a.finish.remote(search_id)
 
     def close(self) -> None:
         if self._closed:
