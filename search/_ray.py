@@ -1,7 +1,7 @@
 """RayBackend: root-parallel search on long-lived Ray actors, one per CPU.
 
 Every actor holds the compiled kernel and searches the same observation with its own seed; the
-driver merges the actors' root statistics (search/_driver.py). Actors are threaded (two threads) so
+driver merges the actors' root statistics (search/_driver.py). Actors are threaded (four threads) so
 that a cancel can reach a running search: ray.cancel cannot interrupt an actor call, so the cancel
 sets the kernel's flag, which the loop polls every iteration. A dead actor's slice raises in the
 driver, which merges the survivors, logs the loss and replaces the actor before the next search.
@@ -94,8 +94,9 @@ class RayBackend:
         if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
             raise ValueError(f"num_workers must be an int >= 1, got {num_workers!r}")
         self.workers = num_workers
-        # threaded (two threads) so a cancel reaches a running slice; ray's stubs lack max_concurrency
-        actor_options: dict[str, Any] = {"num_cpus": 1, "max_concurrency": 2, "max_restarts": 0}
+        # four threads: a cancel finds a free one even while a few searches share the actor
+        # (ray's type stubs lack max_concurrency, hence the dict)
+        actor_options: dict[str, Any] = {"num_cpus": 1, "max_concurrency": 4, "max_restarts": 0}
         self._actor_class: Any = ray.remote(**actor_options)(SearchActor)
         self._actors: list = [self._actor_class.remote() for _ in range(num_workers)]
         self._dead: set[int] = set()
