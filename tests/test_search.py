@@ -331,3 +331,14 @@ def test_driver_gives_up_on_a_worker_that_never_answers():
     )
     assert lost == [1] and result.workers_lost == 1 and result.iterations > 0
     assert time.time() - started < 5
+
+
+def test_results_pickle_and_serialise():
+    import json
+
+    obs = load_game("kuhn", players=2).new_initial_state(seed=2).observation(0)
+    result = search_observation(obs, get_config("ismcts"), Budget(iterations=200), seed=1)
+    assert pickle.loads(pickle.dumps(result)) == result
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["best_action"] == result.best_action and len(data["actions"]) == len(result.actions)
+    assert pickle.loads(pickle.dumps(obs)) == obs
