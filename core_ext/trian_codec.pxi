@@ -485,7 +485,9 @@ cdef str _render(const TrianState* s, observer):
     if s.n_placed:
         xs = [s.placed[i].x for i in range(s.n_placed)]
         ys = [s.placed[i].y for i in range(s.n_placed)]
-        lines.append("galaxy (cell: face code, emissary seat, r/s station; ^ up, v down triangles):")
+        lines.append("galaxy: ^/v up/down triangle, face code, emissary's seat, r/s research/space station")
+        lines.append("  codes: .. space, n1-n3 nebula, x1-x3 extractor, p1-p3 planet, -- starlight path,")
+        lines.append("  g1-g3 gas cloud, ng nebula+gas, nb/gb nebula/gas band, $$ outpost, TT teleport, EX exmitter")
         for y in range(min(ys), max(ys) + 1):
             row = []
             for x in range(min(xs), max(xs) + 1):
