@@ -703,3 +703,16 @@ def test_determinize_resamples_the_stacks_and_a_tile_in_another_hand():
     own = state.observation(0)
     mine = {json.loads(own.determinize(k).to_json())["state"]["drawn_tile"] for k in range(5)}
     assert mine == {truth}, "the drawer knows its tile"
+
+
+def test_policy_playouts_end_and_evaluate_stays_in_0_1():
+    for players in (2, 3, 4):
+        game = load_game("trian", players=players)
+        for seed in range(3):
+            state = game.new_initial_state(seed=seed)
+            for _ in range(120):
+                state.apply(state.legal_actions()[seed % len(state.legal_actions())])
+                assert all(0.0 <= v <= 1.0 for v in state.evaluate())
+            state.playout(seed=seed, use_policy=True)
+            assert state.is_terminal()
+            assert sorted(state.returns()) == sorted(state.evaluate())
