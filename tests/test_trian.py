@@ -716,3 +716,41 @@ def test_policy_playouts_end_and_evaluate_stays_in_0_1():
             state.playout(seed=seed, use_policy=True)
             assert state.is_terminal()
             assert sorted(state.returns()) == sorted(state.evaluate())
+
+
+def test_a_tile_that_fits_nowhere_is_set_aside_and_the_player_draws_again():
+    core = next(t for t, s in T.tiles_with_face("nebula-core") if not FACES[TILES[t][1 - s]]["special"])
+    side = 0 if FACES[TILES[core][0]]["name"] == "nebula-core" else 1
+    dry = next(t for t, (a, b) in enumerate(TILES) if "N" not in FACES[a]["edges"] + FACES[b]["edges"])
+    dry_up = 1 if FACES[TILES[dry][0]]["special"] else 0
+    sc = Scenario([])
+    T._debug_stack_top(sc.state, 0, [(dry, dry_up), (core, side)])
+    sc.place(0, 0, "nebula-core")  # every open border is nebula now
+    sc.act("pass")
+    sc.act("end_phase1")
+    sc.act("draw", stack=0)
+    assert [sc.state.action_to_struct(a)["kind"] for a in sc.state.legal_actions()] == ["discard"]
+    sc.act("discard")
+    data = sc.data()
+    assert data["n_discarded"] == 1 and data["discarded"][0] == dry
+    assert sc.has("draw", stack=1), "the player draws again"
+    obs = json.loads(sc.state.observation(A).to_json())["state"]
+    assert obs["discarded"][0] == dry, "a set-aside tile is shown to everyone"
+
+
+def test_events_before_or_after_the_action_pay_the_same_here():
+    paid = []
+    for first in (True, False):
+        sc = Scenario(["planet-end", "starlight-path", "planet-end"])
+        system_line(sc)
+        before = sc.credits(A)
+        if first:
+            sc.act("events_first")
+            sc.act("take_back", count=0)
+            sc.act("research")
+        else:
+            sc.act("research")
+            sc.act("take_back", count=0)
+        paid.append(sc.credits(A) - before)
+        assert sc.state.current_player == B
+    assert paid == [8, 8]
