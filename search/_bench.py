@@ -67,7 +67,9 @@ def bench_search(
         be = _backend(backend, w)
         try:
             be.warm()
+            cpu_start = time.process_time()
             result = be.search(observation, config, Budget(milliseconds=seconds * 1000.0), seed=seed)
+            cpu_s = time.process_time() - cpu_start  # this process only: not Ray actors
         finally:
             be.close()
         rate = result.iterations / result.elapsed_s
@@ -78,6 +80,12 @@ def bench_search(
                 "elapsed_s": round(result.elapsed_s, 3),
                 "iterations_per_second": round(rate, 1),
                 "iterations_per_second_per_worker": round(rate / w, 1),
+                # On a shared machine the cores may be busy with other work: CPU time shows whether
+                # the workers themselves scale (equal iterations per CPU second) or were starved.
+                "cpu_seconds": round(cpu_s, 3) if backend == "inprocess" else None,
+                "iterations_per_cpu_second": round(result.iterations / cpu_s, 1)
+                if backend == "inprocess" and cpu_s > 0
+                else None,
                 "tree_size": result.tree_size,
                 "max_depth": result.max_depth,
                 "best_action": result.best_label,
@@ -106,6 +114,18 @@ def bench_search(
             )
             for r in runs[1:]
         }
+        if backend == "inprocess":
+            # what the scaling would be with every worker on its own idle core
+            out["scaling_cpu_normalised"] = {
+                f"{r['workers']}_vs_{first['workers']}": round(
+                    r["workers"]
+                    * r["iterations_per_cpu_second"]
+                    / (first["workers"] * first["iterations_per_cpu_second"]),
+                    3,
+                )
+                for r in runs[1:]
+                if r["iterations_per_cpu_second"] and first["iterations_per_cpu_second"]
+            }
     return out
 
 
