@@ -7,7 +7,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from core_ext import load_game
+from core_ext import load_game, registered_games
 from search._backends import InProcessBackend
 from search._bots import make_bot
 from search._config import Budget, get_config
@@ -143,29 +143,49 @@ def _backend(kind: str, workers: int):
 # Fixed positions (game, players, deal seed, moves before the search) x presets x fixed iterations:
 # a change to any chosen move or count means search behaviour changed. Change the pin in
 # tests/test_search_signature.py only in a commit that means to change search.
-SIGNATURE_POSITIONS: tuple[tuple[str, int, int, tuple[int, ...]], ...] = (
-    ("kuhn", 2, 0, ()),
-    ("kuhn", 2, 1, ()),
-    ("kuhn", 2, 2, ()),
-    ("kuhn", 2, 0, (1,)),
-    ("kuhn", 2, 1, (1,)),
-    ("kuhn", 2, 2, (1,)),
-    ("kuhn", 2, 5, (0, 1)),
-    ("kuhn", 3, 0, (0,)),
-    ("kuhn", 3, 1, (1,)),
-    ("kuhn", 4, 3, (0, 1)),
+# (game, players, deal seed, moves before the search, then random moves from random_position()).
+# The Trian positions come from random moves, so a change to the Trian core moves the pin too.
+SIGNATURE_POSITIONS: tuple[tuple[str, int, int, tuple[int, ...], int], ...] = (
+    ("kuhn", 2, 0, (), 0),
+    ("kuhn", 2, 1, (), 0),
+    ("kuhn", 2, 2, (), 0),
+    ("kuhn", 2, 0, (1,), 0),
+    ("kuhn", 2, 1, (1,), 0),
+    ("kuhn", 2, 2, (1,), 0),
+    ("kuhn", 2, 5, (0, 1), 0),
+    ("kuhn", 3, 0, (0,), 0),
+    ("kuhn", 3, 1, (1,), 0),
+    ("kuhn", 4, 3, (0, 1), 0),
+    ("trian", 2, 1, (), 0),
+    ("trian", 2, 2, (), 40),
+    ("trian", 3, 3, (), 60),
 )
-SIGNATURE_CONFIGS = ("ismcts@1", "ismcts-score@1", "pimc@1")
+SIGNATURE_CONFIGS = ("ismcts@1", "ismcts@2", "ismcts-score@1", "pimc@1", "pimc@2")
 SIGNATURE_ITERATIONS = 2000
 SIGNATURE_SEED = 20261125
 
 
+def _signature_position(game_name: str, players: int, deal: int, moves: tuple[int, ...], random_moves: int):
+    state = position(game_name, players, deal, moves)
+    rng = random.Random(deal)
+    for _ in range(random_moves):
+        after = state.clone()
+        after.apply(rng.choice(after.legal_actions()))
+        if after.is_terminal():
+            break
+        state = after
+    return state
+
+
 def bench_signature() -> dict:
+    registered = {info.name for info in registered_games()}
     searches = []
     total = 0
     with InProcessBackend(1) as backend:
-        for game_name, players, deal, moves in SIGNATURE_POSITIONS:
-            state = position(game_name, players, deal, moves)
+        for game_name, players, deal, moves, random_moves in SIGNATURE_POSITIONS:
+            if game_name not in registered:
+                continue
+            state = _signature_position(game_name, players, deal, moves, random_moves)
             observation = state.observation(state.current_player)
             for name in SIGNATURE_CONFIGS:
                 result = backend.search(
@@ -177,7 +197,9 @@ def bench_signature() -> dict:
                 total += result.iterations
                 searches.append(
                     {
-                        "position": f"{game_name}/{players}p/deal{deal}/" + ".".join(map(str, moves)),
+                        "position": f"{game_name}/{players}p/deal{deal}/"
+                        + ".".join(map(str, moves))
+                        + (f"+{random_moves}random" if random_moves else ""),
                         "config": name,
                         "iterations": result.iterations,
                         "best_action": result.best_action,

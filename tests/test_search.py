@@ -259,7 +259,8 @@ def test_bad_input_is_rejected():
 def test_presets_are_named_versioned_and_picklable():
     labels = [c.label for c in list_configs()]
     assert "ismcts@1" in labels and "pimc@1" in labels and "test-fast@1" in labels
-    assert get_config("ismcts") == get_config("ismcts@1")
+    assert get_config("ismcts") == get_config("ismcts@2")  # the latest version
+    assert get_config("ismcts@1").playout == "random"
     assert get_config("pimc").algorithm == "pimc"
     with pytest.raises(ValueError, match="unknown search config"):
         get_config("nope")
