@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from core_ext import load_game, registered_games
 from search._backends import InProcessBackend
@@ -233,6 +233,7 @@ def bench_strength(
     config_name: str | None = None,
     seed: int = 0,
     variant: str | None = None,
+    on_game: Callable[[dict], None] | None = None,
 ) -> dict:
     """`bot` in one seat against `baseline` in every other, the seat rotating each game and each deal
     played once per seat. A game scores 1 for a sole first place, 1/k for a k-way shared first."""
@@ -262,6 +263,20 @@ def bench_strength(
                 draws += 1
         else:
             losses += 1
+        if on_game is not None:
+            low, high = wilson_interval(score, g + 1)
+            on_game(
+                {
+                    "game": g + 1,
+                    "deal": deal,
+                    "bot_seat": seat,
+                    "ranks": list(record.ranks),
+                    "scores": list(record.scores),
+                    "win_rate": round(score / (g + 1), 4),
+                    "ci95": [round(low, 4), round(high, 4)],
+                    "seconds": round(time.time() - started, 1),
+                }
+            )
     low, high = wilson_interval(score, games)
     return {
         "bench": "strength",
