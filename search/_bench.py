@@ -53,6 +53,7 @@ def bench_search(
     config = get_config(config_name)
     state = random_position(game_name, players, seed, random_moves, variant)
     observation = state.observation(state.current_player)
+    raw_cpu_start = time.process_time()
     playouts, playout_s = raw_playouts(
         observation,
         seconds,
@@ -62,6 +63,7 @@ def bench_search(
         reward=config.reward,
     )
     raw_rate = playouts / playout_s
+    raw_cpu_s = time.process_time() - raw_cpu_start
     runs = []
     for w in workers:
         be = _backend(backend, w)
@@ -107,6 +109,10 @@ def bench_search(
         "playout_ratio": round(first["iterations_per_second_per_worker"] / raw_rate, 3),
         "runs": runs,
     }
+    if backend == "inprocess" and raw_cpu_s > 0 and first["iterations_per_cpu_second"]:
+        # the same ratio per CPU second: immune to neighbours taking the cores during one phase
+        out["raw_playouts_per_cpu_second"] = round(playouts / raw_cpu_s, 1)
+        out["playout_ratio_cpu"] = round(first["iterations_per_cpu_second"] / (playouts / raw_cpu_s), 3)
     if len(runs) > 1:
         out["scaling"] = {
             f"{r['workers']}_vs_{first['workers']}": round(
