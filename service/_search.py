@@ -4,9 +4,12 @@
   request gets RESOURCE_EXHAUSTED at once (a full queue means answers would miss their budgets).
 - A budget counts from the request's arrival, so time spent queued is part of it and an answer is
   never later than its budget (plus the merge and reply), whatever the load.
-- Searches run in slices of at most FAIR_SLICE_S: the backend's workers take slices from all active
-  searches in turn, so concurrent requests share the workers instead of queueing behind each other,
-  and a cancel takes effect within a slice.
+- Searches run in slices of SLICE_S: the backend's workers take slices from all active searches in
+  turn, so concurrent requests share the workers, and a cancel takes effect within a slice. With A
+  active searches on W workers a slice waits about A * SLICE_S / W for a worker, and that wait is
+  what an answer can run over its budget; so by default A is at most 2 W (wait <= 2 slices = 50 ms)
+  and further requests queue in the service, where their budget keeps running. Smaller slices or
+  more active searches cost more in per-slice Python work (merges, thread hand-offs) than they buy.
 - Every search is stopped through its CancelToken when the client cancels, on StopAnalysis, and when
   the server drains; the result is still produced (best so far) and reported to whoever waits.
 """
@@ -28,7 +31,8 @@ from service._metrics import ServiceMetrics
 
 log = logging.getLogger("orrery.service")
 
-FAIR_SLICE_S = 0.05  # longest stretch a search holds the workers before others get a turn
+SLICE_S = 0.025  # longest stretch a search holds a worker before others get a turn (s)
+ACTIVE_PER_WORKER = 2  # default max_active = this many searches per worker
 STOP_BUDGET, STOP_DEADLINE, STOP_STOPPED, STOP_SHUTDOWN = "budget", "deadline", "stopped", "shutdown"
 
 
@@ -75,26 +79,37 @@ class SearchJob:
 
 
 class SearchScheduler:
-    def __init__(self, backend: Any, metrics: ServiceMetrics, *, max_active: int, max_queue: int) -> None:
-        if max_active < 1 or max_queue < 0:
+    def __init__(self, metrics: ServiceMetrics, *, max_active: int | None, max_queue: int) -> None:
+        if (max_active is not None and max_active < 1) or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
-        self.backend = backend
+        self.backend: Any = None
         self.metrics = metrics
-        self.max_active = max_active
+        self.max_active = max_active or 1
+        self._max_active_setting = max_active
         self.max_queue = max_queue
-        self._slots = asyncio.Semaphore(max_active)
+        self._slots = asyncio.Semaphore(self.max_active)
         self._waiting = 0
         self._jobs: set[SearchJob] = set()
-        self._threads = cf.ThreadPoolExecutor(max_workers=max_active, thread_name_prefix="orrery-request")
+        self._threads: cf.ThreadPoolExecutor | None = None
         self.ready = False  # set once the workers are warm
         self.draining = False
+
+    def start(self, backend: Any) -> None:
+        """Use `backend` (warm) from now on: size the slots, then accept searches."""
+        self.backend = backend
+        self.max_active = self._max_active_setting or ACTIVE_PER_WORKER * max(1, self.live_workers())
+        self._slots = asyncio.Semaphore(self.max_active)
+        self._threads = cf.ThreadPoolExecutor(
+            max_workers=self.max_active, thread_name_prefix="orrery-request"
+        )
+        self.ready = True
 
     @property
     def active(self) -> int:
         return len(self._jobs)
 
     def live_workers(self) -> int:
-        live = int(self.backend.live_workers)
+        live = int(self.backend.live_workers) if self.backend is not None else 0
         self.metrics.live_workers.set(live)
         return live
 
@@ -145,7 +160,7 @@ class SearchScheduler:
 
     def _search(self, job: SearchJob) -> Any:
         """In a request thread: the backend search, sliced for fairness, with metrics."""
-        interval = min(job.progress_interval_s, FAIR_SLICE_S)
+        interval = min(job.progress_interval_s, SLICE_S)
 
         def on_slice(partial: Any) -> None:
             now = time.time()
@@ -190,6 +205,8 @@ class SearchScheduler:
             await asyncio.sleep(0.02)
 
     def close(self) -> None:
-        self._threads.shutdown(wait=False, cancel_futures=True)
-        with contextlib.suppress(Exception):
-            self.backend.close()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+        if self.backend is not None:
+            with contextlib.suppress(Exception):
+                self.backend.close()

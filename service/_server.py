@@ -49,7 +49,7 @@ class ServerConfig:
     max_budget_ms: float = 10_000.0  # no search runs longer than this (ms)
     default_budget_ms: float = 1_000.0  # budget when a request names neither budget nor level (ms)
     max_queue: int = 64  # searches that may wait for a slot before RESOURCE_EXHAUSTED
-    max_active: int = 16  # searches that run at once (they share the workers in slices)
+    max_active: int | None = None  # searches that run at once, sharing the workers; None = 2 per worker
     default_config: str = "ismcts"  # search configuration when a request names none
     drain_seconds: float = 10.0  # on SIGTERM, how long running searches may go on
     max_request_bytes: int = 1 << 20  # whole request message (bytes)
@@ -86,7 +86,7 @@ class OrreryServer:
         self.store = MatchStore(config.db)
         self.metrics.matches_active.set(self.store.active_count())
         self.scheduler = SearchScheduler(
-            None, self.metrics, max_active=config.max_active, max_queue=config.max_queue
+            self.metrics, max_active=config.max_active, max_queue=config.max_queue
         )
         self.servicer = OrreryServicer(
             store=self.store,
@@ -142,10 +142,12 @@ class OrreryServer:
         await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
         await self.server.start()
         backend = await asyncio.to_thread(make_backend, c)
-        self.scheduler.backend = backend
-        await asyncio.to_thread(backend.warm)
-        self.scheduler.live_workers()
-        self.scheduler.ready = True
+        try:
+            await asyncio.to_thread(backend.warm)
+        except BaseException:
+            backend.close()
+            raise
+        self.scheduler.start(backend)
         await self._set_health(health_pb2.HealthCheckResponse.SERVING)
 
     async def stop(self) -> None:
@@ -172,7 +174,11 @@ async def serve(config: ServerConfig, *, on_ready: Callable[[OrreryServer], None
     stop_requested = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop_requested.set)
-    await server.start()
+    try:
+        await server.start()
+    except BaseException:
+        await server.stop()
+        raise
     if on_ready is not None:
         on_ready(server)
     await stop_requested.wait()
