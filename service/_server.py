@@ -72,9 +72,23 @@ def make_backend(config: ServerConfig) -> Any:
         from search import InProcessBackend
 
         return InProcessBackend(workers=config.workers or os.cpu_count() or 1)
+    import ray
+
     from search import RayBackend
 
-    return RayBackend(num_workers=config.workers, address=config.ray_address)
+    address = config.ray_address or os.environ.get("RAY_ADDRESS") or None
+    if address is None and config.workers is not None and not ray.is_initialized():
+        # A local Ray sized to the workers asked for, not to the whole machine.
+        ray.init(num_cpus=config.workers, log_to_driver=False, configure_logging=False)
+    return RayBackend(num_workers=config.workers, address=address)
+
+
+def _shutdown_ray() -> None:
+    """Disconnect from Ray (and stop the local Ray this process started): quick here, slow at exit."""
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()
 
 
 class OrreryServer:
@@ -158,9 +172,13 @@ class OrreryServer:
         await self.scheduler.drain(self.config.drain_seconds)
         self.servicer.stop_all()
         await self.server.stop(grace=2.0)
+        log.info("gRPC stopped; closing the search workers")
         await asyncio.to_thread(self.scheduler.close)
+        if self.config.backend == "ray":
+            await asyncio.to_thread(_shutdown_ray)
         self.servicer.close()
         self.store.close()
+        log.info("stopped")
         self._stopped.set()
 
     async def wait_for_termination(self) -> None:
@@ -179,6 +197,9 @@ async def serve(config: ServerConfig, *, on_ready: Callable[[OrreryServer], None
     except BaseException:
         await server.stop()
         raise
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        # again: starting Ray installs its own fatal-signal handlers over ours
+        loop.add_signal_handler(sig, stop_requested.set)
     if on_ready is not None:
         on_ready(server)
     await stop_requested.wait()
