@@ -154,7 +154,7 @@ def _play(args: argparse.Namespace) -> int:
 
     if args.target:
         return play_in_terminal(args.target, args)
-    with running_server(["--backend", "in-process", "--db", args.db]) as server:
+    with running_server(["--backend", "in-process", "--db", args.db], same_imports=True) as server:
         return play_in_terminal(server.target, args)
 
 
@@ -177,17 +177,10 @@ def _bench_service(args: argparse.Namespace) -> int:
     if args.target:
         result = run(args.target)
     else:
-        serve_args = [
-            "--backend",
-            args.backend,
-            "--db",
-            args.db,
-            "--max-active",
-            str(max(16, args.concurrency)),
-        ]
+        serve_args = ["--backend", args.backend, "--db", args.db]
         if args.workers:
             serve_args += ["--workers", str(args.workers)]
-        with running_server(serve_args) as server:
+        with running_server(serve_args, same_imports=True) as server:
             result = run(server.target)
             result["server"] = f"orrery serve {' '.join(serve_args)}"
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
