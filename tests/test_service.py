@@ -4,6 +4,9 @@ hosted matches to the end, stateless suggestions, Analyze, deadlines, tokens and
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 
 import grpc
@@ -305,3 +308,35 @@ def test_search_errors_name_the_field(client):
     over = state.observation(0).to_json()
     code, details = code_of(lambda: client.suggest(game="kuhn", observation_json=over))
     assert code == grpc.StatusCode.FAILED_PRECONDITION and "over" in details
+
+
+# ---- command line ----
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(os.path.abspath(p) for p in sys.path if p)}
+    command = [sys.executable, "-m", "service.cli", *args]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_orrery_suggest_command(server):
+    done = run_cli(
+        "suggest", "--target", server.target, "--game", "kuhn", "--deal-seed", "3", "--iterations", "500",
+        "--seed", "1", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["stats"]["iterations"] == "500" and answer["action"]["label"] in ("check", "bet")
+    bad = run_cli("suggest", "--target", server.target, "--game", "kuhn", "--iterations", "0")
+    assert bad.returncode == 2 and "INVALID_ARGUMENT: params.budget.iterations" in bad.stderr
+
+
+def test_orrery_play_command_against_ai_seats(server):
+    moves = "\n".join(["0"] * 10) + "\n"  # always the first listed action
+    done = run_cli(
+        "play", "--target", server.target, "--game", "kuhn", "--players", "3", "--seed", "4",
+        "--level", "easy", stdin=moves,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "you are seat 0" in done.stdout and "(AI) plays" in done.stdout
+    assert "game over after" in done.stdout and "seat 0 (you): score" in done.stdout
