@@ -33,6 +33,7 @@ def _serve(args: argparse.Namespace) -> int:
         max_active=args.max_active,
         default_config=args.config,
         drain_seconds=args.drain_seconds,
+        local_below_ms=args.local_below_ms,
     )
 
     def ready(server: Any) -> None:
@@ -196,9 +197,19 @@ def _add_search_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", default="", help="search configuration (default: the server's)")
 
 
+def _add_local_below(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--local-below-ms",
+        type=float,
+        default=20.0,
+        help="a search with less time left than this runs on one thread in the server, not on the workers",
+    )
+
+
 def register(commands: Any, bench: Any) -> None:
     p = commands.add_parser("serve", help="run the gRPC move-suggestion service")
     add_serve_arguments(p)
+    _add_local_below(p)
     p.set_defaults(func=_serve)
 
     p = commands.add_parser("suggest", help="ask a running server for a move")

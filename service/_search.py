@@ -10,6 +10,10 @@
   what an answer can run over its budget; so by default A is at most 2 W (wait <= 2 slices = 50 ms)
   and further requests queue in the service, where their budget keeps running. Smaller slices or
   more active searches cost more in per-slice Python work (merges, thread hand-offs) than they buy.
+- A search that starts with less than `local_below_ms` of its time left (it waited long in the queue,
+  or its budget is tiny) runs on one thread in the server instead of on the backend's workers: a
+  round trip to busy workers (Ray actor calls, a full thread pool) would cost more than the search,
+  and make the answer late.
 - Every search is stopped through its CancelToken when the client cancels, on StopAnalysis, and when
   the server drains; the result is still produced (best so far) and reported to whoever waits.
 """
@@ -32,6 +36,7 @@ from service._metrics import ServiceMetrics
 log = logging.getLogger("orrery.service")
 
 SLICE_S = 0.025  # longest stretch a search holds a worker before others get a turn (s)
+LATE_ITERATIONS = 32  # a search admitted with no time left still runs this many (for a sound answer)
 ACTIVE_PER_WORKER = 2  # default max_active = this many searches per worker
 STOP_BUDGET, STOP_DEADLINE, STOP_STOPPED, STOP_SHUTDOWN = "budget", "deadline", "stopped", "shutdown"
 
@@ -58,6 +63,13 @@ class SearchJob:
             self.stop_reason = reason
         self.cancel.cancel()
 
+    def time_left_s(self) -> float:
+        """Seconds until this search must stop (its deadline, or the end of a milliseconds budget)."""
+        end = self.grant.deadline
+        if self.grant.iterations is None:
+            end = min(end, self.arrival + self.grant.milliseconds / 1000.0)
+        return end - time.time()
+
     def budget(self) -> Any:
         """search.Budget for the time left now (queueing has used part of the grant)."""
         from search import Budget
@@ -79,7 +91,9 @@ class SearchJob:
 
 
 class SearchScheduler:
-    def __init__(self, metrics: ServiceMetrics, *, max_active: int | None, max_queue: int) -> None:
+    def __init__(
+        self, metrics: ServiceMetrics, *, max_active: int | None, max_queue: int, local_below_ms: float = 20.0
+    ) -> None:
         if (max_active is not None and max_active < 1) or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
         self.backend: Any = None
@@ -87,6 +101,7 @@ class SearchScheduler:
         self.max_active = max_active or 1
         self._max_active_setting = max_active
         self.max_queue = max_queue
+        self.local_below_s = local_below_ms / 1000.0
         self._slots = asyncio.Semaphore(self.max_active)
         self._waiting = 0
         self._jobs: set[SearchJob] = set()
@@ -169,6 +184,10 @@ class SearchScheduler:
                 job.progress(partial)
 
         job._last_progress = time.time()
+        if job.time_left_s() < self.local_below_s:
+            result = self._local_search(job)
+            self._count(result)
+            return result
         try:
             result = self.backend.search(
                 job.observation,
@@ -183,6 +202,21 @@ class SearchScheduler:
             if self.live_workers() == 0 or "lost" in str(exc):
                 raise unavailable(f"search workers failed: {exc}") from None
             raise
+        self._count(result)
+        return result
+
+    def _local_search(self, job: SearchJob) -> Any:
+        """One thread in this process, for what is left of the time (or a few iterations if nothing)."""
+        from search import Budget, search_observation
+
+        left_ms = job.time_left_s() * 1000.0
+        if left_ms >= 1.0:
+            budget = Budget(milliseconds=left_ms)
+        else:
+            budget = Budget(iterations=LATE_ITERATIONS, deadline=time.time() + 0.002)
+        return search_observation(job.observation, job.config, budget, seed=job.seed, workers=1)
+
+    def _count(self, result: Any) -> None:
         m = self.metrics
         m.search_iterations.inc(result.iterations)
         m.search_seconds.observe(result.elapsed_s)
@@ -191,7 +225,6 @@ class SearchScheduler:
         if result.workers_lost:
             m.worker_losses.inc(result.workers_lost)
         self.live_workers()
-        return result
 
     async def drain(self, grace_s: float) -> None:
         """Refuse new searches; let running ones finish for up to grace_s, then stop them (best so far)."""

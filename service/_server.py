@@ -52,6 +52,7 @@ class ServerConfig:
     max_active: int | None = None  # searches that run at once, sharing the workers; None = 2 per worker
     default_config: str = "ismcts"  # search configuration when a request names none
     drain_seconds: float = 10.0  # on SIGTERM, how long running searches may go on
+    local_below_ms: float = 20.0  # a search with less time left than this runs on one local thread
     max_request_bytes: int = 1 << 20  # whole request message (bytes)
     max_json_chars: int = 256 * 1024  # each *_json field (characters)
     max_name_chars: int = 256  # every other string field: names, ids, tokens (characters)
@@ -100,7 +101,10 @@ class OrreryServer:
         self.store = MatchStore(config.db)
         self.metrics.matches_active.set(self.store.active_count())
         self.scheduler = SearchScheduler(
-            self.metrics, max_active=config.max_active, max_queue=config.max_queue
+            self.metrics,
+            max_active=config.max_active,
+            max_queue=config.max_queue,
+            local_below_ms=config.local_below_ms,
         )
         self.servicer = OrreryServicer(
             store=self.store,
