@@ -3,6 +3,8 @@ traffic, a restart that keeps the matches, admission control, and a graceful SIG
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import time
 import urllib.request
 
@@ -154,3 +156,23 @@ def test_admission_control_then_graceful_drain(tmp_path):
         assert final.stop_reason == pb.STOP_REASON_SHUTDOWN and final.result.stats.cut_short
         assert final.result.stats.elapsed_ms < 2900  # stopped by the drain, not by its budget
     assert server.process.wait(15) == 0
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
+def test_tls(tmp_path):
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+         "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    server = spawn(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        target = f"localhost:{server.port}"
+        with OrreryClient(target, root_certificates=cert.read_bytes()) as client:
+            assert "kuhn" in [g.name for g in client.games()]
+        with OrreryClient(target, timeout=3) as plaintext, pytest.raises(grpc.RpcError) as info:
+            plaintext.games()
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        assert server.terminate() == 0
