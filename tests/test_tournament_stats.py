@@ -96,7 +96,9 @@ def test_elo_interval_and_los_by_hand():
     counts = [10, 20, 30, 25, 15]  # pairs scoring 0, 1/4, 1/2, 3/4, 1
     n = 100
     mu = (20 * 0.25 + 30 * 0.5 + 25 * 0.75 + 15 * 1.0) / n  # 0.5375
-    var = (10 * mu**2 + 20 * (0.25 - mu) ** 2 + 30 * (0.5 - mu) ** 2 + 25 * (0.75 - mu) ** 2 + 15 * (1 - mu) ** 2) / n
+    var = (
+        10 * mu**2 + 20 * (0.25 - mu) ** 2 + 30 * (0.5 - mu) ** 2 + 25 * (0.75 - mu) ** 2 + 15 * (1 - mu) ** 2
+    ) / n
     se = math.sqrt(var / n)
 
     def elo(s):
@@ -221,6 +223,9 @@ def test_seatings_are_balanced():
 
 def test_derived_seeds_are_stable_and_distinct():
     assert derive_seed(1, "deal", 0) == derive_seed(1, "deal", 0)
-    assert len({derive_seed(1, "bot", 0, s, r, seat) for s in range(5) for r in range(2) for seat in range(2)}) == 20
+    assert (
+        len({derive_seed(1, "bot", 0, s, r, seat) for s in range(5) for r in range(2) for seat in range(2)})
+        == 20
+    )
     # Pinned: resuming a results file relies on the same seeds being derived again.
     assert derive_seed(1, "deal", 0) == 2935323261686248325

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from search.tournament._analysis import SprtTracker
-from search.tournament._config import TournamentConfig
-from search.tournament._play import play_game
+from core_ext import load_game
+from search.tournament._config import ConfigError, TournamentConfig
+from search.tournament._play import build_bot, play_game
 from search.tournament._results import ResultsWriter
 from search.tournament._schedule import GameTask, games_per_set, schedule
 
@@ -137,6 +138,19 @@ def _play_ray(tasks: Iterator[GameTask], on_result: OnResult, workers: int, addr
             go_on = on_result(ray.get(ref)) and go_on
 
 
+def _check_playable(config: TournamentConfig) -> None:
+    """Fail before writing anything when the game or a bot cannot be made."""
+    try:
+        load_game(config.game, players=config.players, variant=config.variant)
+    except ValueError as exc:
+        raise ConfigError(f"game: {exc}") from None
+    for spec in config.bots:
+        try:
+            build_bot(spec, spec.budget or config.budget)
+        except (ValueError, KeyError, TypeError, ImportError, AttributeError) as exc:
+            raise ConfigError(f"bot {spec.name!r}: {exc}") from None
+
+
 def run_tournament(
     config: TournamentConfig,
     *,
@@ -148,6 +162,7 @@ def run_tournament(
     max_games stops scheduling after that many new games (for smoke runs, and to test resuming).
     """
     started = time.monotonic()
+    _check_playable(config)
     writer = ResultsWriter(config.results_path(), config)
     done_keys = {(r["pairing"], r["set"], r["rotation"]) for r in writer.records}
     tracker = SprtTracker(config) if config.format == "sprt" else None
