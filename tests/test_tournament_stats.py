@@ -123,7 +123,7 @@ def test_clean_sweep_has_a_finite_interval():
 def test_sequential_test_stops_at_the_first_crossing_with_overshoot_correction():
     test = SequentialTest(elo0=0.0, elo1=50.0, denominator=4, games_per_set=2)
     scores = [1.0, 0.75, 0.5, 1.0, 0.75, 1.0, 0.25, 1.0, 0.75, 1.0] * 10
-    lows, highs, llrs = [0.0], [0.0], []
+    llrs = []
     decided_at = None
     for i, score in enumerate(scores):
         decision = test.add(score)

@@ -13,8 +13,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import IO, Any
 
-from search.tournament._analysis import SprtTracker
 from core_ext import load_game
+from search.tournament._analysis import SprtTracker
 from search.tournament._config import ConfigError, TournamentConfig
 from search.tournament._play import build_bot, play_game
 from search.tournament._results import ResultsWriter
