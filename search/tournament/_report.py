@@ -58,7 +58,12 @@ def _tables(a: Analysis) -> list[tuple[str, list[str], list[list[str]]]]:
             "Ratings (Bradley-Terry, 95% bootstrap interval by set)",
             ["bot", "Elo", "95% interval", "games"],
             [
-                [r.name, _f(r.elo), f"[{_f(r.low)}, {_f(r.high)}]", str(r.games)]
+                [
+                    r.name,
+                    _f(r.elo),
+                    "anchor" if r.name == c.baseline else f"[{_f(r.low)}, {_f(r.high)}]",
+                    str(r.games),
+                ]
                 for r in sorted(a.ratings, key=lambda r: -r.elo if not math.isnan(r.elo) else math.inf)
             ],
         )

@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -138,6 +140,17 @@ def _play_ray(tasks: Iterator[GameTask], on_result: OnResult, workers: int, addr
             go_on = on_result(ray.get(ref)) and go_on
 
 
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _terminate_as_interrupt() -> Any:
+    """SIGTERM unwinds like Ctrl-C, so the worker pool is shut down instead of left orphaned."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
 def _check_playable(config: TournamentConfig) -> None:
     """Fail before writing anything when the game or a bot cannot be made."""
     try:
@@ -199,6 +212,7 @@ def run_tournament(
             bar.update(len(writer.records), llr_text())
         return decision == "continue" and (max_games is None or played < max_games)
 
+    previous_handler = _terminate_as_interrupt()
     try:
         if config.backend == "inline":
             _play_inline(pending(), on_result, config.workers)
@@ -207,6 +221,8 @@ def run_tournament(
         else:
             _play_ray(pending(), on_result, config.workers, config.ray_address)
     finally:
+        if previous_handler is not None:
+            signal.signal(signal.SIGTERM, previous_handler)
         writer.close()
         if bar is not None:
             bar.finish(len(writer.records), llr_text())
