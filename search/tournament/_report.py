@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from search.tournament._analysis import Analysis, analyse
+from search.tournament._config import SEARCH_KINDS, BotSpec, BudgetSpec
 from search.tournament._results import header_config, read_results
 
 DECISIONS = {
@@ -113,12 +114,28 @@ def _tables(a: Analysis) -> list[tuple[str, list[str], list[list[str]]]]:
     return tables
 
 
+def _budget_text(budget: BudgetSpec) -> str:
+    if budget.iterations is not None:
+        return f"{budget.iterations} iterations/move"
+    return f"{budget.milliseconds:g} ms/move"
+
+
+def _bot_text(spec: BotSpec, default_budget: BudgetSpec) -> str:
+    if spec.kind == "factory":
+        return f"{spec.name} (factory {spec.factory})"
+    if spec.kind not in SEARCH_KINDS:
+        return f"{spec.name} ({spec.kind})"
+    overrides = "".join(f", {k}={v}" for k, v in spec.overrides)
+    budget = _budget_text(spec.budget or default_budget)
+    return f"{spec.name} ({spec.kind} {spec.config or spec.kind}{overrides}, {budget})"
+
+
 def _summary_lines(a: Analysis) -> list[str]:
     c = a.config
-    budget = f"{c.budget.iterations} iterations" if c.budget.iterations else f"{c.budget.milliseconds} ms"
     return [
         f"game {c.game} ({c.variant or 'default variant'}), {c.players} players; format {c.format}; "
-        f"rotations {c.rotations}; master seed {c.seed}; per-move budget {budget}",
+        f"rotations {c.rotations}; master seed {c.seed}",
+        "bots: " + "; ".join(_bot_text(b, c.budget) for b in c.bots),
         f"{a.games_recorded} games recorded, {a.complete_sets} complete sets "
         f"({a.games_in_complete_sets} games) used for ratings and seat statistics",
         "every game of a set began from the same deal: " + ("yes" if a.deals_identical else "NO"),
@@ -135,7 +152,7 @@ def ratings_svg(a: Analysis) -> str:
 
     ratings = [r for r in a.ratings if not math.isnan(r.elo)]
     ratings.sort(key=lambda r: r.elo)
-    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.45 * max(len(ratings), 1)))
+    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.5 * max(len(ratings), 1)))
     ys = list(range(len(ratings)))
     elos = [r.elo for r in ratings]
     errors = [[r.elo - r.low for r in ratings], [r.high - r.elo for r in ratings]]
