@@ -278,3 +278,39 @@ def test_example_configs_load(path):
 
     config = load_config(path)
     assert config.sets >= 1 and len(config.bots) >= 2
+
+
+@pytest.mark.parametrize(
+    ("players", "fmt", "bots", "games_per_set"),
+    [
+        (3, "round-robin", ("a", "b", "c"), 6),  # one table of three distinct bots, all 6 orders
+        (4, "round-robin", ("a", "b", "c", "d", "e"), 5 * 4),  # 5 tables of four, cyclic rotations
+        (2, "gauntlet", ("a", "b", "c"), 2 * 2),  # a against b and against c, both seatings each
+    ],
+)
+def test_formats_play_whole_sets_and_report(tmp_path, players, fmt, bots, games_per_set):
+    config = TournamentConfig(
+        name=f"{fmt}-{players}",
+        game="kuhn",
+        players=players,
+        format=fmt,
+        baseline="a" if fmt == "gauntlet" else None,
+        rotations="cyclic" if players == 4 else "all",
+        bots=tuple(BotSpec(name=n, kind="factory", factory=FACTORY) for n in bots),
+        sets=3,
+        seed=2,
+        backend="inline",
+        results=str(tmp_path / "r.jsonl"),
+    )
+    summary = run_tournament(config, progress=False)
+    assert summary.games_done == summary.games_total == 3 * games_per_set
+    _, records = read_results(config.results_path())
+    analysis = analyse(config, records, resamples=20)
+    assert analysis.games_in_complete_sets == analysis.games_recorded == 3 * games_per_set
+    assert analysis.deals_identical
+    assert {r.name for r in analysis.ratings} == set(bots)
+    expected_pairs = 2 if fmt == "gauntlet" else len(bots) * (len(bots) - 1) // 2
+    assert len(analysis.pairs) == expected_pairs
+    assert sum(s.win_rate for s in analysis.seats) == pytest.approx(1.0)
+    files = write_report(config.results_path(), resamples=20)
+    assert "## Seats" in files.markdown.read_text()
