@@ -53,7 +53,7 @@ METRIC_TOKEN = re.compile(r"\b((?:grpc_server|orrery)_[a-z0-9_]+)\b")
 
 def exposed_series_names(metrics: dict[str, str]) -> set[str]:
     """Series names a scrape can return for these metric families (histograms have three)."""
-    names = set()
+    names: set[str] = set()
     for name, kind in metrics.items():
         if kind == "histogram":
             names.update(name + suffix for suffix in HISTOGRAM_SUFFIXES)
@@ -63,7 +63,7 @@ def exposed_series_names(metrics: dict[str, str]) -> set[str]:
 
 
 def dashboard_queries(dashboard: dict) -> list[str]:
-    exprs = []
+    exprs: list[str] = []
     for panel in dashboard["panels"]:
         exprs.extend(target["expr"] for target in panel.get("targets", []))
     for variable in dashboard.get("templating", {}).get("list", []):
