@@ -147,10 +147,8 @@ class Daemon:
             return
         tree = process_tree(self.process.pid)
         self.process.terminate()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=grace_s)
-        except subprocess.TimeoutExpired:
-            pass
         kill_tree([pid for pid in tree if Path(f"/proc/{pid}").exists()])
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
