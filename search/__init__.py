@@ -1,0 +1,32 @@
+"""Search: information-set MCTS and determinized UCT over the compiled game cores, bots, and
+root-parallel backends (threads in this process, or Ray actors).
+
+    from search import get_config, Budget, search_observation
+    result = search_observation(observation, get_config("ismcts"), Budget(milliseconds=500), seed=1)
+    result.best_action, result.actions[0].visits
+
+See docs/search.md for every configuration field and result field.
+"""
+
+from search._backends import InProcessBackend, search_observation
+from search._bots import BOT_KINDS, Bot, make_bot
+from search._cancel import CancelToken
+from search._config import Budget, SearchConfig, get_config, list_configs
+from search._ray import RayBackend
+from search._result import ActionStats, SearchResult
+
+__all__ = [
+    "BOT_KINDS",
+    "ActionStats",
+    "Bot",
+    "Budget",
+    "CancelToken",
+    "InProcessBackend",
+    "RayBackend",
+    "SearchConfig",
+    "SearchResult",
+    "get_config",
+    "list_configs",
+    "make_bot",
+    "search_observation",
+]

@@ -1,24 +1,47 @@
-"""`orrery selfplay`: whole games between bots, printed move by move."""
+"""`orrery selfplay` and `orrery bench search | signature | strength`."""
 
 from __future__ import annotations
 
 import argparse
+import json
 
 from core_ext._cli import add_game_arguments
-from search._selfplay import play_game, random_bot
+from search._bench import bench_search, bench_signature, bench_strength
+from search._bots import BOT_KINDS, make_bot
+from search._config import Budget, get_config, list_configs
+from search._selfplay import play_game
 
-BOTS = {"random": random_bot}
+
+def _print(result: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {json.dumps(value) if isinstance(value, list | dict) else value}")
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    if args.iterations is None and args.budget_ms is None:
+        return Budget(milliseconds=1000.0)
+    return Budget(iterations=args.iterations, milliseconds=args.budget_ms)
 
 
 def _run_selfplay(args: argparse.Namespace) -> int:
-    bots = [BOTS[name] for name in (args.bots or ["random"] * args.players)]
+    names = args.bots or ["random"] * args.players
+    if len(names) != args.players:
+        raise SystemExit(f"--bots: need one bot per seat ({args.players}), got {len(names)}")
+    budget = _budget(args)
+    config = get_config(args.config) if args.config else None
+    bots = [
+        make_bot(n, budget=budget, config=config if config and config.algorithm == n else None) for n in names
+    ]
     last_seat = [None]
 
     def on_move(state, seat, action, label):
         if args.quiet:
             return
         if seat != last_seat[0]:
-            print(f"-- seat {seat}")
+            print(f"-- seat {seat} ({names[seat]})")
             last_seat[0] = seat
         print(f"   {label}")
         if args.render and state.current_player != seat:
@@ -27,17 +50,103 @@ def _run_selfplay(args: argparse.Namespace) -> int:
     record = play_game(args.game, args.players, args.seed, bots, variant=args.variant, on_move=on_move)
     print(f"game over after {len(record.actions)} actions")
     for seat, (score, rank) in enumerate(zip(record.scores, record.ranks, strict=False)):
-        print(
-            f"seat {seat} ({args.bots[seat] if args.bots else 'random'}): score {score:g}, place {rank + 1}"
-        )
+        print(f"seat {seat} ({names[seat]}): score {score:g}, place {rank + 1}")
     return 0
+
+
+def _run_bench_search(args: argparse.Namespace) -> int:
+    result = bench_search(
+        args.game,
+        args.players,
+        workers=args.workers,
+        seconds=args.seconds,
+        config_name=args.config,
+        seed=args.seed,
+        random_moves=args.random_moves,
+        variant=args.variant,
+        backend=args.backend,
+    )
+    _print(result, args.json)
+    return 0
+
+
+def _run_bench_signature(args: argparse.Namespace) -> int:
+    result = bench_signature()
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for s in result["searches"]:
+            print(
+                f"{s['position']:28} {s['config']:16} best {s['best_action']} "
+                f"visits {s['best_visits']} iterations {s['iterations']}"
+            )
+        print(f"total iterations: {result['total_iterations']}")
+    return 0
+
+
+def _run_bench_strength(args: argparse.Namespace) -> int:
+    result = bench_strength(
+        args.game,
+        args.players,
+        bot=args.bot,
+        baseline=args.baseline,
+        games=args.games,
+        budget_ms=args.budget_ms,
+        iterations=args.iterations,
+        config_name=args.config,
+        seed=args.seed,
+        variant=args.variant,
+    )
+    _print(result, args.json)
+    return 0
+
+
+def _run_configs(args: argparse.Namespace) -> int:
+    for c in list_configs():
+        print(f"{c.label:22} {c.algorithm:6} {c.description}")
+    return 0
+
+
+def _add_budget_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--budget-ms", type=float, default=None, help="search time per move (default 1000)")
+    p.add_argument("--iterations", type=int, default=None, help="search iterations per move")
+    p.add_argument("--config", default=None, help="search preset, e.g. ismcts@1 (see `orrery configs`)")
 
 
 def register(commands, bench) -> None:
     p = commands.add_parser("selfplay", help="play a whole game between bots and print it")
     add_game_arguments(p)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bots", nargs="+", choices=sorted(BOTS), help="one bot per seat (default: random)")
+    p.add_argument("--bots", nargs="+", choices=BOT_KINDS, help="one bot per seat (default: random)")
+    _add_budget_arguments(p)
     p.add_argument("--render", action="store_true", help="print the position after each turn")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.set_defaults(func=_run_selfplay)
+
+    p = commands.add_parser("configs", help="list the named search configurations")
+    p.set_defaults(func=_run_configs)
+
+    p = bench.add_parser("search", help="search iterations per second, against raw playouts")
+    add_game_arguments(p)
+    p.add_argument("--workers", type=int, nargs="+", default=[1], help="one run per count, e.g. 1 2")
+    p.add_argument("--seconds", type=float, default=5.0)
+    p.add_argument("--config", default="ismcts")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--random-moves", type=int, default=0, help="random moves before the searched position")
+    p.add_argument("--backend", choices=("inprocess", "ray"), default="inprocess")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_run_bench_search)
+
+    p = bench.add_parser("signature", help="fixed-seed searches on fixed positions (pinned by a test)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_run_bench_signature)
+
+    p = bench.add_parser("strength", help="a bot against a baseline over many games, win rate with 95% CI")
+    add_game_arguments(p)
+    p.add_argument("--bot", choices=BOT_KINDS, default="ismcts")
+    p.add_argument("--baseline", choices=BOT_KINDS, default="random")
+    p.add_argument("--games", type=int, default=100)
+    _add_budget_arguments(p)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_run_bench_strength)

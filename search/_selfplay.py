@@ -8,12 +8,19 @@ from dataclasses import dataclass
 
 from core_ext import load_game
 
-# A bot picks an action for the seat to move from that seat's observation only.
-SelectAction = Callable[[object, int], int]  # (observation, seed) -> action id
+# A bot is anything with select_action(observation, *, seed) (search.Bot), or a plain function
+# (observation, seed) -> action. Either sees only its own seat's observation.
+SelectAction = Callable[[object, int], int]
 
 
 def random_bot(observation, seed: int) -> int:
     return random.Random(seed).choice(observation.legal_actions())
+
+
+def _chooser(bot) -> SelectAction:
+    if hasattr(bot, "select_action"):
+        return lambda observation, seed: bot.select_action(observation, seed=seed)
+    return bot
 
 
 @dataclass(frozen=True)
@@ -31,14 +38,16 @@ def play_game(
     game_name: str,
     players: int,
     seed: int,
-    bots: Sequence[SelectAction],
+    bots: Sequence,
     *,
     variant: str | None = None,
     on_move: Callable[[object, int, int, str], None] | None = None,
 ) -> GameRecord:
-    """Play one game; bots[i] plays seat i and sees only seat i's observation."""
+    """Play one game; bots[i] plays seat i and sees only seat i's observation. The deal comes from
+    `seed`, and each move's seed from a stream derived from it, so a game replays exactly."""
     if len(bots) != players:
         raise ValueError(f"need one bot per seat: {players} seats, {len(bots)} bots")
+    choosers = [_chooser(bot) for bot in bots]
     game = load_game(game_name, players=players, variant=variant)
     state = game.new_initial_state(seed=seed)
     move_rng = random.Random(seed)
@@ -46,7 +55,7 @@ def play_game(
     while not state.is_terminal():
         seat = state.current_player
         observation = state.observation(seat)
-        action = bots[seat](observation, move_rng.getrandbits(63))
+        action = choosers[seat](observation, move_rng.getrandbits(63))
         label = state.action_label(action)
         state.apply(action)
         actions.append(action)

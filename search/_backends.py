@@ -1,0 +1,99 @@
+"""Where the workers run: a thread pool in this process, or Ray actors (search/_ray.py)."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import threading
+import time
+from collections.abc import Callable
+
+from search._cancel import CancelToken
+from search._config import Budget, SearchConfig, get_config
+from search._driver import WorkerSearch, check_search_args, drive
+from search._result import SearchResult, worker_seed
+
+
+class InProcessBackend:
+    """Root parallelism over threads: the compiled loop releases the GIL, so W threads use W cores.
+
+    Good for small budgets, tests and single machines; the threads live as long as the backend."""
+
+    def __init__(self, workers: int = 1) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+        self.workers = workers
+        self._pool: cf.ThreadPoolExecutor | None = cf.ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="orrery-search"
+        )
+        self._lock = threading.Lock()
+
+    def search(
+        self,
+        observation,
+        config: SearchConfig,
+        budget: Budget,
+        *,
+        seed: int,
+        cancel: CancelToken | None = None,
+        progress: Callable[[SearchResult], None] | None = None,
+        progress_interval_s: float = 0.5,
+    ) -> SearchResult:
+        pool = self._pool
+        if pool is None:
+            raise RuntimeError("this backend is closed")
+        started = time.time()
+        check_search_args(observation, config, budget, seed)
+        searches = [WorkerSearch(observation, config, worker_seed(seed, i)) for i in range(self.workers)]
+        flag = cancel.flag if cancel is not None else None
+
+        def submit(i: int, more: int, until: float, deadline: float) -> cf.Future:
+            return pool.submit(searches[i].run_slice, more, until, deadline, flag)
+
+        return drive(
+            observation,
+            budget,
+            seed=seed,
+            workers=self.workers,
+            submit=submit,
+            cancel=cancel,
+            progress=progress,
+            progress_interval_s=progress_interval_s,
+            started=started,
+        )
+
+    def warm(self) -> None:
+        """Run a tiny search on every thread (threads are ready at once; this checks the kernel)."""
+        _warm_search(self)
+
+    @property
+    def live_workers(self) -> int:
+        return self.workers if self._pool is not None else 0
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+    def __enter__(self) -> InProcessBackend:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _warm_search(backend) -> None:
+    from core_ext import load_game
+
+    state = load_game("kuhn", players=2).new_initial_state(seed=0)
+    observation = state.observation(state.current_player)
+    backend.search(
+        observation, get_config("test-fast"), Budget(iterations=64 * max(1, backend.workers)), seed=0
+    )
+
+
+def search_observation(
+    observation, config: SearchConfig, budget: Budget, *, seed: int, workers: int = 1
+) -> SearchResult:
+    """Search once in this process with `workers` threads."""
+    with InProcessBackend(workers) as backend:
+        return backend.search(observation, config, budget, seed=seed)

@@ -1,0 +1,237 @@
+"""Benchmarks behind `orrery bench search | signature | strength` (each returns a JSON-able dict)."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from core_ext import load_game
+from search._backends import InProcessBackend
+from search._bots import make_bot
+from search._config import Budget, get_config
+from search._kernel import raw_playouts
+from search._selfplay import play_game
+
+
+def position(game_name: str, players: int, seed: int, moves: Sequence[int] = (), variant: str | None = None):
+    """The state after dealing `seed` and applying `moves`."""
+    state = load_game(game_name, players=players, variant=variant).new_initial_state(seed=seed)
+    for action in moves:
+        state.apply(action)
+    return state
+
+
+def random_position(game_name: str, players: int, seed: int, random_moves: int, variant: str | None = None):
+    """Deal `seed`, then play up to `random_moves` random moves (stopping before the end)."""
+    state = position(game_name, players, seed, variant=variant)
+    rng = random.Random(seed)
+    for _ in range(random_moves):
+        after = state.clone()
+        after.apply(rng.choice(after.legal_actions()))
+        if after.is_terminal():
+            break
+        state = after
+    return state
+
+
+# ---------------------------------------------------------------- bench search
+def bench_search(
+    game_name: str,
+    players: int,
+    *,
+    workers: Sequence[int] = (1,),
+    seconds: float = 5.0,
+    config_name: str = "ismcts",
+    seed: int = 0,
+    random_moves: int = 0,
+    variant: str | None = None,
+    backend: str = "inprocess",
+) -> dict:
+    """Search iterations per second from one position, against raw determinize-and-playout speed."""
+    config = get_config(config_name)
+    state = random_position(game_name, players, seed, random_moves, variant)
+    observation = state.observation(state.current_player)
+    playouts, playout_s = raw_playouts(
+        observation,
+        seconds,
+        seed,
+        playout=config.playout,
+        max_playout_depth=config.max_playout_depth,
+        reward=config.reward,
+    )
+    raw_rate = playouts / playout_s
+    runs = []
+    for w in workers:
+        be = _backend(backend, w)
+        try:
+            be.warm()
+            result = be.search(observation, config, Budget(milliseconds=seconds * 1000.0), seed=seed)
+        finally:
+            be.close()
+        rate = result.iterations / result.elapsed_s
+        runs.append(
+            {
+                "workers": w,
+                "iterations": result.iterations,
+                "elapsed_s": round(result.elapsed_s, 3),
+                "iterations_per_second": round(rate, 1),
+                "iterations_per_second_per_worker": round(rate / w, 1),
+                "tree_size": result.tree_size,
+                "max_depth": result.max_depth,
+                "best_action": result.best_label,
+            }
+        )
+    first = runs[0]
+    out = {
+        "bench": "search",
+        "game": game_name,
+        "players": players,
+        "variant": state.game.variant,
+        "config": config.label,
+        "backend": backend,
+        "seconds": seconds,
+        "random_moves": random_moves,
+        "raw_playouts_per_second": round(raw_rate, 1),
+        "iterations_per_second": first["iterations_per_second"],
+        # per worker, so the ratio measures the tree's overhead and not the parallelism
+        "playout_ratio": round(first["iterations_per_second_per_worker"] / raw_rate, 3),
+        "runs": runs,
+    }
+    if len(runs) > 1:
+        out["scaling"] = {
+            f"{r['workers']}_vs_{first['workers']}": round(
+                r["iterations_per_second"] / first["iterations_per_second"], 3
+            )
+            for r in runs[1:]
+        }
+    return out
+
+
+def _backend(kind: str, workers: int):
+    if kind == "inprocess":
+        return InProcessBackend(workers)
+    if kind == "ray":
+        from search._ray import RayBackend
+
+        return RayBackend(num_workers=workers)
+    raise ValueError(f"unknown backend {kind!r}")
+
+
+# ---------------------------------------------------------------- bench signature
+# Fixed positions (game, players, deal seed, moves before the search) x presets x fixed iterations:
+# a change to any chosen move or count means search behaviour changed. Change the pin in
+# tests/test_search_signature.py only in a commit that means to change search.
+SIGNATURE_POSITIONS: tuple[tuple[str, int, int, tuple[int, ...]], ...] = (
+    ("kuhn", 2, 0, ()),
+    ("kuhn", 2, 1, ()),
+    ("kuhn", 2, 2, ()),
+    ("kuhn", 2, 0, (1,)),
+    ("kuhn", 2, 1, (1,)),
+    ("kuhn", 2, 2, (1,)),
+    ("kuhn", 2, 5, (0, 1)),
+    ("kuhn", 3, 0, (0,)),
+    ("kuhn", 3, 1, (1,)),
+    ("kuhn", 4, 3, (0, 1)),
+)
+SIGNATURE_CONFIGS = ("ismcts@1", "ismcts-score@1", "pimc@1")
+SIGNATURE_ITERATIONS = 2000
+SIGNATURE_SEED = 20261125
+
+
+def bench_signature() -> dict:
+    searches = []
+    total = 0
+    with InProcessBackend(1) as backend:
+        for game_name, players, deal, moves in SIGNATURE_POSITIONS:
+            state = position(game_name, players, deal, moves)
+            observation = state.observation(state.current_player)
+            for name in SIGNATURE_CONFIGS:
+                result = backend.search(
+                    observation,
+                    get_config(name),
+                    Budget(iterations=SIGNATURE_ITERATIONS),
+                    seed=SIGNATURE_SEED,
+                )
+                total += result.iterations
+                searches.append(
+                    {
+                        "position": f"{game_name}/{players}p/deal{deal}/" + ".".join(map(str, moves)),
+                        "config": name,
+                        "iterations": result.iterations,
+                        "best_action": result.best_action,
+                        "best_visits": result.actions[0].visits,
+                        "tree_size": result.tree_size,
+                    }
+                )
+    return {"bench": "signature", "total_iterations": total, "searches": searches}
+
+
+# ---------------------------------------------------------------- bench strength
+def wilson_interval(score: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a rate of score/n (draws count half)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def bench_strength(
+    game_name: str,
+    players: int,
+    *,
+    bot: str,
+    baseline: str,
+    games: int,
+    budget_ms: float | None = None,
+    iterations: int | None = None,
+    config_name: str | None = None,
+    seed: int = 0,
+    variant: str | None = None,
+) -> dict:
+    """`bot` in one seat against `baseline` in every other, the seat rotating each game and each deal
+    played once per seat. A game scores 1 for a sole first place, 1/k for a k-way shared first."""
+    if iterations is None and budget_ms is None:
+        budget_ms = 1000.0
+    budget = Budget(iterations=iterations, milliseconds=budget_ms)
+    config = get_config(config_name) if config_name else None
+
+    def build(kind: str):
+        return make_bot(kind, config=config if kind == bot else None, budget=budget)
+
+    test_bot, base_bot = build(bot), build(baseline)
+    score = 0.0
+    wins = draws = losses = 0
+    started = time.time()
+    for g in range(games):
+        seat = g % players
+        deal = seed + g // players
+        seats = [test_bot if s == seat else base_bot for s in range(players)]
+        record = play_game(game_name, players, deal, seats, variant=variant)
+        firsts = [s for s in range(players) if record.ranks[s] == 0]
+        if seat in firsts:
+            score += 1.0 / len(firsts)
+            if len(firsts) == 1:
+                wins += 1
+            else:
+                draws += 1
+        else:
+            losses += 1
+    low, high = wilson_interval(score, games)
+    return {
+        "bench": "strength",
+        "game": game_name,
+        "players": players,
+        "bot": f"{test_bot.name}:{test_bot.version}",
+        "baseline": f"{base_bot.name}:{base_bot.version}",
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "win_rate": round(score / games, 4) if games else 0.0,
+        "ci95": [round(low, 4), round(high, 4)],
+        "seconds": round(time.time() - started, 1),
+    }

@@ -1,0 +1,86 @@
+"""Bots: one small interface for the CLI, the service and tournaments. Bots keep no memory."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+from search._backends import InProcessBackend
+from search._config import Budget, SearchConfig, get_config
+from search._kernel import greedy_action
+
+BOT_KINDS = ("random", "greedy", "ismcts", "pimc")
+DEFAULT_BUDGET = Budget(milliseconds=1000.0)  # per move, when make_bot is given none
+GREEDY_SAMPLES = 16  # determinizations per action for the greedy one-ply look-ahead
+
+
+@runtime_checkable
+class Bot(Protocol):
+    name: str
+    version: str
+
+    def select_action(self, observation, *, seed: int) -> int: ...
+
+
+class RandomBot:
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+    version = "1"
+
+    def select_action(self, observation, *, seed: int) -> int:
+        legal = observation.legal_actions()
+        if not legal:
+            raise ValueError("no legal action: the game is over or it is not this seat's turn")
+        return random.Random(seed).choice(legal)
+
+
+class GreedyBot:
+    """One ply: the action whose result the game's heuristic (evaluate()) likes best for this seat,
+    averaged over GREEDY_SAMPLES determinizations; a finished game scores by its rank reward."""
+
+    name = "greedy"
+    version = "1"
+
+    def __init__(self, samples: int = GREEDY_SAMPLES) -> None:
+        self.samples = samples
+
+    def select_action(self, observation, *, seed: int) -> int:
+        if not observation.legal_actions():
+            raise ValueError("no legal action: the game is over or it is not this seat's turn")
+        return int(greedy_action(observation, self.samples, seed % 2**64))
+
+
+class SearchBot:
+    """ISMCTS or PIMC from a named, versioned configuration and a per-move budget."""
+
+    def __init__(self, kind: str, config: SearchConfig, budget: Budget, backend=None) -> None:
+        if config.algorithm != kind:
+            raise ValueError(f"a {kind} bot needs a {kind} config, got {config.label} ({config.algorithm})")
+        self.name = kind
+        self.version = f"{config.label}+{budget.label}"
+        self.config = config
+        self.budget = budget
+        self._backend = backend if backend is not None else InProcessBackend(1)
+
+    def select_action(self, observation, *, seed: int) -> int:
+        legal = observation.legal_actions()
+        if not legal:
+            raise ValueError("no legal action: the game is over or it is not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        result = self._backend.search(observation, self.config, self.budget, seed=seed % 2**64)
+        return result.best_action
+
+
+def make_bot(
+    kind: str, *, config: SearchConfig | None = None, budget: Budget | None = None, backend=None
+) -> Bot:
+    """A bot of one of BOT_KINDS. Search bots default to their preset (get_config(kind)) and 1 s/move."""
+    if kind == "random":
+        return RandomBot()
+    if kind == "greedy":
+        return GreedyBot()
+    if kind in ("ismcts", "pimc"):
+        return SearchBot(kind, config or get_config(kind), budget or DEFAULT_BUDGET, backend)
+    raise ValueError(f"unknown bot kind {kind!r}; kinds: {', '.join(BOT_KINDS)}")

@@ -1,0 +1,194 @@
+"""Search configurations (named, versioned presets) and budgets.
+
+A configuration says *how* to search; a budget says *how long*. Presets are immutable: a change of
+behaviour gets a new version (``ismcts@2``), so results and tournament entries stay comparable.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+ALGORITHMS = ("ismcts", "pimc")
+PLAYOUTS = ("random", "heuristic")
+REWARDS = ("win", "rank", "score_share")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchConfig:
+    name: str  # preset name, e.g. "ismcts"
+    version: int  # bumped whenever behaviour changes
+    algorithm: str  # "ismcts" (SO-ISMCTS) or "pimc" (determinized UCT ensemble)
+    exploration: float = 0.7  # UCB constant c on [0, 1] rewards
+    playout: str = "random"  # "random" or "heuristic" (the game's policy_action)
+    max_playout_depth: int = 0  # moves; 0 = play to the end, else stop and use the game's evaluate()
+    reward: str = "rank"  # "win", "rank" or "score_share", each normalised to [0, 1]
+    pimc_determinizations: int = 16  # PIMC only: fixed determinizations (one UCT tree each) per worker
+    max_tree_nodes: int = 2_000_000  # nodes per worker tree (about 64 bytes each); then no expansion
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name or "@" in self.name:
+            raise ValueError(f"name must be non-empty and without '@', got {self.name!r}")
+        if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
+            raise ValueError(f"version must be an int >= 1, got {self.version!r}")
+        _check_choice("algorithm", self.algorithm, ALGORITHMS)
+        _check_choice("playout", self.playout, PLAYOUTS)
+        _check_choice("reward", self.reward, REWARDS)
+        if not (isinstance(self.exploration, int | float) and math.isfinite(self.exploration)) or (
+            self.exploration < 0
+        ):
+            raise ValueError(f"exploration must be a finite number >= 0, got {self.exploration!r}")
+        _check_int("max_playout_depth", self.max_playout_depth, 0)
+        _check_int("pimc_determinizations", self.pimc_determinizations, 1)
+        _check_int("max_tree_nodes", self.max_tree_nodes, 1, 2**31 - 1)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.version}"
+
+    def kernel_options(self) -> dict:
+        """Keyword arguments for search._kernel.Searcher."""
+        return {
+            "algorithm": self.algorithm,
+            "exploration": float(self.exploration),
+            "playout": self.playout,
+            "max_playout_depth": self.max_playout_depth,
+            "reward": self.reward,
+            "determinizations": self.pimc_determinizations,
+            "max_nodes": self.max_tree_nodes,
+        }
+
+
+def _check_choice(field: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{field} must be one of {', '.join(choices)}; got {value!r}")
+
+
+def _check_int(field: str, value: object, low: int, high: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
+        raise ValueError(f"{field} must be an int >= {low}, got {value!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Budget:
+    iterations: int | None = None  # total over all workers (split evenly); reproducible for a seed
+    milliseconds: float | None = None  # wall time from the start of the search, per worker in parallel
+    deadline: float | None = None  # absolute time.time() seconds; the search stops before it
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.milliseconds is None and self.deadline is None:
+            raise ValueError("a budget needs iterations, milliseconds or a deadline")
+        if self.iterations is not None:
+            _check_int("iterations", self.iterations, 1)
+        for field in ("milliseconds", "deadline"):
+            value = getattr(self, field)
+            if value is not None and (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or value <= 0
+            ):
+                raise ValueError(f"{field} must be a finite number > 0, got {value!r}")
+
+    @property
+    def label(self) -> str:
+        parts = []
+        if self.iterations is not None:
+            parts.append(f"{self.iterations}it")
+        if self.milliseconds is not None:
+            parts.append(f"{self.milliseconds:g}ms")
+        if self.deadline is not None:
+            parts.append("deadline")
+        return "+".join(parts)
+
+
+_PRESETS: dict[str, SearchConfig] = {}
+
+
+def _preset(config: SearchConfig) -> None:
+    _PRESETS[config.label] = config
+
+
+_preset(
+    SearchConfig(
+        name="ismcts",
+        version=1,
+        algorithm="ismcts",
+        description="SO-ISMCTS, random playouts to the end, rank reward: the default search.",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-heuristic",
+        version=1,
+        algorithm="ismcts",
+        playout="heuristic",
+        description="SO-ISMCTS with the game's heuristic playout policy.",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-truncated",
+        version=1,
+        algorithm="ismcts",
+        playout="heuristic",
+        max_playout_depth=40,
+        description="SO-ISMCTS, heuristic playouts cut after 40 moves and scored by the game's evaluate().",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-score",
+        version=1,
+        algorithm="ismcts",
+        reward="score_share",
+        description="SO-ISMCTS maximising the share of the total score (margin matters, e.g. chips).",
+    )
+)
+_preset(
+    SearchConfig(
+        name="pimc",
+        version=1,
+        algorithm="pimc",
+        pimc_determinizations=16,
+        description="Determinized UCT ensemble (PIMC): 16 fixed determinizations per worker.",
+    )
+)
+_preset(
+    SearchConfig(
+        name="test-fast",
+        version=1,
+        algorithm="ismcts",
+        reward="score_share",
+        max_tree_nodes=50_000,
+        description="Tests: SO-ISMCTS with a small tree cap and the score-share reward.",
+    )
+)
+_preset(
+    SearchConfig(
+        name="test-pimc",
+        version=1,
+        algorithm="pimc",
+        reward="score_share",
+        pimc_determinizations=4,
+        max_tree_nodes=50_000,
+        description="Tests: PIMC with 4 determinizations and the score-share reward.",
+    )
+)
+
+
+def list_configs() -> tuple[SearchConfig, ...]:
+    """Every preset, every version, sorted by name then version."""
+    return tuple(sorted(_PRESETS.values(), key=lambda c: (c.name, c.version)))
+
+
+def get_config(name: str) -> SearchConfig:
+    """A preset by "name" (its latest version) or "name@version"."""
+    if name in _PRESETS:
+        return _PRESETS[name]
+    versions = [c for c in _PRESETS.values() if c.name == name]
+    if "@" not in name and versions:
+        return max(versions, key=lambda c: c.version)
+    known = ", ".join(c.label for c in list_configs())
+    raise ValueError(f"unknown search config {name!r}; known: {known}")

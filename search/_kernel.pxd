@@ -1,0 +1,72 @@
+# The compiled search kernel: SO-ISMCTS and determinized UCT (PIMC) over core_ext's GameOps.
+#
+# Everything the hot loop touches is plain C (a node arena grown with realloc, fixed-size state
+# buffers, an in-struct RNG), so an iteration runs without the GIL and without Python objects.
+from libc.stdint cimport int16_t, int32_t
+from core_ext.types cimport action_t, MAX_PLAYERS
+from core_ext.game cimport GameOps
+from core_ext.rng cimport Rng
+
+cdef enum:
+    ALGO_ISMCTS = 0
+    ALGO_PIMC = 1
+    REWARD_WIN = 0
+    REWARD_RANK = 1
+    REWARD_SCORE_SHARE = 2
+    # why the last run() returned
+    STOP_BUDGET = 0      # the iteration limit or the slice's end time was reached
+    STOP_DEADLINE = 1    # the absolute deadline came within two mean iteration times
+    STOP_CANCEL = 2      # the cancel flag was set
+    NO_NODE = -1
+
+ctypedef struct Node:
+    double reward[MAX_PLAYERS]   # sum over visits of each seat's reward in [0, 1]
+    int32_t parent
+    int32_t first_child
+    int32_t next_sibling
+    int32_t visits
+    int32_t avail                # times this action was legal when its parent was visited
+    action_t action              # the action that leads here from the parent
+    int16_t mover                # the seat that chose `action`
+    int16_t depth                # root = 0
+
+cdef class CancelFlag:
+    cdef int value               # polled by the loop with an atomic load
+
+cdef class Searcher:
+    # The pads keep the fields the loop writes (rng, counters) off the cache lines of neighbouring
+    # objects, which may belong to searchers on other threads.
+    cdef char _pad_front[64]
+    cdef const GameOps* ops
+    cdef object game             # keeps the Game (and so `ops`) alive
+    cdef int num_players
+    cdef int observer
+    cdef int algorithm
+    cdef int reward_form
+    cdef bint use_policy
+    cdef int max_playout_depth
+    cdef double exploration
+    cdef int max_nodes
+    cdef int num_roots           # 1 for ISMCTS, the number of determinizations for PIMC
+    cdef void* root_obs          # the observation every iteration starts from
+    cdef void* dets              # PIMC: num_roots fixed determinizations
+    cdef void* work              # the iteration's state
+    cdef action_t* legal
+    cdef action_t* scratch
+    cdef char* marks
+    cdef int32_t* path
+    cdef int path_cap
+    cdef Node* nodes
+    cdef int num_nodes
+    cdef int node_cap
+    cdef Rng rng
+    cdef long long iterations
+    cdef int max_depth
+    cdef double busy_seconds     # time spent inside run(), for the mean iteration time
+    cdef long long playout_errors
+    cdef char _pad_back[64]
+
+    cdef int _new_node(self, int parent, action_t action, int mover) noexcept nogil
+    cdef void _iterate(self) noexcept nogil
+    cdef void _reward(self, double* out) noexcept nogil
+    cdef tuple _pv(self, int node)

@@ -1,0 +1,518 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The compiled search loop: select, expand, playout and backup, without the GIL.
+
+SO-ISMCTS (Cowling, Powley and Whitehouse 2012): one tree for the searching seat, keyed by action
+sequences; every iteration starts from a fresh determinization of the root observation, so each
+iteration sees one sample of the hidden information (and of future chance, which the game resolves
+inside apply() from streams that determinize() reseeds). Children that are illegal in the current
+determinization are skipped; UCB uses availability counts (how often a child was legal when its
+parent was visited) instead of the parent's visit count. Rewards are per-seat vectors in [0, 1] and
+every node keeps the sum for every seat (max^n): at each node the seat to move picks by its own mean.
+
+PIMC (determinized UCT) reuses the same loop with `num_roots` fixed determinizations made once at the
+start, one tree per determinization, taking iteration i from determinization i mod num_roots.
+
+A Searcher keeps its tree between run() calls, so a budget can be spent in slices (for progress
+reports) with exactly the same result as one call: the RNG lives in the struct.
+"""
+from libc.math cimport log, sqrt, INFINITY
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint64_t
+
+from core_ext.types cimport action_t, MAX_PLAYERS
+from core_ext.rng cimport Rng, rng_seed, rng_below
+from core_ext.game cimport (GameOps, GameParams, Game, Observation, generic_playout, compute_returns,
+                            find_action)
+
+cdef extern from *:
+    """
+    #include <time.h>
+    static inline double orrery_wall_time(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    static inline int orrery_load_flag(const int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void orrery_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    /* Cache-line aligned and padded, so buffers of searchers on different threads never share a line
+       (false sharing halved two-thread throughput on small games). */
+    static inline void* orrery_line_alloc(size_t size) {
+        void* p = NULL;
+        size_t rounded = (size + 127) & ~(size_t)63;
+        return posix_memalign(&p, 64, rounded) == 0 ? p : NULL;
+    }
+    """
+    double orrery_wall_time() noexcept nogil
+    int orrery_load_flag(const int* p) noexcept nogil
+    void* orrery_line_alloc(size_t size) noexcept nogil
+    void orrery_store_flag(int* p, int v) noexcept nogil
+
+
+ALGORITHMS = {"ismcts": ALGO_ISMCTS, "pimc": ALGO_PIMC}
+REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "score_share": REWARD_SCORE_SHARE}
+STOP_REASONS = {STOP_BUDGET: "budget", STOP_DEADLINE: "deadline", STOP_CANCEL: "cancel"}
+PV_MAX_LENGTH = 32
+
+
+def wall_time():
+    """The clock the kernel checks deadlines against (time.time() seconds)."""
+    return orrery_wall_time()
+
+
+cdef class CancelFlag:
+    """A C int that a running search polls; setting it stops every searcher that was given it."""
+
+    def set(self):
+        orrery_store_flag(&self.value, 1)
+
+    @property
+    def is_set(self):
+        return orrery_load_flag(&self.value) != 0
+
+
+cdef double CHECK_INTERVAL_S = 20e-6   # target time between clock reads in run()
+
+
+cdef inline int _num_players(const void* state) noexcept nogil:
+    return (<const GameParams*>state).num_players
+
+
+cdef void reward_vector(const GameOps* ops, const void* state, int form, double* out) noexcept nogil:
+    """Each seat's reward in [0, 1] at a terminal state."""
+    cdef int n = _num_players(state), p, winners = 0
+    cdef int ranks[MAX_PLAYERS]
+    cdef double scores[MAX_PLAYERS]
+    cdef double low, total = 0.0
+    if form == REWARD_WIN:
+        ops.ranks(state, ranks)
+        for p in range(n):
+            winners += ranks[p] == 0
+        for p in range(n):   # a shared first place shares the win
+            out[p] = (1.0 / winners) if ranks[p] == 0 and winners > 0 else 0.0
+    elif form == REWARD_SCORE_SHARE:
+        # Each seat's add-one-smoothed share of the total score, with negative scores (net chips)
+        # shifted up so the lowest is 0. The +1 keeps the size of a win or a loss visible: with net
+        # chips (-1, +1) the loser gets 1/4, with (-2, +2) only 1/6. Non-negative scores (credits)
+        # are not shifted.
+        ops.scores(state, scores)
+        low = 0.0
+        for p in range(n):
+            if scores[p] < low:
+                low = scores[p]
+        for p in range(n):
+            total += scores[p] - low + 1.0
+        for p in range(n):
+            out[p] = (scores[p] - low + 1.0) / total
+    else:
+        compute_returns(ops, state, out)
+
+
+cdef class Searcher:
+    """One worker's search of one observation: a persistent tree, spent in run() slices."""
+
+    def __cinit__(self):
+        self.nodes = NULL
+        self.root_obs = NULL
+        self.dets = NULL
+        self.work = NULL
+        self.legal = NULL
+        self.scratch = NULL
+        self.marks = NULL
+        self.path = NULL
+
+    def __init__(self, Observation observation not None, *, str algorithm="ismcts", double exploration=0.7,
+                 str playout="random", int max_playout_depth=0, str reward="rank",
+                 int determinizations=1, int max_nodes=2_000_000, seed=0):
+        cdef Game game = observation.game
+        cdef const GameOps* ops = game.ops
+        cdef int i
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must be one of {sorted(ALGORITHMS)}, got {algorithm!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {sorted(REWARDS)}, got {reward!r}")
+        if playout not in ("random", "heuristic"):
+            raise ValueError(f"playout must be 'random' or 'heuristic', got {playout!r}")
+        if exploration < 0.0 or max_playout_depth < 0 or determinizations < 1 or max_nodes < 1:
+            raise ValueError("exploration, max_playout_depth >= 0; determinizations, max_nodes >= 1")
+        if ops.is_terminal(observation.ptr):
+            raise ValueError("the game is over: there is nothing to search")
+        if ops.current_player(observation.ptr) != observation.player:
+            raise ValueError(f"it is seat {ops.current_player(observation.ptr)}'s turn, "
+                             f"not the observer's (seat {observation.player})")
+        self.ops = ops
+        self.game = game
+        self.num_players = game.num_players
+        self.observer = observation.player
+        self.algorithm = ALGORITHMS[algorithm]
+        self.reward_form = REWARDS[reward]
+        self.use_policy = playout == "heuristic"
+        self.max_playout_depth = max_playout_depth
+        self.exploration = exploration
+        self.max_nodes = max_nodes
+        self.num_roots = determinizations if self.algorithm == ALGO_PIMC else 1
+        rng_seed(&self.rng, <uint64_t>seed)
+        self.root_obs = orrery_line_alloc(ops.state_size)
+        self.work = orrery_line_alloc(ops.state_size)
+        self.legal = <action_t*>orrery_line_alloc(sizeof(action_t) * ops.max_legal_actions)
+        self.scratch = <action_t*>orrery_line_alloc(sizeof(action_t) * ops.max_legal_actions)
+        self.marks = <char*>orrery_line_alloc(ops.max_legal_actions)
+        self.path_cap = ops.max_game_length + 2
+        self.path = <int32_t*>orrery_line_alloc(sizeof(int32_t) * self.path_cap)
+        self.node_cap = 1024 if self.num_roots < 1024 else self.num_roots * 2
+        self.nodes = <Node*>orrery_line_alloc(sizeof(Node) * self.node_cap)
+        if (self.root_obs == NULL or self.work == NULL or self.legal == NULL or self.scratch == NULL
+                or self.marks == NULL or self.path == NULL or self.nodes == NULL):
+            raise MemoryError()
+        memcpy(self.root_obs, observation.ptr, ops.state_size)
+        self.num_nodes = 0
+        for i in range(self.num_roots):
+            self._new_node(NO_NODE, -1, -1)
+        if self.algorithm == ALGO_PIMC:
+            self.dets = orrery_line_alloc(ops.state_size * self.num_roots)
+            if self.dets == NULL:
+                raise MemoryError()
+            for i in range(self.num_roots):
+                memcpy(<char*>self.dets + i * ops.state_size, self.root_obs, ops.state_size)
+                ops.determinize(<char*>self.dets + i * ops.state_size, self.observer, &self.rng)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.root_obs)
+        free(self.dets)
+        free(self.work)
+        free(self.legal)
+        free(self.scratch)
+        free(self.marks)
+        free(self.path)
+
+    cdef int _new_node(self, int parent, action_t action, int mover) noexcept nogil:
+        cdef Node* grown
+        cdef int cap, idx
+        if self.num_nodes >= self.node_cap:
+            cap = self.node_cap * 2
+            grown = <Node*>orrery_line_alloc(sizeof(Node) * cap)
+            if grown == NULL:
+                return NO_NODE   # out of memory: the caller plays out without a new node
+            memcpy(grown, self.nodes, sizeof(Node) * self.num_nodes)
+            free(self.nodes)
+            self.nodes = grown
+            self.node_cap = cap
+        idx = self.num_nodes
+        self.num_nodes += 1
+        cdef Node* node = &self.nodes[idx]
+        memset(node, 0, sizeof(Node))
+        node.parent = parent
+        node.first_child = NO_NODE
+        node.next_sibling = NO_NODE
+        node.action = action
+        node.mover = <short>mover
+        node.depth = 0 if parent == NO_NODE else self.nodes[parent].depth + 1
+        if parent != NO_NODE:   # push front: the newest child is scanned first
+            node.next_sibling = self.nodes[parent].first_child
+            self.nodes[parent].first_child = idx
+            if node.depth > self.max_depth:
+                self.max_depth = node.depth
+        return idx
+
+    cdef void _reward(self, double* out) noexcept nogil:
+        """Play out self.work from where the tree left it and write every seat's reward."""
+        cdef const GameOps* ops = self.ops
+        cdef int moves, p
+        if self.max_playout_depth > 0:
+            moves = generic_playout(ops, self.work, &self.rng, self.max_playout_depth, self.scratch,
+                                    self.use_policy)
+        elif ops.playout != NULL and not self.use_policy:
+            moves = ops.playout(self.work, &self.rng, ops.max_game_length)
+        else:
+            moves = generic_playout(ops, self.work, &self.rng, ops.max_game_length, self.scratch,
+                                    self.use_policy)
+        if moves < 0:
+            self.playout_errors += 1
+        if ops.is_terminal(self.work):
+            reward_vector(ops, self.work, self.reward_form, out)
+        else:   # truncated (or a broken playout): the game's own evaluation, already in [0, 1]
+            ops.evaluate(self.work, out)
+            for p in range(self.num_players):
+                out[p] = 0.0 if out[p] < 0.0 else (1.0 if out[p] > 1.0 else out[p])
+
+    cdef void _iterate(self) noexcept nogil:
+        cdef const GameOps* ops = self.ops
+        cdef Node* nodes
+        cdef int root, node, child, best, n, i, idx, mover, untried, plen = 0, p, pick
+        cdef double value, best_value, log_avail
+        cdef double reward[MAX_PLAYERS]
+        cdef bint stop_descent = False
+        if self.algorithm == ALGO_PIMC:
+            root = <int>(self.iterations % self.num_roots)
+            memcpy(self.work, <char*>self.dets + root * ops.state_size, ops.state_size)
+        else:
+            root = 0
+            memcpy(self.work, self.root_obs, ops.state_size)
+            ops.determinize(self.work, self.observer, &self.rng)
+        node = root
+        self.path[plen] = node
+        plen += 1
+        while not stop_descent and not ops.is_terminal(self.work) and plen < self.path_cap:
+            n = ops.legal_actions(self.work, self.legal)
+            if n <= 0:
+                break
+            mover = ops.current_player(self.work)
+            if mover < 0 or mover >= self.num_players:
+                # An explicit chance step (cores that resolve chance inside apply() never have one;
+                # GameOps carries no odds, so outcomes are sampled uniformly): follow or grow the
+                # outcome's child like any other move.
+                i = <int>rng_below(&self.rng, <unsigned int>n)
+                child = self.nodes[node].first_child
+                while child != NO_NODE and self.nodes[child].action != self.legal[i]:
+                    child = self.nodes[child].next_sibling
+                if child == NO_NODE and self.num_nodes < self.max_nodes:
+                    child = self._new_node(node, self.legal[i], -1)
+                    stop_descent = True
+                ops.apply(self.work, self.legal[i])
+                if child == NO_NODE:
+                    break
+                self.nodes[child].avail += 1
+                node = child
+                self.path[plen] = node
+                plen += 1
+                continue
+            memset(self.marks, 0, n)
+            untried = n
+            best = NO_NODE
+            best_value = -INFINITY
+            nodes = self.nodes
+            child = nodes[node].first_child
+            while child != NO_NODE:
+                idx = find_action(self.legal, n, nodes[child].action)
+                if idx >= 0:
+                    self.marks[idx] = 1
+                    untried -= 1
+                    nodes[child].avail += 1
+                    if nodes[child].visits == 0:
+                        value = INFINITY
+                    else:
+                        value = (nodes[child].reward[mover] / nodes[child].visits
+                                 + self.exploration * sqrt(log(<double>nodes[child].avail)
+                                                           / nodes[child].visits))
+                    if value > best_value:
+                        best_value = value
+                        best = child
+                child = nodes[child].next_sibling
+            if untried > 0:
+                # Expand one untried action, chosen uniformly, then play out from it.
+                pick = <int>rng_below(&self.rng, <unsigned int>untried)
+                for i in range(n):
+                    if not self.marks[i]:
+                        if pick == 0:
+                            break
+                        pick -= 1
+                if self.num_nodes < self.max_nodes:
+                    child = self._new_node(node, self.legal[i], mover)
+                    if child != NO_NODE:
+                        self.nodes[child].avail = 1
+                        self.path[plen] = child
+                        plen += 1
+                ops.apply(self.work, self.legal[i])
+                stop_descent = True
+            else:
+                node = best
+                ops.apply(self.work, self.nodes[node].action)
+                self.path[plen] = node
+                plen += 1
+        self._reward(reward)
+        nodes = self.nodes
+        for i in range(plen):
+            node = self.path[i]
+            nodes[node].visits += 1
+            for p in range(self.num_players):
+                nodes[node].reward[p] += reward[p]
+        self.iterations += 1
+
+    def run(self, long long max_iterations=-1, double until=0.0, double deadline=0.0,
+            CancelFlag cancel=None):
+        """Search until max_iterations more iterations (-1: no limit), the wall time `until`
+        (0: none; stop at it), the absolute `deadline` (0: none; stop when the time left is under
+        two mean iteration times) or the cancel flag. At least one limit must be given.
+        Returns the stop reason: "budget", "deadline" or "cancel"."""
+        cdef long long done = 0, next_check = 0, stride = 1
+        cdef int reason = STOP_BUDGET
+        cdef int* flag = NULL
+        cdef double start, now, mean
+        cdef bint timed = until > 0.0 or deadline > 0.0
+        if max_iterations < 0 and not timed and cancel is None:
+            raise ValueError("run() needs an iteration limit, an end time or a deadline")
+        if cancel is not None:
+            flag = &cancel.value
+        with nogil:
+            start = orrery_wall_time()
+            while True:
+                if flag != NULL and orrery_load_flag(flag):
+                    reason = STOP_CANCEL
+                    break
+                if max_iterations >= 0 and done >= max_iterations:
+                    break
+                if timed and done >= next_check:
+                    # Read the clock about every CHECK_INTERVAL_S, not every iteration: a clock
+                    # read costs as much as a small game's whole playout.
+                    now = orrery_wall_time()
+                    mean = 0.0
+                    if self.iterations > 0:   # over this searcher's life, so later slices know it
+                        mean = (self.busy_seconds + (now - start)) / self.iterations
+                    stride = 1
+                    if mean > 0.0 and CHECK_INTERVAL_S / mean > 1.0:
+                        stride = <long long>(CHECK_INTERVAL_S / mean)
+                        if stride > 4096:
+                            stride = 4096
+                    next_check = done + stride
+                    if until > 0.0 and now >= until:
+                        break
+                    # The architecture's rule: stop when the time left is under two mean
+                    # iterations (plus the iterations until the next clock read).
+                    if deadline > 0.0 and deadline - now < (2.0 + stride) * mean or (
+                            deadline > 0.0 and now >= deadline):
+                        reason = STOP_DEADLINE
+                        break
+                self._iterate()
+                done += 1
+            self.busy_seconds += orrery_wall_time() - start
+        return STOP_REASONS[reason]
+
+    def root_stats(self):
+        """Per root action (merged over PIMC's roots): (action, visits, reward sum for the searching
+        seat, availability, principal variation from that action)."""
+        cdef dict merged = {}
+        cdef int r, child
+        cdef list entry
+        for r in range(self.num_roots):
+            child = self.nodes[r].first_child
+            while child != NO_NODE:
+                a = self.nodes[child].action
+                entry = merged.get(a)
+                if entry is None:
+                    entry = [a, 0, 0.0, 0, (), -1]
+                    merged[a] = entry
+                entry[1] += self.nodes[child].visits
+                entry[2] += self.nodes[child].reward[self.observer]
+                entry[3] += self.nodes[child].avail
+                if self.nodes[child].visits > entry[5]:   # PV from the root that visited it most
+                    entry[5] = self.nodes[child].visits
+                    entry[4] = self._pv(child)
+                child = self.nodes[child].next_sibling
+        return [tuple(e[:5]) for e in sorted(merged.values())]
+
+    cdef tuple _pv(self, int node):
+        cdef list pv = []
+        cdef int child, best, best_visits
+        while node != NO_NODE and len(pv) < PV_MAX_LENGTH:
+            pv.append(self.nodes[node].action)
+            best = NO_NODE
+            best_visits = 0
+            child = self.nodes[node].first_child
+            while child != NO_NODE:
+                if self.nodes[child].visits > best_visits or (
+                        self.nodes[child].visits == best_visits and best != NO_NODE
+                        and self.nodes[child].action < self.nodes[best].action):
+                    best_visits = self.nodes[child].visits
+                    best = child
+                child = self.nodes[child].next_sibling
+            node = best
+        return tuple(pv)
+
+    @property
+    def iterations(self):
+        return self.iterations
+
+    @property
+    def tree_size(self):
+        return self.num_nodes
+
+    @property
+    def max_depth(self):
+        return self.max_depth
+
+    @property
+    def busy_seconds(self):
+        return self.busy_seconds
+
+    @property
+    def playout_errors(self):
+        return self.playout_errors
+
+
+def greedy_action(Observation observation not None, int samples=16, seed=0, str reward="rank"):
+    """One-ply greedy choice: each legal action is applied to `samples` determinizations and scored
+    by the game's evaluation (the reward once terminal); the best mean for the observer wins, ties
+    to the lower action id. Used by the greedy bot."""
+    cdef Game game = observation.game
+    cdef const GameOps* ops = game.ops
+    cdef int form = REWARDS[reward]
+    cdef int observer = observation.player, n, i, s, best = 0
+    cdef double total, best_total = -INFINITY
+    cdef double value[MAX_PLAYERS]
+    cdef Rng rng
+    if ops.is_terminal(observation.ptr) or ops.current_player(observation.ptr) != observer:
+        raise ValueError("greedy_action needs the observer to be the seat to move")
+    if samples < 1:
+        raise ValueError("samples must be >= 1")
+    rng_seed(&rng, <uint64_t>seed)
+    cdef char* base = <char*>malloc(ops.state_size * 2)
+    cdef action_t* legal = <action_t*>malloc(sizeof(action_t) * ops.max_legal_actions)
+    cdef action_t* scratch = <action_t*>malloc(sizeof(action_t) * ops.max_legal_actions)
+    if base == NULL or legal == NULL or scratch == NULL:
+        free(base)
+        free(legal)
+        free(scratch)
+        raise MemoryError()
+    cdef void* det = base
+    cdef void* work = base + ops.state_size
+    try:
+        with nogil:
+            memcpy(det, observation.ptr, ops.state_size)
+            ops.determinize(det, observer, &rng)
+            n = ops.legal_actions(det, legal)
+            for i in range(n):
+                total = 0.0
+                for s in range(samples):
+                    memcpy(work, observation.ptr, ops.state_size)
+                    ops.determinize(work, observer, &rng)
+                    # the observer's options are the same in every determinization; check anyway
+                    if find_action(scratch, ops.legal_actions(work, scratch), legal[i]) < 0:
+                        continue
+                    if ops.apply(work, legal[i]) != 0:
+                        continue
+                    if ops.is_terminal(work):
+                        reward_vector(ops, work, form, value)
+                    else:
+                        ops.evaluate(work, value)
+                    total += value[observer]
+                if total > best_total:
+                    best_total = total
+                    best = i
+        return legal[best]
+    finally:
+        free(base)
+        free(legal)
+        free(scratch)
+
+
+def raw_playouts(Observation observation not None, double seconds, seed=0, str playout="random",
+                 int max_playout_depth=0, str reward="rank"):
+    """Determinize-and-play-out from the observation for `seconds`, with no tree: the baseline that
+    the search's iterations per second are measured against. Returns (playouts, elapsed seconds)."""
+    cdef Searcher s = Searcher(observation, playout=playout, max_playout_depth=max_playout_depth,
+                               reward=reward, seed=seed)
+    cdef double start, end, now
+    cdef long long count = 0
+    cdef double reward_out[MAX_PLAYERS]
+    with nogil:
+        start = orrery_wall_time()
+        end = start + seconds
+        now = start
+        while now < end:
+            memcpy(s.work, s.root_obs, s.ops.state_size)
+            s.ops.determinize(s.work, s.observer, &s.rng)
+            s._reward(reward_out)
+            count += 1
+            now = orrery_wall_time()
+    return count, now - start

@@ -1,0 +1,217 @@
+"""RayBackend: root-parallel search on long-lived Ray actors, one per CPU.
+
+Every actor holds the compiled kernel and searches the same observation with its own seed; the
+driver merges the actors' root statistics (search/_driver.py). Actors are threaded (two threads) so
+that a cancel can reach a running search: ray.cancel cannot interrupt an actor call, so the cancel
+sets the kernel's flag, which the loop polls every iteration. A dead actor's slice raises in the
+driver, which merges the survivors, logs the loss and replaces the actor before the next search.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import itertools
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from search._cancel import CancelToken
+from search._config import Budget, SearchConfig
+from search._driver import check_search_args, drive
+from search._result import SearchResult, worker_seed
+
+log = logging.getLogger("orrery.search")
+
+
+class SearchActor:
+    """The actor body (wrapped with ray.remote at run time, so importing search needs no Ray)."""
+
+    def __init__(self) -> None:
+        from search._kernel import CancelFlag  # noqa: F401  (load the compiled kernel now)
+
+        self._searches: dict = {}
+        self._flags: dict = {}
+        self._lock = threading.Lock()
+
+    def pid(self) -> int:
+        return os.getpid()
+
+    def warm(self) -> int:
+        """A tiny search, so the first real request pays no import or first-call cost."""
+        from core_ext import load_game
+        from search._config import get_config
+        from search._driver import WorkerSearch
+
+        state = load_game("kuhn", players=2).new_initial_state(seed=0)
+        WorkerSearch(state.observation(state.current_player), get_config("test-fast"), 0).run_slice(64, 0, 0)
+        return os.getpid()
+
+    def run_slice(self, search_id, observation, config, seed, max_iterations, until, deadline):
+        """observation, config and seed come with a search's first slice only (else None)."""
+        from search._driver import WorkerSearch
+        from search._kernel import CancelFlag
+
+        with self._lock:
+            if observation is not None:
+                self._flags.setdefault(search_id, CancelFlag())
+                self._searches[search_id] = WorkerSearch(observation, config, seed)
+            search = self._searches[search_id]
+            flag = self._flags[search_id]
+        return search.run_slice(max_iterations, until, deadline, flag)
+
+    def cancel(self, search_id) -> None:
+        with self._lock:
+            self._flags.setdefault(search_id, _new_flag()).set()
+
+    def finish(self, search_id) -> None:
+        with self._lock:
+            self._searches.pop(search_id, None)
+            self._flags.pop(search_id, None)
+
+
+def _new_flag():
+    from search._kernel import CancelFlag
+
+    return CancelFlag()
+
+
+class RayBackend:
+    """Search on Ray actors: $RAY_ADDRESS (or `address`) when set, else a local Ray started here."""
+
+    def __init__(self, num_workers: int | None = None, address: str | None = None) -> None:
+        import ray
+
+        self._ray = ray
+        if not ray.is_initialized():
+            address = address or os.environ.get("RAY_ADDRESS") or None
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+        if num_workers is None:
+            num_workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
+            raise ValueError(f"num_workers must be an int >= 1, got {num_workers!r}")
+        self.workers = num_workers
+        # threaded (two threads) so a cancel reaches a running slice; ray's stubs lack max_concurrency
+        actor_options: dict[str, Any] = {"num_cpus": 1, "max_concurrency": 2, "max_restarts": 0}
+        self._actor_class: Any = ray.remote(**actor_options)(SearchActor)
+        self._actors: list = [self._actor_class.remote() for _ in range(num_workers)]
+        self._dead: set[int] = set()
+        self._ids = itertools.count()
+        self._lock = threading.Lock()
+        self.workers_lost_total = 0
+        self._closed = False
+
+    # ---- workers ----
+    def _replace_dead(self) -> None:
+        for i in sorted(self._dead):
+            log.info("replacing lost search worker %d", i)
+            self._actors[i] = self._actor_class.remote()
+        self._dead.clear()
+
+    def warm(self) -> None:
+        """Block until every actor is up and has run a tiny search."""
+        with self._lock:
+            self._replace_dead()
+            actors = list(self._actors)
+        self._ray.get([a.warm.remote() for a in actors])
+
+    @property
+    def live_workers(self) -> int:
+        return 0 if self._closed else self.workers - len(self._dead)
+
+    def actor(self, i: int):
+        """The i-th actor handle (tests kill one to check that a search survives it)."""
+        return self._actors[i]
+
+    # ---- search ----
+    def search(
+        self,
+        observation,
+        config: SearchConfig,
+        budget: Budget,
+        *,
+        seed: int,
+        cancel: CancelToken | None = None,
+        progress: Callable[[SearchResult], None] | None = None,
+        progress_interval_s: float = 0.5,
+    ) -> SearchResult:
+        if self._closed:
+            raise RuntimeError("this backend is closed")
+        started = time.time()
+        check_search_args(observation, config, budget, seed)
+        with self._lock:
+            self._replace_dead()
+            actors = list(self._actors)
+        search_id = f"{os.getpid()}-{id(self)}-{next(self._ids)}"
+        first = [True] * len(actors)
+        obs_ref = self._ray.put(observation)
+
+        def submit(i: int, more: int, until: float, deadline: float) -> cf.Future:
+            if first[i]:
+                first[i] = False
+                ref = actors[i].run_slice.remote(
+                    search_id, obs_ref, config, worker_seed(seed, i), more, until, deadline
+                )
+            else:
+                ref = actors[i].run_slice.remote(search_id, None, None, None, more, until, deadline)
+            return ref.future()
+
+        def forward_cancel() -> None:
+            for a in actors:
+                a.cancel.remote(search_id)
+
+        remove = cancel.add_callback(forward_cancel) if cancel is not None else None
+        try:
+            result = drive(
+                observation,
+                budget,
+                seed=seed,
+                workers=len(actors),
+                submit=submit,
+                cancel=cancel,
+                progress=progress,
+                progress_interval_s=progress_interval_s,
+                started=started,
+            )
+        except RuntimeError:
+            self._mark_dead(actors)
+            raise
+        finally:
+            if remove is not None:
+                remove()
+            for a in actors:
+                a.finish.remote(search_id)
+        if result.workers_lost:
+            self._mark_dead(actors)
+        return result
+
+    def _mark_dead(self, actors: list) -> None:
+        """Find the actors that died (a cheap ping each) and count them."""
+        refs = [a.pid.remote() for a in actors]
+        for i, ref in enumerate(refs):
+            try:
+                self._ray.get(ref, timeout=10)
+            except Exception:
+                with self._lock:
+                    if i not in self._dead:
+                        self._dead.add(i)
+                        self.workers_lost_total += 1
+                        log.warning("search worker %d is dead (%d lost so far)", i, self.workers_lost_total)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for a in self._actors:
+            with contextlib.suppress(Exception):  # already gone
+                self._ray.kill(a)
+        self._actors = []
+
+    def __enter__(self) -> RayBackend:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

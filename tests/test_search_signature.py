@@ -1,0 +1,63 @@
+"""The pinned `orrery bench signature`: fixed positions, seeds and iterations give these moves and counts.
+
+If this test fails, search behaviour changed. That is fine only in a commit that means to change it
+(a new kernel feature, a fixed bug): then bump the affected preset's version if its play changed, rerun
+`python -m service.cli bench signature --json`, and update the pin below in the same commit, saying why.
+"""
+
+import json
+
+from search._bench import SIGNATURE_ITERATIONS, bench_signature
+from service.cli import main
+
+# (position, config, best action, visits of the best action, tree size)
+PINNED = [
+    ("kuhn/2p/deal0/", "ismcts@1", 1, 1062, 9),
+    ("kuhn/2p/deal0/", "ismcts-score@1", 0, 1688, 9),
+    ("kuhn/2p/deal0/", "pimc@1", 1, 1188, 144),
+    ("kuhn/2p/deal1/", "ismcts@1", 1, 1403, 9),
+    ("kuhn/2p/deal1/", "ismcts-score@1", 1, 1245, 9),
+    ("kuhn/2p/deal1/", "pimc@1", 1, 1211, 144),
+    ("kuhn/2p/deal2/", "ismcts@1", 1, 1070, 9),
+    ("kuhn/2p/deal2/", "ismcts-score@1", 1, 1009, 9),
+    ("kuhn/2p/deal2/", "pimc@1", 1, 1319, 140),
+    ("kuhn/2p/deal0/1", "ismcts@1", 1, 1987, 3),
+    ("kuhn/2p/deal0/1", "ismcts-score@1", 1, 1958, 3),
+    ("kuhn/2p/deal0/1", "pimc@1", 1, 1544, 48),
+    ("kuhn/2p/deal1/1", "ismcts@1", 0, 1000, 3),
+    ("kuhn/2p/deal1/1", "ismcts-score@1", 0, 1776, 3),
+    ("kuhn/2p/deal1/1", "pimc@1", 0, 1001, 48),
+    ("kuhn/2p/deal2/1", "ismcts@1", 1, 1987, 3),
+    ("kuhn/2p/deal2/1", "ismcts-score@1", 1, 1958, 3),
+    ("kuhn/2p/deal2/1", "pimc@1", 1, 1544, 48),
+    ("kuhn/2p/deal5/0.1", "ismcts@1", 1, 1987, 3),
+    ("kuhn/2p/deal5/0.1", "ismcts-score@1", 1, 1958, 3),
+    ("kuhn/2p/deal5/0.1", "pimc@1", 1, 1544, 48),
+    ("kuhn/3p/deal0/0", "ismcts@1", 1, 1943, 17),
+    ("kuhn/3p/deal0/0", "ismcts-score@1", 1, 1617, 17),
+    ("kuhn/3p/deal0/0", "pimc@1", 0, 1088, 269),
+    ("kuhn/3p/deal1/1", "ismcts@1", 1, 1990, 7),
+    ("kuhn/3p/deal1/1", "ismcts-score@1", 1, 1985, 7),
+    ("kuhn/3p/deal1/1", "pimc@1", 1, 1922, 112),
+    ("kuhn/4p/deal3/0.1", "ismcts@1", 0, 1977, 15),
+    ("kuhn/4p/deal3/0.1", "ismcts-score@1", 0, 1775, 15),
+    ("kuhn/4p/deal3/0.1", "pimc@1", 0, 1797, 236),
+]
+PINNED_TOTAL_ITERATIONS = 60000
+
+
+def test_bench_signature_is_pinned():
+    result = bench_signature()
+    got = [
+        (s["position"], s["config"], s["best_action"], s["best_visits"], s["tree_size"])
+        for s in result["searches"]
+    ]
+    assert got == PINNED
+    assert result["total_iterations"] == PINNED_TOTAL_ITERATIONS
+    assert all(s["iterations"] == SIGNATURE_ITERATIONS for s in result["searches"])
+
+
+def test_bench_signature_command_prints_json(capsys):
+    assert main(["bench", "signature", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["total_iterations"] == PINNED_TOTAL_ITERATIONS
