@@ -271,6 +271,10 @@ def test_compose_runs_ray_head_workers_service_prometheus_and_grafana() -> None:
         assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
         assert (DEPLOY / services[name]["build"]["context"] / "deploy" / "Dockerfile").is_file()
     assert orrery["environment"]["RAY_ADDRESS"] == "ray-head:6379"
+    for name in ("ray-head", "ray-worker", "orrery"):  # one Ray token on every node and the driver
+        assert services[name]["environment"]["RAY_AUTH_MODE"] == "token"
+        assert services[name]["environment"]["RAY_AUTH_TOKEN"].startswith("${RAY_AUTH_TOKEN:?")
+    assert head["ports"] == ["127.0.0.1:8265:8265"]  # the dashboard runs jobs: this host only
     assert "exec orrery serve" in orrery["entrypoint"][2]
 
 
@@ -424,6 +428,15 @@ def test_orrery_deployment_probes_grpc_health_and_reads_its_config() -> None:
     cluster = kube_object("RayCluster", "orrery-ray")
     assert config["RAY_ADDRESS"].startswith(f"{cluster['metadata']['name']}-head-svc.orrery.")
     assert "exec orrery serve" in script
+    # The service joins the Ray cluster as a node, so it needs the cluster's token.
+    auth = cluster["spec"]["authOptions"]
+    assert auth["mode"] == "token"
+    env = {e["name"]: e for e in container["env"]}
+    assert env["RAY_AUTH_MODE"]["value"] == "token"
+    assert env["RAY_AUTH_TOKEN"]["valueFrom"]["secretKeyRef"] == {
+        "name": auth["secretName"],
+        "key": "auth_token",
+    }
     assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
     assert pod["metadata"]["annotations"]["prometheus.io/port"] == config["ORRERY_METRICS_PORT"]
     claim = kube_object("PersistentVolumeClaim", "orrery-data")
