@@ -17,6 +17,7 @@ last. Each Ray node lives in its own temp dir and is stopped by signalling its o
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -521,14 +522,21 @@ def test_prometheus_scrapes_the_service_with_deploys_config(
         prometheus.stop()
 
 
-def suggest(server: Server, call: Callable[[], Any]) -> Any:
-    """A SuggestMove reply; a failed call fails the test with the server's log."""
+def suggest(cluster: RayCluster, server: Server, call: Callable[[], Any]) -> Any:
+    """A SuggestMove reply; a failed call fails the test with the Ray actors' states and the server's log."""
     import grpc
 
     try:
         return call()
     except grpc.RpcError as error:
-        pytest.fail(f"SuggestMove failed: {error.code().name} {error.details()}\n{server.daemon.tail(80)}")
+        try:
+            actors = [(a["class_name"], a["state"], a["node_id"] or "-") for a in cluster.state("actors")]
+        except OSError as unreachable:
+            actors = [("Ray state API unreachable", str(unreachable), "")]
+        pytest.fail(
+            f"SuggestMove failed: {error.code().name} {error.details()}\n"
+            f"Ray actors (class, state, node): {actors}\n{server.daemon.tail(80)}"
+        )
 
 
 def test_a_worker_node_killed_during_a_request(ray_cluster: RayCluster, server: Server, stub: Any) -> None:
@@ -542,7 +550,7 @@ def test_a_worker_node_killed_during_a_request(ray_cluster: RayCluster, server: 
     )
     time.sleep(1.0)  # well inside the 8 s budget: both nodes are searching
     ray_cluster.worker.crash()
-    reply = suggest(server, lambda: future.result(timeout=150))
+    reply = suggest(ray_cluster, server, lambda: future.result(timeout=150))
     assert reply.action.id in legal
     assert reply.stats.workers_lost >= 1, reply.stats
 
@@ -550,7 +558,7 @@ def test_a_worker_node_killed_during_a_request(ray_cluster: RayCluster, server: 
     # be answered (by the survivors) while the lost worker's replacement cannot be scheduled.
     for seed in (22, 23):
         request, legal = kuhn_request(seed=seed, iterations=1000)
-        reply = suggest(server, lambda request=request: stub.SuggestMove(request, timeout=60))
+        reply = suggest(ray_cluster, server, functools.partial(stub.SuggestMove, request, timeout=60))
         assert reply.action.id in legal
         assert reply.stats.workers >= 1
     assert metric_value(server.metrics(), "orrery_worker_losses_total") >= 1
