@@ -73,3 +73,23 @@ register(
         testing_only=True,
     )
 )
+
+register(
+    GameInfo(
+        name="trian",
+        title="Galaxy of Trian: New Order (beginner variant: no ships, no racial skills)",
+        module="core_ext.trian",
+        variants=("beginner",),
+        player_counts=(2, 3, 4),
+        action_description=(
+            "Phase 1: 0 end phase 1; 1-4 buy a mineral (red, blue, green, yellow); 5 buy a combat token; "
+            "6 + pair*4 + colour exchange two minerals (pairs of colours a<=b in order) for one; "
+            "46 + nebula*4 + colour gain a mineral from a closed nebula. Phase 2: 240/241 draw from "
+            "stack 0/1; 1024 + frontier*6 + side*3 + rotation place the tile; 242 set aside a tile that "
+            "fits nowhere. Phase 3: 243 end; 244 resolve events first; 245 research; 246 expedition; "
+            "248 + tile construct; 332 + side*84 + tile teleport. Events: 584 + n take n emissaries "
+            "back; 600 + plus*4 + rerolls declare combat tokens; 616 reroll; 617 keep the die. "
+            "action_to_struct gives coordinates and a label for every id."
+        ),
+    )
+)

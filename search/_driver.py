@@ -80,8 +80,13 @@ def drive(
     progress: Callable[[SearchResult], None] | None,
     progress_interval_s: float,
     started: float,
+    on_lost: Callable[[int], None] | None = None,
+    slice_grace_s: float | None = None,
 ) -> SearchResult:
-    """Run every worker's slices until each has spent its budget (or stopped), then merge."""
+    """Run every worker's slices until each has spent its budget (or stopped), then merge.
+
+    A slice that raises means its worker is lost; so does one still running `slice_grace_s` after
+    the slice's end time (a hung or unreachable worker). on_lost(i) is told about each loss."""
     if progress is not None and progress_interval_s <= 0:
         raise ValueError("progress_interval_s must be > 0")
     state = [_Worker(quota) for quota in split_iterations(budget.iterations, workers)]
@@ -119,15 +124,23 @@ def drive(
                 done = w.report.iterations if w.report is not None else 0
                 more = w.quota - done if w.quota >= 0 else -1
                 futures[submit(i, more, until, deadline)] = i
-        cf.wait(futures)
+        timeout = None
+        bound = min((t for t in (until, deadline) if t > 0.0), default=0.0)
+        if slice_grace_s is not None and bound > 0.0:
+            timeout = max(0.0, bound - time.time()) + slice_grace_s
+        cf.wait(futures, timeout=timeout)
         now = time.time()
         for future, i in futures.items():
             w = state[i]
             try:
+                if not future.done():
+                    raise TimeoutError(f"no answer {slice_grace_s} s after the slice's end")
                 w.report = future.result()
             except Exception as exc:  # a dead worker must not fail the search
                 log.warning("search worker %d lost mid-search: %s", i, exc)
                 w.lost, w.active = True, False
+                if on_lost is not None:
+                    on_lost(i)
                 continue
             reason = w.report.stop_reason
             if reason == "cancel":

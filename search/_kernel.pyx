@@ -72,6 +72,7 @@ cdef class CancelFlag:
 
 
 cdef double CHECK_INTERVAL_S = 20e-6   # target time between clock reads in run()
+cdef long long MAX_TREE_ITERATIONS = 2_000_000_000   # per searcher; visits are int32
 
 
 cdef inline int _num_players(const void* state) noexcept nogil:
@@ -351,6 +352,8 @@ cdef class Searcher:
                     reason = STOP_CANCEL
                     break
                 if max_iterations >= 0 and done >= max_iterations:
+                    break
+                if self.iterations >= MAX_TREE_ITERATIONS:   # node counters are 32-bit
                     break
                 if timed and done >= next_check:
                     # Read the clock about every CHECK_INTERVAL_S, not every iteration: a clock

@@ -1,7 +1,7 @@
 """RayBackend: root-parallel search on long-lived Ray actors, one per CPU.
 
 Every actor holds the compiled kernel and searches the same observation with its own seed; the
-driver merges the actors' root statistics (search/_driver.py). Actors are threaded (two threads) so
+driver merges the actors' root statistics (search/_driver.py). Actors are threaded (four threads) so
 that a cancel can reach a running search: ray.cancel cannot interrupt an actor call, so the cancel
 sets the kernel's flag, which the loop polls every iteration. A dead actor's slice raises in the
 driver, which merges the survivors, logs the loss and replaces the actor before the next search.
@@ -94,14 +94,17 @@ class RayBackend:
         if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
             raise ValueError(f"num_workers must be an int >= 1, got {num_workers!r}")
         self.workers = num_workers
-        # threaded (two threads) so a cancel reaches a running slice; ray's stubs lack max_concurrency
-        actor_options: dict[str, Any] = {"num_cpus": 1, "max_concurrency": 2, "max_restarts": 0}
+        # four threads: a cancel finds a free one even while a few searches share the actor
+        # (ray's type stubs lack max_concurrency, hence the dict)
+        actor_options: dict[str, Any] = {"num_cpus": 1, "max_concurrency": 4, "max_restarts": 0}
         self._actor_class: Any = ray.remote(**actor_options)(SearchActor)
         self._actors: list = [self._actor_class.remote() for _ in range(num_workers)]
         self._dead: set[int] = set()
         self._ids = itertools.count()
         self._lock = threading.Lock()
         self.workers_lost_total = 0
+        # a slice still running this long after its end time means a hung or unreachable worker
+        self.slice_grace_s = 30.0
         self._closed = False
 
     # ---- workers ----
@@ -163,9 +166,20 @@ class RayBackend:
             for a in actors:
                 a.cancel.remote(search_id)
 
+        def lost(i: int) -> None:
+            # Dead, or alive but not answering: either way it gets no more work; kill it so a hung
+            # actor frees its CPU, and replace it before the next search.
+            with contextlib.suppress(Exception):
+                self._ray.kill(actors[i])
+            with self._lock:
+                if self._actors[i] is actors[i] and i not in self._dead:
+                    self._dead.add(i)
+                    self.workers_lost_total += 1
+            log.warning("search worker %d lost (%d lost so far)", i, self.workers_lost_total)
+
         remove = cancel.add_callback(forward_cancel) if cancel is not None else None
         try:
-            result = drive(
+            return drive(
                 observation,
                 budget,
                 seed=seed,
@@ -175,31 +189,15 @@ class RayBackend:
                 progress=progress,
                 progress_interval_s=progress_interval_s,
                 started=started,
+                on_lost=lost,
+                slice_grace_s=self.slice_grace_s,
             )
-        except RuntimeError:
-            self._mark_dead(actors)
-            raise
         finally:
             if remove is not None:
                 remove()
-            for a in actors:
-                a.finish.remote(search_id)
-        if result.workers_lost:
-            self._mark_dead(actors)
-        return result
-
-    def _mark_dead(self, actors: list) -> None:
-        """Find the actors that died (a cheap ping each) and count them."""
-        refs = [a.pid.remote() for a in actors]
-        for i, ref in enumerate(refs):
-            try:
-                self._ray.get(ref, timeout=10)
-            except Exception:
-                with self._lock:
-                    if i not in self._dead:
-                        self._dead.add(i)
-                        self.workers_lost_total += 1
-                        log.warning("search worker %d is dead (%d lost so far)", i, self.workers_lost_total)
+            for i, a in enumerate(actors):
+                if i not in self._dead:
+                    a.finish.remote(search_id)
 
     def close(self) -> None:
         if self._closed:

@@ -297,3 +297,48 @@ def test_greedy_bot_uses_the_heuristic():
     # Kuhn's evaluation is the card's rank; one ply ahead, folding the lowest card is a sure loss
     # either way, so check the strong hand instead: with the top card it calls.
     assert make_bot("greedy").select_action(kuhn_facing_bet(2).observation(1), seed=0) == BET
+
+
+def test_driver_gives_up_on_a_worker_that_never_answers():
+    import concurrent.futures as cf
+
+    from search._driver import WorkerSearch, drive
+
+    obs = load_game("kuhn", players=2).new_initial_state(seed=2).observation(0)
+    healthy = WorkerSearch(obs, get_config("ismcts"), 1)
+    lost = []
+
+    def submit(i, more, until, deadline):
+        if i == 1:
+            return cf.Future()  # never completes: a hung worker
+        future = cf.Future()
+        future.set_result(healthy.run_slice(more, until, deadline))
+        return future
+
+    started = time.time()
+    result = drive(
+        obs,
+        Budget(milliseconds=100),
+        seed=1,
+        workers=2,
+        submit=submit,
+        cancel=None,
+        progress=None,
+        progress_interval_s=0.5,
+        started=started,
+        on_lost=lost.append,
+        slice_grace_s=0.2,
+    )
+    assert lost == [1] and result.workers_lost == 1 and result.iterations > 0
+    assert time.time() - started < 5
+
+
+def test_results_pickle_and_serialise():
+    import json
+
+    obs = load_game("kuhn", players=2).new_initial_state(seed=2).observation(0)
+    result = search_observation(obs, get_config("ismcts"), Budget(iterations=200), seed=1)
+    assert pickle.loads(pickle.dumps(result)) == result
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["best_action"] == result.best_action and len(data["actions"]) == len(result.actions)
+    assert pickle.loads(pickle.dumps(obs)) == obs

@@ -1,0 +1,116 @@
+# Galaxy of Trian: New Order, the fixed-size state struct (see docs/rules/trian.md).
+#
+# Every field is a plain integer array, so clone is memcpy and equal states have equal bytes (the
+# struct is memset to 0 on init and every write is field-wise). Tile ids are catalogue indices
+# (core_ext/data/trian_tiles.json); TR_UNKNOWN marks what an observation hides.
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t
+from core_ext.game cimport GameParams
+from core_ext.rng cimport Rng
+from core_ext.types cimport MAX_PLAYERS
+
+cdef enum:
+    TR_TILES = 84
+    TR_MAX_FACES = 24
+    TR_STACK = 42
+    TR_HASH = 512          # open-addressing table of placed and frontier cells (power of two)
+    TR_FRONT = 176         # frontier cells: at most 3 + 2 * 83 around 84 triangles
+    TR_NODES = 420         # union-find nodes: 5 per placed tile (3 space groups, nebula, system)
+    TR_NEBULAS = 48        # closed-nebula records (minerals); a closed nebula has >= 2 tiles
+    TR_EVENTS = 6          # areas one tile can close: <= 3 space parts + 1 nebula + 1 system
+    TR_COLORS = 4
+    TR_UNKNOWN = 255
+    TR_HIDDEN = -1         # hidden int8 values in an observation
+
+# Per seat. Fields marked "issue 3" are reserved seams for ships and race evolution (always 0 now).
+ctypedef struct TrianPlayer:
+    int32_t credits
+    uint8_t minerals[TR_COLORS]
+    uint8_t emissaries       # in supply (on the race board)
+    uint8_t research         # research stations in supply
+    uint8_t space            # space stations in supply
+    uint8_t tok_count        # combat tokens held (public count)
+    int8_t tok_plus          # of which "+1" (the rest reroll); TR_HIDDEN to other seats
+    uint8_t decl_count       # tokens declared face down in the current clash
+    int8_t decl_plus         # of which "+1"; TR_HIDDEN to others until the roll reveals them
+    uint8_t corvettes        # issue 3: Corvettes in supply
+    uint8_t rogues           # issue 3: Rogues in supply
+    uint8_t skills_pad
+    uint32_t skills          # issue 3: unlocked skill bits
+
+ctypedef struct TrianPlaced:
+    int16_t x
+    int16_t y
+    uint8_t tile             # catalogue id; TR_UNKNOWN to seats other than the placer
+    uint8_t side             # catalogue side shown (0/1); TR_UNKNOWN likewise
+    uint8_t face             # public: the face shown on the table
+    uint8_t up_face          # public: the face that was up on the stack when it was drawn
+    uint8_t rot              # 0..2: clockwise rotation of the face's edges
+    int8_t placer
+    int8_t emissary          # owner seat, or -1
+    uint8_t station          # 0 none, 1 research station, 2 space station (under the emissary)
+    int8_t ship              # issue 3: ship owner, -1
+    uint8_t ship_kind        # issue 3: 0 none, 1 Corvette, 2 Rogue
+    uint8_t pad[2]
+
+ctypedef struct TrianState:
+    GameParams params
+    int32_t turn
+    int8_t mode
+    int8_t turn_player
+    int8_t first_player
+    int8_t winner_pad
+    # stacks: entries [0, len) with the top at len - 1
+    uint8_t stack_tile[2][TR_STACK]
+    uint8_t stack_up[2][TR_STACK]
+    uint8_t stack_len[2]
+    uint8_t stack_top_face[2]      # public: the face up on each top tile (TR_UNKNOWN when empty)
+    uint8_t drawn_tile             # the tile in hand during phase 2 (TR_UNKNOWN to others)
+    uint8_t drawn_up               # its catalogue side that was up (TR_UNKNOWN to others)
+    uint8_t drawn_face             # public: the face it showed on the stack
+    uint8_t drawn_stack            # public: 0/1, TR_UNKNOWN when no tile is in hand
+    uint8_t n_discarded
+    uint8_t discarded[84]          # unplaceable tiles, shown and set aside (public)
+    uint8_t n_placed
+    TrianPlaced placed[TR_TILES]
+    # board index: cell key -> placed index (0..83) or TR_FRONT_BASE + frontier index
+    uint16_t hkey[TR_HASH]
+    int16_t hval[TR_HASH]
+    int16_t fx[TR_FRONT]
+    int16_t fy[TR_FRONT]
+    uint16_t freq[TR_FRONT]        # required edge code per frontier cell (3 bits per side)
+    uint8_t n_front
+    uint8_t n_nebulas
+    int16_t uf_parent[TR_NODES]
+    int16_t uf_open[TR_NODES]      # at a root: open borders of the area
+    int16_t neb_root[TR_NEBULAS]
+    uint8_t neb_minerals[TR_NEBULAS][TR_COLORS]
+    uint8_t neb_gained[TR_NEBULAS] # minerals gained from it this turn (at most 2)
+    uint8_t bag[TR_COLORS]         # minerals in the bag (public)
+    TrianPlayer players[MAX_PLAYERS]
+    # this turn
+    uint8_t new_tile               # placed index of the tile added this turn, TR_UNKNOWN if none
+    uint8_t actions_left           # phase 3 actions still available
+    uint8_t actions_taken
+    uint8_t teleport_used
+    uint8_t ev_pending             # events waiting to be resolved
+    uint8_t ev_return              # after events: 0 back to phase 3, 1 end the turn
+    uint8_t ev_n
+    uint8_t ev_pos
+    int16_t ev_root[TR_EVENTS]
+    uint8_t ev_kind[TR_EVENTS]
+    int16_t ev_credits             # value of the area being resolved
+    int8_t ev_closer
+    uint8_t ev_pad
+    # emissary battle
+    int8_t b_order[MAX_PLAYERS]    # attacker first, then clockwise; -1 past b_n
+    uint8_t b_n
+    uint8_t b_pos
+    uint8_t b_bonus[MAX_PLAYERS]   # fixed for the whole battle (indexed by seat)
+    uint8_t b_dice[MAX_PLAYERS]
+    uint8_t b_rerolls[MAX_PLAYERS] # declared rerolls still usable this clash
+    uint8_t b_stage                # 0 none, 1 declaring, 2 rerolling
+    uint8_t pad2[3]
+    # random streams, one per hidden source (the stacks are shuffled once at setup)
+    Rng rng_minerals
+    Rng rng_tokens
+    Rng rng_dice

@@ -1,0 +1,19 @@
+# Type stubs for core_ext/trian.pyx (Galaxy of Trian: New Order, beginner variant).
+from typing import Any
+
+from core_ext.game import Game, State
+
+CATALOGUE: dict[str, Any]
+CATALOGUE_PATH: Any
+FACE_NAMES: tuple[str, ...]
+COLOR_NAMES: tuple[str, ...]
+PAIRS: tuple[tuple[int, int], ...]
+
+class TrianGame(Game):
+    def __init__(self, players: int, variant: str) -> None: ...
+
+def make_game(players: int, variant: str) -> TrianGame: ...
+def tiles_with_face(name: str) -> list[tuple[int, int]]: ...
+def _debug_stack_top(st: State, stack: int, tiles: list[tuple[int, int]]) -> None: ...
+def _debug_dice(seed: int, count: int) -> list[int]: ...
+def _debug_seed_dice(st: State, seed: int) -> None: ...

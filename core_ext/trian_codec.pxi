@@ -1,0 +1,549 @@
+# Included by trian.pyx: the Python side of the Trian core (JSON payloads, action structs, render).
+#
+# The JSON payload names every struct field (arrays as lists); loading checks every value's range,
+# rebuilds the board from the placed tiles and compares it with the loaded index, and checks the
+# conservation of tiles, pieces, minerals and combat tokens, so an inconsistent payload is rejected.
+
+cdef TrianState _PROBE
+
+
+cdef size_t _off(const void* field) noexcept:
+    return <size_t>(<const char*>field - <const char*>&_PROBE)
+
+
+def _field_specs():
+    # (name, offset, struct format char, count, stride)
+    cdef size_t ps = sizeof(TrianPlaced), qs = sizeof(TrianPlayer)
+    specs = [
+        ("turn", _off(&_PROBE.turn), "i", 1, 0),
+        ("mode", _off(&_PROBE.mode), "b", 1, 0),
+        ("turn_player", _off(&_PROBE.turn_player), "b", 1, 0),
+        ("first_player", _off(&_PROBE.first_player), "b", 1, 0),
+        ("stack0_tile", _off(&_PROBE.stack_tile[0][0]), "B", TR_STACK, 1),
+        ("stack1_tile", _off(&_PROBE.stack_tile[1][0]), "B", TR_STACK, 1),
+        ("stack0_up", _off(&_PROBE.stack_up[0][0]), "B", TR_STACK, 1),
+        ("stack1_up", _off(&_PROBE.stack_up[1][0]), "B", TR_STACK, 1),
+        ("stack_len", _off(&_PROBE.stack_len[0]), "B", 2, 1),
+        ("stack_top_face", _off(&_PROBE.stack_top_face[0]), "B", 2, 1),
+        ("drawn_tile", _off(&_PROBE.drawn_tile), "B", 1, 0),
+        ("drawn_up", _off(&_PROBE.drawn_up), "B", 1, 0),
+        ("drawn_face", _off(&_PROBE.drawn_face), "B", 1, 0),
+        ("drawn_stack", _off(&_PROBE.drawn_stack), "B", 1, 0),
+        ("n_discarded", _off(&_PROBE.n_discarded), "B", 1, 0),
+        ("discarded", _off(&_PROBE.discarded[0]), "B", TR_TILES, 1),
+        ("n_placed", _off(&_PROBE.n_placed), "B", 1, 0),
+    ]
+    for name, ptr, fmt in (
+        ("x", _off(&_PROBE.placed[0].x), "h"), ("y", _off(&_PROBE.placed[0].y), "h"),
+        ("tile", _off(&_PROBE.placed[0].tile), "B"), ("side", _off(&_PROBE.placed[0].side), "B"),
+        ("face", _off(&_PROBE.placed[0].face), "B"), ("up_face", _off(&_PROBE.placed[0].up_face), "B"),
+        ("rot", _off(&_PROBE.placed[0].rot), "B"), ("placer", _off(&_PROBE.placed[0].placer), "b"),
+        ("emissary", _off(&_PROBE.placed[0].emissary), "b"), ("station", _off(&_PROBE.placed[0].station), "B"),
+        ("ship", _off(&_PROBE.placed[0].ship), "b"), ("ship_kind", _off(&_PROBE.placed[0].ship_kind), "B"),
+    ):
+        specs.append(("placed_" + name, ptr, fmt, TR_TILES, ps))
+    specs += [
+        ("hkey", _off(&_PROBE.hkey[0]), "H", TR_HASH, 2),
+        ("hval", _off(&_PROBE.hval[0]), "h", TR_HASH, 2),
+        ("fx", _off(&_PROBE.fx[0]), "h", TR_FRONT, 2),
+        ("fy", _off(&_PROBE.fy[0]), "h", TR_FRONT, 2),
+        ("freq", _off(&_PROBE.freq[0]), "H", TR_FRONT, 2),
+        ("n_front", _off(&_PROBE.n_front), "B", 1, 0),
+        ("n_nebulas", _off(&_PROBE.n_nebulas), "B", 1, 0),
+        ("uf_parent", _off(&_PROBE.uf_parent[0]), "h", TR_NODES, 2),
+        ("uf_open", _off(&_PROBE.uf_open[0]), "h", TR_NODES, 2),
+        ("neb_root", _off(&_PROBE.neb_root[0]), "h", TR_NEBULAS, 2),
+        ("neb_minerals", _off(&_PROBE.neb_minerals[0][0]), "B", TR_NEBULAS * TR_COLORS, 1),
+        ("neb_gained", _off(&_PROBE.neb_gained[0]), "B", TR_NEBULAS, 1),
+        ("bag", _off(&_PROBE.bag[0]), "B", TR_COLORS, 1),
+    ]
+    for name, ptr, fmt, count in (
+        ("credits", _off(&_PROBE.players[0].credits), "i", 1),
+        ("minerals", _off(&_PROBE.players[0].minerals[0]), "B", 4),
+        ("emissaries", _off(&_PROBE.players[0].emissaries), "B", 1),
+        ("research", _off(&_PROBE.players[0].research), "B", 1),
+        ("space", _off(&_PROBE.players[0].space), "B", 1),
+        ("tok_count", _off(&_PROBE.players[0].tok_count), "B", 1),
+        ("tok_plus", _off(&_PROBE.players[0].tok_plus), "b", 1),
+        ("decl_count", _off(&_PROBE.players[0].decl_count), "B", 1),
+        ("decl_plus", _off(&_PROBE.players[0].decl_plus), "b", 1),
+        ("corvettes", _off(&_PROBE.players[0].corvettes), "B", 1),
+        ("rogues", _off(&_PROBE.players[0].rogues), "B", 1),
+        ("skills", _off(&_PROBE.players[0].skills), "I", 1),
+    ):
+        if count == 1:
+            specs.append(("player_" + name, ptr, fmt, MAX_PLAYERS, qs))
+        else:
+            for c in range(count):
+                specs.append((f"player_{name}_{COLOR_NAMES[c]}", ptr + c, fmt, MAX_PLAYERS, qs))
+    specs += [
+        ("new_tile", _off(&_PROBE.new_tile), "B", 1, 0),
+        ("actions_left", _off(&_PROBE.actions_left), "B", 1, 0),
+        ("actions_taken", _off(&_PROBE.actions_taken), "B", 1, 0),
+        ("teleport_used", _off(&_PROBE.teleport_used), "B", 1, 0),
+        ("ev_pending", _off(&_PROBE.ev_pending), "B", 1, 0),
+        ("ev_return", _off(&_PROBE.ev_return), "B", 1, 0),
+        ("ev_n", _off(&_PROBE.ev_n), "B", 1, 0),
+        ("ev_pos", _off(&_PROBE.ev_pos), "B", 1, 0),
+        ("ev_root", _off(&_PROBE.ev_root[0]), "h", TR_EVENTS, 2),
+        ("ev_kind", _off(&_PROBE.ev_kind[0]), "B", TR_EVENTS, 1),
+        ("ev_credits", _off(&_PROBE.ev_credits), "h", 1, 0),
+        ("ev_closer", _off(&_PROBE.ev_closer), "b", 1, 0),
+        ("b_order", _off(&_PROBE.b_order[0]), "b", MAX_PLAYERS, 1),
+        ("b_n", _off(&_PROBE.b_n), "B", 1, 0),
+        ("b_pos", _off(&_PROBE.b_pos), "B", 1, 0),
+        ("b_bonus", _off(&_PROBE.b_bonus[0]), "B", MAX_PLAYERS, 1),
+        ("b_dice", _off(&_PROBE.b_dice[0]), "B", MAX_PLAYERS, 1),
+        ("b_rerolls", _off(&_PROBE.b_rerolls[0]), "B", MAX_PLAYERS, 1),
+        ("b_stage", _off(&_PROBE.b_stage), "B", 1, 0),
+        ("rng_minerals", _off(&_PROBE.rng_minerals), "Q", 4, 8),
+        ("rng_tokens", _off(&_PROBE.rng_tokens), "Q", 4, 8),
+        ("rng_dice", _off(&_PROBE.rng_dice), "Q", 4, 8),
+    ]
+    return tuple(specs)
+
+
+FIELD_SPECS = _field_specs()
+_RANGES = {"b": (-128, 127), "B": (0, 255), "h": (-32768, 32767), "H": (0, 65535),
+           "i": (-2**31, 2**31 - 1), "I": (0, 2**32 - 1), "Q": (0, 2**64 - 1)}
+MODE_NAMES = {M_PH1: "phase 1 (extraction)", M_DRAW: "phase 2 (draw)", M_PLACE: "phase 2 (place)",
+              M_PH3: "phase 3 (exploration)", M_TAKEBACK: "events (take emissaries back)",
+              M_DECLARE: "emissary battle (declare tokens)", M_REROLL: "emissary battle (rerolls)",
+              M_END: "game over"}
+
+
+cdef object _dump(const TrianState* s):
+    raw = (<const char*>s)[:sizeof(TrianState)]
+    out = {}
+    for name, off, fmt, count, stride in FIELD_SPECS:
+        if stride == 0:
+            out[name] = _struct.unpack_from("<" + fmt, raw, off)[0]
+        else:
+            out[name] = [_struct.unpack_from("<" + fmt, raw, off + k * stride)[0] for k in range(count)]
+    return out
+
+
+def _pack(dict payload, int players, int variant):
+    buf = bytearray(sizeof(TrianState))
+    _struct.pack_into("<iiI", buf, 0, players, variant, 0)
+    expected = {spec[0] for spec in FIELD_SPECS}
+    extra = set(payload) - expected
+    if extra:
+        raise StateFormatError(f"field 'state': unknown keys {sorted(extra)}")
+    for name, off, fmt, count, stride in FIELD_SPECS:
+        if name not in payload:
+            raise StateFormatError(f"missing field 'state.{name}'")
+        value = payload[name]
+        lo, hi = _RANGES[fmt]
+        values = [value] if stride == 0 else value
+        if stride != 0 and (not isinstance(value, list) or len(value) != count):
+            raise StateFormatError(f"field 'state.{name}': expected a list of {count} integers")
+        for k, v in enumerate(values):
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise StateFormatError(f"field 'state.{name}': {v!r} is not an integer in [{lo}, {hi}]")
+            _struct.pack_into("<" + fmt, buf, off + k * stride, v)
+    return bytes(buf)
+
+
+cdef object _note(set seen, bint full, int tile, bint may_hide, str where):
+    if tile == TR_UNKNOWN:
+        if full or not may_hide:
+            return f"{where}: the tile must be known here"
+        return None
+    if tile >= TR_TILES or tile in seen:
+        return f"{where}: tile {tile} is out of range or used twice"
+    seen.add(tile)
+    return None
+
+
+cdef str _check_state(const TrianState* s, int observer):
+    # observer -1: a full state. Returns an error message, or None when consistent.
+    cdef TrianState rebuilt
+    cdef int n = s.params.num_players, i, k, t, v, o, fi, p, c
+    cdef int roots[TR_EVENTS]
+    cdef int kinds[TR_EVENTS]
+    full = observer < 0
+    if not M_PH1 <= s.mode <= M_END:
+        return f"mode {s.mode} is not a phase"
+    if not (0 <= s.turn_player < n and 0 <= s.first_player < n) or s.turn < 1:
+        return "turn, turn_player or first_player out of range"
+    if s.n_placed > TR_TILES or s.n_discarded > TR_TILES or s.stack_len[0] > TR_STACK or s.stack_len[1] > TR_STACK:
+        return "tile counts out of range"
+    in_hand = s.drawn_face != TR_UNKNOWN
+    if (s.mode == M_PLACE) != in_hand:
+        return "a tile is in hand exactly in phase 2 (place)"
+    total = s.n_placed + s.n_discarded + s.stack_len[0] + s.stack_len[1] + (1 if in_hand else 0)
+    if total != TR_TILES:
+        return f"{total} tiles accounted for, expected {TR_TILES}"
+    seen = set()
+
+    for k in range(2):
+        for i in range(TR_STACK):
+            t = s.stack_tile[k][i]
+            if i >= s.stack_len[k]:
+                if t or s.stack_up[k][i]:
+                    return f"stack {k}: entries past the top must be 0"
+                continue
+            err = _note(seen, full, t, True, f"stack {k}[{i}]")
+            if err:
+                return err
+            if t != TR_UNKNOWN:
+                if s.stack_up[k][i] > 1 or FACE_SPECIAL[TILE_FACE[t][s.stack_up[k][i]]]:
+                    return f"stack {k}[{i}]: bad side up (a special side is never face up in a stack)"
+        top = TR_UNKNOWN
+        if s.stack_len[k]:
+            t = s.stack_tile[k][s.stack_len[k] - 1]
+            top = TILE_FACE[t][s.stack_up[k][s.stack_len[k] - 1]] if t != TR_UNKNOWN else s.stack_top_face[k]
+        if s.stack_top_face[k] != top or (top != TR_UNKNOWN and (top >= N_FACES or FACE_SPECIAL[top])):
+            return f"stack_top_face[{k}] does not match the stack"
+    for i in range(s.n_discarded):
+        err = _note(seen, full, s.discarded[i], False, f"discarded[{i}]")
+        if err:
+            return err
+    if in_hand:
+        err = _note(seen, full, s.drawn_tile, s.turn_player != observer, "drawn_tile")
+        if err:
+            return err
+        if s.drawn_stack > 1 or s.drawn_face >= N_FACES:
+            return "drawn tile fields out of range"
+        if s.drawn_tile != TR_UNKNOWN and (s.drawn_up > 1 or TILE_FACE[s.drawn_tile][s.drawn_up] != s.drawn_face):
+            return "drawn_face does not match the drawn tile"
+    elif s.drawn_tile != TR_UNKNOWN or s.drawn_up != TR_UNKNOWN or s.drawn_stack != TR_UNKNOWN:
+        return "no tile is in hand: drawn fields must be 255"
+    # rebuild the board from the placed list and compare the index
+    memset(&rebuilt, 0, sizeof(TrianState))
+    _board_reset(&rebuilt)
+    for i in range(s.n_placed):
+        if s.placed[i].face >= N_FACES or s.placed[i].rot > 2 or not 0 <= s.placed[i].placer < n:
+            return f"placed[{i}]: face, rotation or placer out of range"
+        err = _note(seen, full, s.placed[i].tile, s.placed[i].placer != observer, f"placed[{i}]")
+        if err:
+            return err
+        t = s.placed[i].tile
+        if t != TR_UNKNOWN and (s.placed[i].side > 1 or TILE_FACE[t][s.placed[i].side] != s.placed[i].face
+                                or not _tile_fits(t, s.placed[i].up_face, s.placed[i].face)):
+            return f"placed[{i}]: faces do not match tile {t}"
+        if t == TR_UNKNOWN and s.placed[i].side != TR_UNKNOWN:
+            return f"placed[{i}]: side must be unknown with the tile"
+        v = _lookup(&rebuilt, s.placed[i].x, s.placed[i].y)
+        if v < FRONT_BASE:
+            return f"placed[{i}]: ({s.placed[i].x}, {s.placed[i].y}) does not touch the galaxy or is taken"
+        fi = v - FRONT_BASE
+        o = _orient(s.placed[i].x, s.placed[i].y)
+        if not _fits(rebuilt.freq[fi], OCODE[s.placed[i].face][o][s.placed[i].rot]):
+            return f"placed[{i}]: its borders do not match its neighbours"
+        _board_place(&rebuilt, fi, s.placed[i].face, s.placed[i].rot, roots, kinds)
+        rebuilt.placed[i] = s.placed[i]
+    for i in range(s.n_placed, TR_TILES):
+        if (<const char*>&s.placed[i])[:sizeof(TrianPlaced)] != bytes(sizeof(TrianPlaced)):
+            return f"placed[{i}]: entries past n_placed must be 0"
+    if (memcmp_region(s, &rebuilt, _off(&_PROBE.n_placed), _off(&_PROBE.n_nebulas)) or
+            memcmp_region(s, &rebuilt, _off(&_PROBE.uf_parent[0]), _off(&_PROBE.neb_root[0]))):
+        return "the board index does not match the placed tiles"
+    # pieces
+    for p in range(MAX_PLAYERS):
+        if p >= n:
+            if (<const char*>&s.players[p])[:sizeof(TrianPlayer)] != bytes(sizeof(TrianPlayer)):
+                return f"player {p}: a seat past the player count must be 0"
+            continue
+        em = st1 = st2 = 0
+        for i in range(s.n_placed):
+            if s.placed[i].emissary == p:
+                em += 1
+                st1 += s.placed[i].station >= 1
+                st2 += s.placed[i].station >= 2
+        if em + s.players[p].emissaries != PIECES[n][0] or st1 + s.players[p].research != PIECES[n][1] \
+                or st2 + s.players[p].space != PIECES[n][2]:
+            return f"player {p}: emissaries or stations do not add up"
+        if s.players[p].credits < 0:
+            return f"player {p}: negative credits"
+        for name, cnt, plus in (("tokens", s.players[p].tok_count, s.players[p].tok_plus),
+                                ("declared tokens", s.players[p].decl_count, s.players[p].decl_plus)):
+            if plus == TR_HIDDEN and not full and p != observer:
+                continue
+            if not 0 <= plus <= cnt:
+                return f"player {p}: {name} types out of range"
+    for i in range(s.n_placed):
+        if s.placed[i].emissary < -1 or s.placed[i].emissary >= n or s.placed[i].station > 2:
+            return f"placed[{i}]: unit fields out of range"
+        if s.placed[i].emissary >= 0 and not _emissary_may_stand(s.placed[i].face):
+            return f"placed[{i}]: an emissary cannot stand on this face"
+        if s.placed[i].station and s.placed[i].emissary < 0:
+            return f"placed[{i}]: a station needs its emissary"
+    held = sum(s.players[p].tok_count + s.players[p].decl_count for p in range(n))
+    if held > TOKENS_PLUS + TOKENS_REROLL:
+        return "more combat tokens held than exist"
+    if full:
+        plus_held = sum(s.players[p].tok_plus + s.players[p].decl_plus for p in range(n))
+        if plus_held > TOKENS_PLUS or held - plus_held > TOKENS_REROLL:
+            return "more combat tokens of one type held than exist"
+    if s.n_nebulas > TR_NEBULAS:
+        return "too many nebula records"
+    for c in range(TR_COLORS):
+        amount = s.bag[c] + sum(s.players[p].minerals[c] for p in range(n)) + \
+            sum(s.neb_minerals[k][c] for k in range(TR_NEBULAS))
+        if amount != MINERALS_PER_COLOR:
+            return f"{COLOR_NAMES[c]} minerals add up to {amount}, expected {MINERALS_PER_COLOR}"
+    for k in range(s.n_nebulas):
+        r = s.neb_root[k]
+        if not 0 <= r < 5 * s.n_placed or r % 5 != K_NEBULA or s.uf_parent[r] != r or s.uf_open[r] != 0:
+            return f"neb_root[{k}] is not a closed nebula"
+    if s.ev_n > TR_EVENTS or s.ev_pos > s.ev_n or s.b_n > n:
+        return "event or battle counters out of range"
+    if s.mode in (M_DECLARE, M_REROLL) and not (s.b_pos < s.b_n and 0 <= s.b_order[s.b_pos] < n):
+        return "no seat to act in the battle"
+    if s.mode in (M_TAKEBACK, M_DECLARE, M_REROLL) and s.ev_pos >= s.ev_n:
+        return "no area being resolved"
+    if s.new_tile != TR_UNKNOWN and s.new_tile >= s.n_placed:
+        return "new_tile out of range"
+    return None
+
+
+cdef bint memcmp_region(const TrianState* a, const TrianState* b, size_t start, size_t stop):
+    return (<const char*>a)[start:stop] != (<const char*>b)[start:stop]
+
+
+def _face_label(int f):
+    return FACE_NAMES[f] if f < N_FACES else "?"
+
+
+cdef class TrianGame(Game):
+
+    def __cinit__(self, int players, str variant):
+        self.ops = &TRIAN_OPS
+        self.params.num_players = players
+        self.params.variant = 0
+        self.params.options = 0
+        self.name = "trian"
+        self.variant = variant
+        self.num_players = players
+
+    def _dump_payload(self, State s, Observation o):
+        return _dump(_cst(s.ptr if s is not None else o.ptr))
+
+    def _load_payload(self, State s, Observation o, dict payload):
+        raw = _pack(payload, self.num_players, self.params.variant)
+        cdef TrianState tmp
+        memcpy(&tmp, <const char*>raw, sizeof(TrianState))
+        err = _check_state(&tmp, -1 if s is not None else o.player)
+        if err is not None:
+            raise StateFormatError(f"inconsistent Trian state: {err}")
+        memcpy(s.ptr if s is not None else o.ptr, &tmp, sizeof(TrianState))
+
+    def _action_struct(self, State s, Observation o, int action):
+        return _describe(_cst(s.ptr if s is not None else o.ptr), action)
+
+    def _action_from_struct(self, State s, Observation o, dict action):
+        cdef const TrianState* st = _cst(s.ptr if s is not None else o.ptr)
+        legal = s.legal_actions() if s is not None else o.legal_actions()
+        if "id" in action:
+            a = action["id"]
+            if isinstance(a, bool) or not isinstance(a, int):
+                raise StateFormatError("field 'id' must be an integer")
+            if a in legal:
+                want = _describe(st, a)
+                for key, value in action.items():
+                    if key != "label" and want.get(key) != value:
+                        raise StateFormatError(f"field {key!r}: {value!r} does not match action {a}")
+            return a
+        if "kind" not in action:
+            raise StateFormatError("an action needs 'id' or 'kind'")
+        for a in legal:
+            want = _describe(st, a)
+            if all(key == "label" or want.get(key) == value for key, value in action.items()):
+                return a
+        raise StateFormatError(f"no legal action matches {action!r}")
+
+    def _render(self, State s, Observation o):
+        return _render(_cst(s.ptr if s is not None else o.ptr), None if o is None else o.player)
+
+
+cdef dict _cell(const TrianState* s, int i):
+    return {"x": s.placed[i].x, "y": s.placed[i].y}
+
+
+cdef dict _describe(const TrianState* s, int a):
+    cdef int k, c, fi, side, rot, d, j, src
+    me = trian_current_player(s)
+    if a == A_END_PH1:
+        return {"id": a, "kind": "end_phase1", "label": "end phase 1"}
+    if A_BUY_MINERAL <= a < A_BUY_MINERAL + 4:
+        c = a - A_BUY_MINERAL
+        return {"id": a, "kind": "buy_mineral", "color": COLOR_NAMES[c],
+                "label": f"buy a {COLOR_NAMES[c]} mineral ({PRICE_MINERAL - _discount(s, me)} credits)"}
+    if a == A_BUY_TOKEN:
+        return {"id": a, "kind": "buy_token",
+                "label": f"buy a combat token ({PRICE_TOKEN - _discount(s, me)} credits)"}
+    if A_EXCHANGE <= a < A_EXCHANGE + 40:
+        k = (a - A_EXCHANGE) // 4
+        c = (a - A_EXCHANGE) % 4
+        give = [COLOR_NAMES[PAIR_A[k]], COLOR_NAMES[PAIR_B[k]]]
+        return {"id": a, "kind": "exchange", "give": give, "take": COLOR_NAMES[c],
+                "label": f"exchange {give[0]} + {give[1]} for {COLOR_NAMES[c]}"}
+    if A_GAIN <= a < A_GAIN + TR_NEBULAS * 4:
+        k = (a - A_GAIN) // 4
+        c = (a - A_GAIN) % 4
+        return {"id": a, "kind": "gain_mineral", "nebula": k, "color": COLOR_NAMES[c],
+                "label": f"gain a {COLOR_NAMES[c]} mineral from nebula #{k}"}
+    if A_DRAW <= a <= A_DRAW + 1:
+        k = a - A_DRAW
+        return {"id": a, "kind": "draw", "stack": k,
+                "label": f"draw from stack {k} ({_face_label(s.stack_top_face[k])} face up)"}
+    if a == A_DISCARD:
+        return {"id": a, "kind": "discard", "label": "set aside the tile (it fits nowhere)"}
+    if A_PLACE <= a < A_PLACE + TR_FRONT * 6:
+        fi = (a - A_PLACE) // 6
+        side = ((a - A_PLACE) % 6) // 3
+        rot = (a - A_PLACE) % 3
+        f = TILE_FACE[s.drawn_tile][side] if s.drawn_tile != TR_UNKNOWN else TR_UNKNOWN
+        return {"id": a, "kind": "place", "x": s.fx[fi], "y": s.fy[fi], "side": side, "rotation": rot,
+                "face": _face_label(f),
+                "label": f"place side {side} ({_face_label(f)}) at ({s.fx[fi]}, {s.fy[fi]}) rotation {rot}"}
+    if a == A_PASS:
+        return {"id": a, "kind": "pass", "label": "end phase 3"}
+    if a == A_EVENTS_FIRST:
+        return {"id": a, "kind": "events_first", "label": "resolve events before the phase 3 action"}
+    if a == A_RESEARCH:
+        return {"id": a, "kind": "research", "label": "research (draw a random mineral)"}
+    if a == A_EXPEDITION:
+        i = s.new_tile
+        return dict(_cell(s, i), id=a, kind="expedition",
+                    label=f"expedition: emissary to ({s.placed[i].x}, {s.placed[i].y}) "
+                          f"{_face_label(s.placed[i].face)}")
+    if A_CONSTRUCT <= a < A_CONSTRUCT + TR_TILES:
+        i = a - A_CONSTRUCT
+        what = "research station" if s.placed[i].station == 0 else "space station"
+        return dict(_cell(s, i), id=a, kind="construct", station=what.split()[0],
+                    label=f"construct a {what} at ({s.placed[i].x}, {s.placed[i].y})")
+    if A_TELEPORT <= a < A_TELEPORT + 3 * TR_TILES:
+        d = (a - A_TELEPORT) // TR_TILES
+        j = (a - A_TELEPORT) % TR_TILES
+        src = _nb_placed(s, s.new_tile, d) if s.new_tile != TR_UNKNOWN else -1
+        fx, fy = (s.placed[src].x, s.placed[src].y) if src >= 0 else (None, None)
+        return {"id": a, "kind": "teleport", "from": {"x": fx, "y": fy}, "to": _cell(s, j),
+                "label": f"teleport the emissary at ({fx}, {fy}) to ({s.placed[j].x}, {s.placed[j].y})"}
+    if A_TAKEBACK <= a < A_TAKEBACK + 10:
+        return {"id": a, "kind": "take_back", "count": a - A_TAKEBACK,
+                "label": f"take {a - A_TAKEBACK} emissaries back from the closed area"}
+    if A_DECLARE <= a < A_DECLARE + 16:
+        k = (a - A_DECLARE) // 4
+        c = (a - A_DECLARE) % 4
+        return {"id": a, "kind": "declare", "plus": k, "rerolls": c,
+                "label": f"declare {k} +1 and {c} reroll tokens"}
+    if a == A_REROLL:
+        return {"id": a, "kind": "reroll", "label": f"reroll the die (showing {s.b_dice[me]})"}
+    if a == A_STAND:
+        return {"id": a, "kind": "stand", "label": f"keep the die at {s.b_dice[me]}"}
+    return {"id": a, "kind": "unknown", "label": f"action {a}"}
+
+
+FACE_SHORT = {"space": "..", "nebula-cap": "n1", "nebula-bend": "n2", "nebula-core": "n3",
+              "extractor-cap": "x1", "extractor-bend": "x2", "extractor-core": "x3",
+              "planet-end": "p1", "planet-link": "p2", "planet-hub": "p3", "starlight-path": "--",
+              "gas-cap": "g1", "gas-bend": "g2", "gas-core": "g3", "nebula-gas": "ng",
+              "nebula-band": "nb", "gas-band": "gb", "trade-outpost": "$$", "teleport": "TT",
+              "exmitter": "EX"}
+
+
+cdef str _render(const TrianState* s, observer):
+    cdef const TrianPlayer* pl
+    n = s.params.num_players
+    lines = []
+    who = trian_current_player(s)
+    lines.append(f"turn {s.turn}, seat {s.turn_player} to play, {MODE_NAMES.get(s.mode, s.mode)}"
+                 + (f"; seat {who} decides" if who != s.turn_player and who >= 0 else ""))
+    for k in range(2):
+        lines.append(f"stack {k}: {s.stack_len[k]} tiles, top face: "
+                     f"{_face_label(s.stack_top_face[k]) if s.stack_len[k] else '-'}")
+    if s.drawn_face != TR_UNKNOWN:
+        t = s.drawn_tile
+        other = f", other side {_face_label(TILE_FACE[t][1 - s.drawn_up])}" if t != TR_UNKNOWN else ""
+        lines.append(f"in hand: {_face_label(s.drawn_face)} (from stack {s.drawn_stack}){other}")
+    for p in range(n):
+        pl = &s.players[p]
+        minerals = " ".join(f"{COLOR_NAMES[c]}:{pl.minerals[c]}" for c in range(4))
+        tokens = f"{pl.tok_count}" + (f" ({pl.tok_plus} +1)" if pl.tok_plus >= 0 else "")
+        lines.append(f"seat {p}: {pl.credits} credits, minerals {minerals}, tokens {tokens}, "
+                     f"supply {pl.emissaries} emissaries / {pl.research} research / {pl.space} space"
+                     f", score {pl.credits + 3 * _mineral_total(pl)}")
+    for k in range(s.n_nebulas):
+        m = " ".join(f"{COLOR_NAMES[c]}:{s.neb_minerals[k][c]}" for c in range(4))
+        lines.append(f"nebula #{k}: minerals {m}")
+    if s.mode in (M_DECLARE, M_REROLL):
+        seats = [s.b_order[k] for k in range(s.b_n)]
+        lines.append("battle: " + ", ".join(
+            f"seat {p} bonus +{s.b_bonus[p]} die {s.b_dice[p] or '-'} declared {s.players[p].decl_count}"
+            for p in seats))
+    if s.n_placed:
+        xs = [s.placed[i].x for i in range(s.n_placed)]
+        ys = [s.placed[i].y for i in range(s.n_placed)]
+        lines.append("galaxy (cell: face code, emissary seat, r/s station; ^ up, v down triangles):")
+        for y in range(min(ys), max(ys) + 1):
+            row = []
+            for x in range(min(xs), max(xs) + 1):
+                i = _placed_at(s, x, y)
+                if i < 0:
+                    row.append("     ")
+                    continue
+                code = FACE_SHORT.get(FACE_NAMES[s.placed[i].face], "??")
+                em = str(s.placed[i].emissary) if s.placed[i].emissary >= 0 else " "
+                st = " rs"[s.placed[i].station]
+                row.append(("^" if _orient(x, y) == 0 else "v") + code + em + st)
+            lines.append(f"{y:4d} " + "".join(row).rstrip())
+    if s.mode == M_END:
+        cdef_scores = [s.players[p].credits + 3 * _mineral_total(&s.players[p]) for p in range(n)]
+        lines.append("final scores: " + ", ".join(f"seat {p}: {cdef_scores[p]}" for p in range(n)))
+    return "\n".join(lines)
+
+
+def make_game(int players, str variant):
+    return TrianGame(players, variant)
+
+
+# ---------------------------------------------------------------- test hooks (scenario tests only)
+
+def _debug_stack_top(State st, int stack, list tiles):
+    """Move `tiles` ([(tile id, side up), ...], the last on top) to the top of one stack.
+
+    The other stack tiles keep their order and side; stack sizes stay as they are. Only for building
+    scenario positions from a fresh deal: the tiles must still be in the stacks.
+    """
+    cdef TrianState* s = _st(st.ptr)
+    pool = []
+    for k in range(2):
+        pool += [(s.stack_tile[k][i], s.stack_up[k][i]) for i in range(s.stack_len[k])]
+    wanted = [t for t, _ in tiles]
+    if len(set(wanted)) != len(wanted) or any(t not in [p[0] for p in pool] for t in wanted):
+        raise ValueError("every tile must be in a stack, once")
+    if len(tiles) > s.stack_len[stack]:
+        raise ValueError("more tiles than the stack holds")
+    rest = [p for p in pool if p[0] not in wanted]
+    lengths = [s.stack_len[0], s.stack_len[1]]
+    top_start = lengths[stack] - len(tiles)
+    it = iter(rest)
+    for k in range(2):
+        for i in range(lengths[k]):
+            if k == stack and i >= top_start:
+                t, up = tiles[i - top_start]
+            else:
+                t, up = next(it)
+            s.stack_tile[k][i] = t
+            s.stack_up[k][i] = up
+    _refresh_tops(s)
+
+
+def _debug_dice(uint64_t seed, int count):
+    """The first `count` dice a dice stream seeded with `seed` rolls."""
+    cdef Rng rng
+    rng_seed(&rng, seed)
+    return [rng_die(&rng, 6) for _ in range(count)]
+
+
+def _debug_seed_dice(State st, uint64_t seed):
+    rng_seed(&_st(st.ptr).rng_dice, seed)
+
+
+def tiles_with_face(str name):
+    """Catalogue ids of the tiles that have a face of this name, with the side it is on."""
+    f = FACE_NAMES.index(name)
+    return [(t, side) for t in range(TR_TILES) for side in range(2) if TILE_FACE[t][side] == f]

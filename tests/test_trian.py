@@ -1,0 +1,584 @@
+"""Galaxy of Trian rules: worked examples of sections VI, VII and X, rulings of docs/rules/trian.md."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from trian_helpers import Scenario
+
+from core_ext import IllegalActionError, StateFormatError, load_game
+from core_ext import trian as T
+
+FACES = T.CATALOGUE["faces"]
+TILES = T.CATALOGUE["tiles"]
+A, B = 0, 1
+
+
+def system_line(sc: Scenario, *, closer_expedition: bool = False, middle: str = "starlight-path"):
+    """A closes a 3-tile system (0,0)-(1,0)-(2,0); A has an emissary on (0,0)."""
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, middle, "pass", left="P", right="P")  # B
+    sc.place(2, 0, "planet-end", left="P")  # A closes
+    if closer_expedition:
+        sc.act("expedition")
+
+
+# ---------------------------------------------------------------- the catalogue (issue 2, section 4)
+
+
+def test_catalogue_has_84_double_sided_tiles_honouring_the_tile_rules():
+    assert len(TILES) == 84
+    counts = Counter()
+    for a, b in TILES:
+        fa, fb = FACES[a], FACES[b]
+        assert not (fa["special"] and fb["special"]), "specials appear only on their special side"
+        counts[fa["feature"]] += 1
+        counts[fb["feature"]] += 1
+    for face in FACES:
+        if face["feature"] == "extractor":
+            assert "N" in face["edges"], "extractors sit on nebula parts"
+        if face["feature"] in ("outpost", "teleport", "exmitter"):
+            assert face["special"] and set(face["edges"]) == {"S"}
+        if face["feature"] == "planet":
+            assert "P" in face["edges"]
+    assert counts["outpost"] == counts["teleport"] == counts["exmitter"] == 4
+
+
+def test_no_special_side_is_face_up_in_a_stack():
+    game = load_game("trian", players=3)
+    for seed in range(5):
+        state = game.new_initial_state(seed=seed)
+        for sample in (state, state.determinize(1, seed)):
+            data = json.loads(sample.to_json())["state"]
+            for k in (0, 1):
+                for i in range(data["stack_len"][k]):
+                    tile, up = data[f"stack{k}_tile"][i], data[f"stack{k}_up"][i]
+                    assert not FACES[TILES[tile][up]]["special"]
+
+
+def test_setup_by_player_count():
+    for players, (em, rs, ss) in {2: (9, 9, 4), 3: (8, 8, 3), 4: (7, 7, 2)}.items():
+        data = json.loads(load_game("trian", players=players).new_initial_state(seed=3).to_json())["state"]
+        for p in range(players):
+            assert data["player_credits"][p] == 10
+            assert data["player_tok_count"][p] == 1
+            assert (data["player_emissaries"][p], data["player_research"][p], data["player_space"][p]) == (
+                em,
+                rs,
+                ss,
+            )
+        assert data["stack_len"] == [42, 42]
+
+
+# ---------------------------------------------------------------- phase 2: placement
+
+
+def test_placement_must_share_an_edge_and_match_every_border():
+    sc = Scenario(["planet-end", "nebula-core", "space"])
+    sc.place(0, 0, "planet-end", right="P")
+    sc.act("pass")
+    sc.act("end_phase1")
+    sc.act("draw", stack=0)
+    places = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+    cells = {(d["x"], d["y"]) for d in places if d["kind"] == "place"}
+    assert cells <= {(-1, 0), (1, 0), (0, 1)}
+    for d in places:
+        if d["kind"] == "place" and d["face"] == "nebula-core":
+            raise AssertionError("a nebula edge can never meet the planet's space and path edges")
+
+
+def test_game_ends_after_the_turn_of_the_last_tile():
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=11)
+    state.playout(seed=5)
+    data = json.loads(state.to_json())["state"]
+    assert state.is_terminal()
+    assert data["n_placed"] + data["n_discarded"] == 84 and data["stack_len"] == [0, 0]
+
+
+# ---------------------------------------------------------------- section X / VI.1: closing areas
+
+
+def test_closing_a_3_tile_system_with_1_emissary_pays_8_and_a_token():
+    sc = Scenario(["planet-end", "starlight-path", "planet-end"])
+    system_line(sc)
+    before, tokens = sc.credits(A), sc.tokens(A)
+    sc.act("pass")  # events after the (skipped) action
+    sc.act("take_back", count=0)  # A keeps its emissary: control and a combat token
+    assert sc.credits(A) == before + 8
+    assert sc.tokens(A) == tokens + 1
+
+
+def test_controller_is_paid_when_another_player_closes_and_cannot_take_back():
+    sc = Scenario(["planet-end", "starlight-path", "space", "planet-end"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
+    sc.turn(-1, 0, "space", "pass", right="S")  # A
+    before, tokens = sc.credits(A), sc.tokens(A)
+    sc.turn(2, 0, "planet-end", "pass", left="P")  # B closes A's system
+    assert sc.credits(A) == before + 8
+    assert sc.tokens(A) == tokens + 1
+    assert sc.data()["placed_emissary"][0] == A, "no take-back on another player's turn"
+    assert sc.state.current_player == A and sc.has("end_phase1")
+
+
+def test_uncontrolled_system_pays_the_closer():
+    sc = Scenario(["planet-end", "starlight-path", "planet-end"])
+    sc.turn(0, 0, "planet-end", "pass", right="P")  # A
+    sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
+    before, tokens = sc.credits(A), sc.tokens(A)
+    sc.turn(2, 0, "planet-end", "pass", left="P")  # A closes, nobody there
+    assert sc.credits(A) == before + 6  # 3 tiles x 2
+    assert sc.tokens(A) == tokens  # no control, no token
+
+
+def test_nebula_3_tiles_with_extractor_closes_for_6_and_4_minerals_appear():
+    sc = Scenario(["nebula-cap", "nebula-bend", "extractor-cap"])
+    sc.turn(0, 0, "nebula-cap", "pass", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    before = sc.credits(A)
+    sc.turn(2, 0, "extractor-cap", "pass", left="N")
+    data = sc.data()
+    assert sc.credits(A) == before + 6  # 3 tiles x (1 + 1 extractor)
+    assert data["n_nebulas"] == 1
+    assert sum(data["neb_minerals"][:4]) == 4  # 3 tiles + 1 extractor
+    assert sum(data["bag"]) == 120 - 4
+
+
+def test_nebula_3_tiles_plus_emissary_pays_4_and_4_minerals():
+    sc = Scenario(["nebula-cap", "nebula-bend", "nebula-cap"])
+    sc.turn(0, 0, "nebula-cap", "expedition", right="N")  # A
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")  # B
+    before = sc.credits(A)
+    sc.turn(2, 0, "nebula-cap", "pass", left="N")  # A closes
+    sc.act("take_back", count=0)
+    assert sc.credits(A) == before + 4  # (3 tiles + 1 emissary) x 1
+    assert sum(sc.data()["neb_minerals"][:4]) == 4
+
+
+def test_extractor_nebula_with_emissary_taken_back_pays_8_5_minerals_and_no_token():
+    sc = Scenario(["nebula-cap", "nebula-bend", "extractor-cap"])
+    sc.turn(0, 0, "nebula-cap", "expedition", right="N")  # A
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")  # B
+    before, tokens = sc.credits(A), sc.tokens(A)
+    sc.place(2, 0, "extractor-cap", left="N")  # A closes; no emissary may stand on an extractor
+    assert not sc.has("expedition")
+    sc.act("pass")
+    sc.act("take_back", count=1)
+    assert sc.credits(A) == before + 8  # (3 + 1) x (1 + 1)
+    assert sum(sc.data()["neb_minerals"][:4]) == 5  # 3 tiles + 1 emissary + 1 extractor
+    assert sc.tokens(A) == tokens  # no control kept, no token
+    assert sc.data()["player_emissaries"][A] == 9
+
+
+def test_expedition_before_events_joins_the_closing_area():
+    # section VI.3 example B: place the emissary first, then resolve the events
+    sc = Scenario(["nebula-cap", "nebula-bend", "nebula-cap"])
+    sc.turn(0, 0, "nebula-cap", "pass", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    before, tokens = sc.credits(A), sc.tokens(A)
+    sc.place(2, 0, "nebula-cap", left="N")
+    sc.act("expedition")  # the only action ends phase 3; events follow
+    sc.act("take_back", count=0)
+    assert sc.credits(A) == before + 4
+    assert sc.tokens(A) == tokens + 1
+    assert sum(sc.data()["neb_minerals"][:4]) == 4
+
+
+def test_events_first_then_expedition_takes_control_of_the_empty_closed_area():
+    sc = Scenario(["nebula-cap", "nebula-bend", "nebula-cap"])
+    sc.turn(0, 0, "nebula-cap", "pass", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    before, tokens = sc.credits(A), sc.tokens(A)
+    sc.place(2, 0, "nebula-cap", left="N")
+    sc.act("events_first")
+    assert sc.credits(A) == before + 3  # 3 tiles, no emissary
+    sc.act("expedition")
+    assert sc.tokens(A) == tokens + 1  # took control of an uncontrolled closed nebula
+
+
+def test_one_tile_closing_a_system_and_an_outer_space_area_pays_for_each():
+    faces = ["planet-end", "nebula-bend", "nebula-bend", "nebula-bend", "nebula-bend", "nebula-bend"]
+    faces += ["nebula-bend", "nebula-bend", "nebula-bend", "nebula-bend", "planet-end"]
+    sc = Scenario(faces)
+    sc.turn(0, 0, "planet-end", "pass", right="P")
+    sc.turn(-1, 0, "nebula-bend", "pass", right="S")
+    sc.turn(0, 1, "nebula-bend", "pass", vert="S")
+    sc.turn(1, 1, "nebula-bend", "pass", left="N", right="N")
+    sc.turn(2, 1, "nebula-bend", "pass", left="N", vert="N")
+    sc.turn(2, 0, "nebula-bend", "pass", vert="N", left="S")
+    sc.turn(3, 0, "nebula-bend", "pass", left="N", vert="N")
+    sc.turn(3, -1, "nebula-bend", "pass", vert="N", left="N")
+    sc.turn(2, -1, "nebula-bend", "pass", right="N", left="N")
+    sc.turn(1, -1, "nebula-bend", "pass", right="N", vert="S")
+    seat = sc.seat
+    before = sc.credits(seat)
+    sc.turn(1, 0, "planet-end", "pass", left="P")
+    # a 2-tile system (2 x 2) and a 6-tile outer space area (6 x 3)
+    assert sc.credits(seat) == before + 4 + 18
+
+
+# ---------------------------------------------------------------- section V.3.3: construction
+
+
+def test_construction_in_a_system_pays_tiles_plus_emissaries_times_4():
+    sc = Scenario(["planet-end", "starlight-path", "planet-end", "space", "space", "space", "space"])
+    system_line(sc, closer_expedition=True)  # A: 2 emissaries, closes after the expedition
+    sc.act("take_back", count=0)
+    sc.turn(-1, 0, "space", "pass", right="S")  # B
+    before = sc.credits(A)
+    sc.place(0, 1, "space", vert="S")  # A
+    assert sc.has("construct", x=2, y=0)
+    sc.act("construct", x=0, y=0)
+    assert sc.credits(A) == before + 20  # (3 tiles + 2 emissaries) x 4
+    sc.turn(-1, 1, "space", "pass", right="S")  # B
+    sc.place(3, 0, "space", left="S")  # A
+    assert not sc.has("construct", x=2, y=0), "one station per planetary system"
+    before = sc.credits(A)
+    sc.act("construct", x=0, y=0)  # the research station becomes a space station
+    assert sc.credits(A) == before + 20
+    data = sc.data()
+    assert data["player_research"][A] == 8 and data["player_space"][A] == 3
+
+
+def test_construction_in_a_nebula_pays_tiles_plus_emissaries_and_adds_minerals():
+    sc = Scenario(["nebula-cap", "nebula-bend", "nebula-cap", "space", "space", "space", "space"])
+    sc.turn(0, 0, "nebula-cap", "expedition", right="N")  # A
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")  # B
+    sc.place(2, 0, "nebula-cap", left="N")  # A
+    sc.act("expedition")
+    sc.act("take_back", count=0)
+    minerals = sum(sc.data()["neb_minerals"][:4])
+    assert minerals == 5  # 3 tiles + 2 emissaries
+    sc.turn(0, 1, "space", "pass", vert="S")  # B
+    before = sc.credits(A)
+    sc.place(-1, 0, "space", right="S")
+    sc.act("construct", x=0, y=0)
+    assert sc.credits(A) == before + 5  # (3 + 2) x 1
+    assert sum(sc.data()["neb_minerals"][:4]) == minerals + 2
+    sc.turn(1, 1, "space", "pass", left="S")  # B
+    sc.place(3, 0, "space", left="S")
+    sc.act("construct", x=2, y=0)  # another research station in the same nebula
+    assert sum(sc.data()["neb_minerals"][:4]) == minerals + 4
+
+
+def test_gaining_minerals_from_a_controlled_nebula_with_a_station():
+    sc = Scenario(["nebula-cap", "nebula-bend", "nebula-cap", "space", "space", "space"])
+    sc.turn(0, 0, "nebula-cap", "expedition", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    sc.place(2, 0, "nebula-cap", left="N")
+    sc.act("pass")
+    sc.act("take_back", count=0)
+    sc.turn(0, 1, "space", "pass", vert="S")  # B
+    assert not sc.has("gain_mineral"), "emissaries alone give no minerals"
+    sc.place(-1, 0, "space", right="S")
+    sc.act("construct", x=0, y=0)
+    sc.turn(1, 1, "space", "pass", left="S")  # B
+    gains = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+    color = next(d["color"] for d in gains if d["kind"] == "gain_mineral")
+    sc.act("gain_mineral", nebula=0, color=color)
+    assert not sc.has("gain_mineral"), "a research station gives 1 mineral per turn"
+
+
+# ---------------------------------------------------------------- section VI.2.B: emissary battles
+
+
+def test_battle_yellow_wins_4_to_3_and_takes_control():
+    sc = Scenario(["planet-end", "planet-link", "planet-end"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A: blue
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # B: yellow
+    sc.place(2, 0, "planet-end", left="P")  # A closes: A (blue) attacks
+    sc.fix_dice([2, 3])  # attacker A rolls 2, defender B rolls 3
+    credits_b, tokens_b = sc.credits(B), sc.tokens(B)
+    sc.act("pass")
+    sc.act("declare", plus=0, rerolls=0)  # A
+    sc.act("declare", plus=0, rerolls=0)  # B
+    # B wins 4 (3+1) to 3 (2+1): A's emissary goes home; B controls, is paid and gets a token
+    assert sc.credits(B) == credits_b + (3 + 2) * 2
+    assert sc.tokens(B) == tokens_b + 1
+    data = sc.data()
+    assert data["placed_emissary"][:3] == [-1, B, -1]
+    assert data["player_emissaries"][A] == 9
+
+
+def test_battle_bonus_stays_for_the_whole_battle():
+    # yellow (A) +2 loses 4 to 6, then wins 4 (2+2) to 3 (2+1)
+    sc = Scenario(["planet-end", "planet-link", "planet-end"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # B
+    sc.place(2, 0, "planet-end", left="P")
+    sc.act("expedition")  # A now has 2 emissaries in the closing system
+    sc.fix_dice([2, 5, 2, 2])
+    before = sc.credits(A)
+    for _ in range(2):
+        sc.act("declare", plus=0, rerolls=0)
+    data = sc.data()
+    assert data["player_emissaries"][A] == 8  # lost one emissary in the first clash
+    assert data["b_bonus"][A] == 2 and data["b_bonus"][B] == 1
+    for _ in range(2):
+        sc.act("declare", plus=0, rerolls=0)
+    sc.act("take_back", count=0)
+    assert sc.credits(A) == before + (3 + 3) * 2  # value counted when the system closed
+    # the loser gives back its emissary on the latest tile first (docs/rules/trian.md)
+    assert sc.data()["placed_emissary"][:3] == [A, -1, -1]
+
+
+def test_battle_tie_removes_both_and_pays_the_closer_without_token():
+    sc = Scenario(["planet-end", "planet-link", "planet-end"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")
+    sc.place(2, 0, "planet-end", left="P")
+    sc.fix_dice([4, 4])
+    before, tokens = sc.credits(A), sc.tokens(A)
+    sc.act("pass")
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    assert sc.credits(A) == before + (3 + 2) * 2
+    assert sc.tokens(A) == tokens
+    assert sc.data()["placed_emissary"][:3] == [-1, -1, -1]
+
+
+def test_combat_tokens_declared_face_down_then_plus_one_and_reroll_after_the_roll():
+    sc = Scenario(["planet-end", "planet-link", "planet-end"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")
+    sc.place(2, 0, "planet-end", left="P")
+    sc.edit(player_tok_count=[2, 3, 0, 0], player_tok_plus=[1, 1, 0, 0])
+    sc.fix_dice([3, 2, 1, 6])
+    sc.act("pass")
+    sc.act("declare", plus=1, rerolls=1)  # A: 3 + 1 bonus + 1
+    hidden = sc.state.observation(B).to_json()
+    assert json.loads(hidden)["state"]["player_decl_plus"][A] == -1, "declarations are face down"
+    sc.act("declare", plus=1, rerolls=2)  # B: 2 + 1 + 1 = 4, a tie at 5? A has 5
+    obs = json.loads(sc.state.observation(B).to_json())["state"]
+    assert obs["player_decl_plus"][A] == 1, "revealed after the roll"
+    assert sc.state.current_player == A  # A may reroll after seeing the dice
+    sc.act("stand")
+    sc.act("reroll")  # B rerolls 2 -> 1
+    sc.act("reroll")  # B rerolls 1 -> 6: 6 + 1 + 1 = 8 beats 5
+    data = sc.data()
+    assert data["placed_emissary"][:3] == [-1, B, -1]
+    # every declared token went back to the bag, used or not; B won control and drew a new one
+    assert data["player_tok_count"][:2] == [0, 1]
+    assert data["player_decl_count"][:2] == [0, 0]
+
+
+def test_battle_attacker_is_next_clockwise_when_the_closer_is_not_involved():
+    sc = Scenario(["planet-end", "planet-link", "starlight-path", "planet-end"], players=3)
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # seat 0
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # seat 1
+    sc.turn(2, 0, "starlight-path", "pass", left="P", right="P")  # seat 2
+    sc.place(3, 0, "planet-end", left="P")  # seat 0 closes: 0 attacks
+    sc.act("pass")
+    assert sc.state.current_player == 0
+    sc = Scenario(["planet-end", "planet-link", "starlight-path", "planet-end"], players=3, first=1)
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # seat 1
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # seat 2
+    sc.turn(2, 0, "starlight-path", "pass", left="P", right="P")  # seat 0
+    sc.place(3, 0, "planet-end", left="P")  # seat 1 closes, not involved
+    sc.act("expedition")  # ...now it is: seat 1 attacks
+    assert sc.state.current_player == 1
+
+
+# ---------------------------------------------------------------- end of game (section VII)
+
+
+def test_minerals_count_3_at_the_end():
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=2)
+    state.playout(seed=2)
+    data = json.loads(state.to_json())["state"]
+    scores = state.scores()
+    for p in range(2):
+        minerals = sum(data[f"player_minerals_{c}"][p] for c in T.COLOR_NAMES)
+        assert scores[p] == data["player_credits"][p] + 3 * minerals
+
+
+def test_ties_go_to_fewer_pieces_left_on_the_race_board():
+    sc = Scenario(["planet-end", "space"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A: one emissary on the board
+    sc.edit(player_credits=[30, 30, 0, 0])
+    assert sc.state.scores() == [30, 30]
+    assert sc.state.ranks() == [0, 1]
+    sc.edit(player_credits=[30, 31, 0, 0])
+    assert sc.state.ranks() == [1, 0]
+
+
+# ---------------------------------------------------------------- hidden information (issue 2, section 3)
+
+
+def test_observation_hides_undersides_stack_order_and_token_types():
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=4)
+    for _ in range(40):
+        state.apply(state.legal_actions()[-1])
+    data = json.loads(state.to_json())["state"]
+    for p in (0, 1):
+        obs = json.loads(state.observation(p).to_json())["state"]
+        assert all(t == 255 for k in (0, 1) for t in obs[f"stack{k}_tile"][: obs["stack_len"][k]])
+        assert obs["player_tok_plus"][1 - p] == -1 and obs["player_tok_plus"][p] == data["player_tok_plus"][p]
+        for i in range(obs["n_placed"]):
+            mine = obs["placed_placer"][i] == p
+            assert (obs["placed_tile"][i] != 255) == mine
+            assert obs["placed_face"][i] == data["placed_face"][i]
+            assert obs["placed_up_face"][i] == data["placed_up_face"][i]
+        assert obs["rng_dice"] == [0, 0, 0, 0]
+
+
+def test_a_tile_seen_face_up_on_the_stack_keeps_that_face_after_determinize():
+    game = load_game("trian", players=2)
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        state.playout(seed=seed)
+        obs = state.observation(0)
+        for k in range(4):
+            sample = json.loads(obs.determinize(k).to_json())["state"]
+            for i in range(sample["n_placed"]):
+                faces = TILES[sample["placed_tile"][i]]
+                assert sample["placed_face"][i] in faces and sample["placed_up_face"][i] in faces
+                if sample["placed_face"][i] != sample["placed_up_face"][i]:
+                    assert sorted(faces) == sorted([sample["placed_face"][i], sample["placed_up_face"][i]])
+
+
+def test_same_seed_same_deal_and_streams_per_source():
+    game = load_game("trian", players=3)
+    a, b = game.new_initial_state(seed=9), game.new_initial_state(seed=9)
+    assert a == b
+    assert game.new_initial_state(seed=10) != a
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def test_illegal_actions_and_inconsistent_json_are_rejected():
+    sc = Scenario(["planet-end", "starlight-path"])
+    before = sc.state.to_json()
+    with pytest.raises(IllegalActionError):
+        sc.state.apply(246)  # no expedition in phase 1
+    data = json.loads(before)
+    data["state"]["player_credits"][0] = -5
+    with pytest.raises(StateFormatError):
+        sc.game.state_from_json(json.dumps(data))
+    data = json.loads(before)
+    data["state"]["bag"][0] = 29  # a mineral vanished
+    with pytest.raises(StateFormatError, match="minerals"):
+        sc.game.state_from_json(json.dumps(data))
+    data = json.loads(before)
+    data["state"]["stack0_tile"][41] = data["state"]["stack1_tile"][0]  # a tile twice
+    with pytest.raises(StateFormatError):
+        sc.game.state_from_json(json.dumps(data))
+    data = json.loads(before)
+    data["state"]["hval"][0] = 7
+    data["state"]["hkey"][0] = 1
+    with pytest.raises(StateFormatError, match="board"):
+        sc.game.state_from_json(json.dumps(data))
+    assert sc.state.to_json() == before
+
+
+# ---------------------------------------------------------------- phase 1, outposts, teleports, exmitters
+
+
+def test_purchases_cost_6_and_4_and_exchange_two_for_one():
+    sc = Scenario(["space"])
+    sc.edit(player_credits=[20, 10, 0, 0])
+    sc.act("buy_mineral", color="red")
+    sc.act("buy_mineral", color="red")
+    sc.act("buy_token")
+    data = sc.data()
+    assert data["player_credits"][A] == 20 - 6 - 6 - 4
+    assert data["player_minerals_red"][A] == 2 and data["player_tok_count"][A] == 2
+    sc.act("exchange", give=["red", "red"], take="blue")
+    data = sc.data()
+    assert (data["player_minerals_red"][A], data["player_minerals_blue"][A]) == (0, 1)
+    assert data["bag"] == [30, 29, 30, 30]
+    assert not sc.has("buy_mineral"), "2 credits buy nothing"
+
+
+def test_trade_outpost_gives_two_extra_actions_and_cheaper_trade():
+    sc = Scenario(["space", "trade-outpost", "space", "space"])
+    sc.turn(0, 0, "space", "pass")  # A
+    sc.place(1, 0, "trade-outpost")  # B
+    sc.act("expedition")
+    assert sc.state.current_player == B, "two more actions this phase 3"
+    assert not sc.has("expedition")
+    sc.act("research")
+    sc.act("research")
+    assert sc.state.current_player == A
+    assert sum(sc.data()[f"player_minerals_{c}"][B] for c in T.COLOR_NAMES) == 2
+    sc.turn(-1, 0, "space", "pass")  # A
+    sc.edit(player_credits=[10, 10, 0, 0])
+    sc.act("buy_mineral", color="green")
+    sc.act("buy_token")
+    assert sc.credits(B) == 10 - 5 - 3
+
+
+def test_teleport_moves_an_emissary_from_its_radius_once():
+    sc = Scenario(["nebula-cap", "planet-end", "teleport"])
+    sc.turn(0, 0, "nebula-cap", "expedition", vert="N")  # A, emissary next to the future teleport
+    sc.turn(-1, 0, "planet-end", "pass", right="S")  # B
+    sc.place(1, 0, "teleport")  # A adds the teleport: (0,0) is in its radius
+    moves = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+    targets = {(d["to"]["x"], d["to"]["y"]) for d in moves if d["kind"] == "teleport"}
+    assert targets == {(-1, 0)}, "only to a planet, nebula part or outpost without an emissary"
+    sc.act("teleport", to={"x": -1, "y": 0})
+    assert sc.data()["placed_emissary"][:3] == [-1, A, -1]
+    assert sc.state.current_player == B
+
+
+def test_exmitter_sends_units_home_and_nothing_may_enter_its_radius():
+    sc = Scenario(["planet-end", "exmitter", "planet-end"])
+    sc.turn(0, 0, "planet-end", "expedition", vert="P")  # A
+    sc.place(1, 0, "exmitter")  # B: A's emissary on (0,0) goes home
+    assert sc.data()["placed_emissary"][0] == -1
+    assert sc.data()["player_emissaries"][A] == 9
+    assert not sc.has("expedition"), "no expedition onto an exmitter"
+    sc.act("pass")
+    sc.place(2, 0, "planet-end", left="S")  # A, next to the exmitter
+    assert not sc.has("expedition"), "no expedition into an exmitter's radius"
+
+
+def test_three_player_battle_bonuses_1_2_3_and_the_winner_removes_one_of_each():
+    # yellow (seat 0) +3, green (seat 1) +2, red (seat 2) +1; green wins the first clash 7 to 4 and 6
+    faces = ["planet-end"] + ["planet-link"] * 5 + ["planet-end"]
+    sc = Scenario(faces, players=3)
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # 0
+    for x, act in ((1, "expedition"), (2, "expedition"), (3, "expedition"), (4, "expedition"), (5, "pass")):
+        sc.turn(x, 0, "planet-link", act, left="P", right="P")  # 1, 2, 0, 1, 2
+    sc.place(6, 0, "planet-end", left="P")  # seat 0 closes
+    sc.act("expedition")
+    data = sc.data()
+    assert [data["placed_emissary"][i] for i in range(7)] == [0, 1, 2, 0, 1, -1, 0]
+    assert data["b_bonus"][:3] == [3, 2, 1]
+    assert data["b_order"][:3] == [0, 1, 2], "the closer attacks, defenders clockwise"
+    before = sc.credits(0)
+    sc.fix_dice([1, 5, 5])
+    for _ in range(3):
+        sc.act("declare", plus=0, rerolls=0)
+    data = sc.data()
+    assert data["player_emissaries"][:3] == [8 - 3 + 1, 8 - 2, 8]  # yellow lost one, red went home
+    assert data["b_order"][:2] == [0, 1] and data["b_n"] == 1 + 1
+    sc.fix_dice([4, 2])  # yellow 7, green 4
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    sc.fix_dice([6, 1])
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("take_back", count=1)
+    assert sc.credits(0) == before + (7 + 6) * 2
+
+
+def test_three_player_tie_sends_everyone_home_and_pays_the_closer():
+    sc = Scenario(["planet-end", "planet-link", "planet-end"], players=3)
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # 0
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # 1
+    sc.place(2, 0, "planet-end", left="P")  # 2 closes
+    sc.act("expedition")
+    before, tokens = sc.credits(2), [sc.tokens(p) for p in range(3)]
+    sc.fix_dice([3, 3, 3])
+    for _ in range(3):
+        sc.act("declare", plus=0, rerolls=0)
+    assert sc.credits(2) == before + (3 + 3) * 2
+    assert [sc.tokens(p) for p in range(3)] == tokens
+    assert sc.data()["placed_emissary"][:3] == [-1, -1, -1]
