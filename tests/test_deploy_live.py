@@ -7,7 +7,9 @@ its own process tree, one CPU each) with `orrery serve` connected through RAY_AD
   its HTTP API returns the request histogram, and promtool accepts the config and the metrics;
 - the dashboard's metrics are all really exported;
 - the worker node is killed (SIGKILL of its whole process tree) during a request: the request is
-  answered, and later requests succeed.
+  answered, and later requests succeed on the surviving node;
+- a new worker node joins (as compose's restart policy or KubeRay would start one) and searches use
+  both nodes again.
 
 The tests share one cluster and one server (module fixtures) and run in file order; the node kill is
 last. Each Ray node lives in its own temp dir and is stopped by signalling its own processes: never
@@ -235,6 +237,15 @@ def metrics_port_of(args: list[str]) -> int:
     return int(next(a for a in args if a.startswith("--metrics-export-port=")).split("=")[1])
 
 
+def worker_node(gcs_port: int, node_args: list[str], log: Path) -> Daemon:
+    return Daemon(
+        "ray worker node",
+        [str(RAY_CLI), "start", f"--address=127.0.0.1:{gcs_port}", *node_args],
+        log,
+        child_env(),
+    )
+
+
 @pytest.fixture(scope="module")
 def workdir() -> Iterator[Path]:
     # Short and under /tmp: Ray's unix socket paths must stay under ~107 bytes.
@@ -266,12 +277,7 @@ def ray_cluster(workdir: Path) -> Iterator[RayCluster]:
         workdir / "ray-head.log",
         child_env(),
     )
-    worker = Daemon(
-        "ray worker node",
-        [str(RAY_CLI), "start", f"--address=127.0.0.1:{gcs}", *worker_args],
-        workdir / "ray-worker.log",
-        child_env(),
-    )
+    worker = worker_node(gcs, worker_args, workdir / "ray-worker.log")
     cluster = RayCluster(
         head, worker, gcs, dashboard, metrics_port_of(head_args), metrics_port_of(worker_args)
     )
@@ -563,3 +569,23 @@ def test_a_worker_node_killed_during_a_request(ray_cluster: RayCluster, server: 
         assert reply.stats.workers >= 1
     assert metric_value(server.metrics(), "orrery_worker_losses_total") >= 1
     assert health(server, "orrery.v1.Orrery").returncode == 0
+
+
+def test_a_replacement_worker_node_brings_searches_back_to_both_nodes(
+    ray_cluster: RayCluster, server: Server, stub: Any, workdir: Path
+) -> None:
+    """What compose's restart policy and KubeRay do after a node loss: a new node joins, and the
+    service's replacement search actor lands on it."""
+    assert not ray_cluster.worker.alive(), "runs after the node-kill test"
+    node_args = ray_node_args(str(workdir / "ray-worker-2"))
+    ray_cluster.worker = worker_node(ray_cluster.gcs_port, node_args, workdir / "ray-worker-2.log").start()
+    wait_for(
+        "the new worker node",
+        lambda: len(ray_cluster.alive_nodes()) == 2,
+        STARTUP_TIMEOUT_S,
+        [ray_cluster.head, ray_cluster.worker],
+    )
+    request, legal = kuhn_request(seed=31, iterations=1000)
+    reply = suggest(ray_cluster, server, functools.partial(stub.SuggestMove, request, timeout=120))
+    assert reply.action.id in legal
+    assert reply.stats.workers == 2 and reply.stats.workers_lost == 0, reply.stats
