@@ -275,6 +275,9 @@ def test_compose_runs_ray_head_workers_service_prometheus_and_grafana() -> None:
         assert services[name]["environment"]["RAY_AUTH_MODE"] == "token"
         assert services[name]["environment"]["RAY_AUTH_TOKEN"].startswith("${RAY_AUTH_TOKEN:?")
     assert head["ports"] == ["127.0.0.1:8265:8265"]  # the dashboard runs jobs: this host only
+    # The image's HEALTHCHECK asks the gRPC service; the Ray nodes must not inherit it.
+    assert "test" in head["healthcheck"] and worker["healthcheck"] == {"disable": True}
+    assert "healthcheck" not in orrery
     assert "exec orrery serve" in orrery["entrypoint"][2]
 
 
