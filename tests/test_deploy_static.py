@@ -204,6 +204,16 @@ def runtime_closure(requirements: list[str]) -> set[str]:
     return seen
 
 
+def test_docker_build_context_leaves_out_secrets_and_build_outputs() -> None:
+    ignored = {
+        line.strip()
+        for line in (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    assert {"deploy/.env", ".git", ".venv", "build", "**/*.so", "**/*_pb2.py"} <= ignored
+    assert ".env" in (DEPLOY / ".gitignore").read_text().split()
+
+
 def test_dockerfile_drops_exactly_the_test_tools() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     test_extra = {requirement_name(r) for r in project["optional-dependencies"]["test"]}
