@@ -45,6 +45,11 @@ from test_deploy_static import DASHBOARD, dashboard_queries, metric_names_in
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 RAY_CLI = Path(sys.executable).with_name("ray")
+# The installed console script (the image's entry point) when there is one, else the same main().
+ORRERY_CLI = Path(sys.executable).with_name("orrery")
+ORRERY_SERVE = (
+    [str(ORRERY_CLI), "serve"] if ORRERY_CLI.exists() else [sys.executable, "-m", "service.cli", "serve"]
+)
 STARTUP_TIMEOUT_S = 150.0  # two Ray nodes on a busy 2-core box take ~25 s; allow for much worse
 SERVE_TIMEOUT_S = 150.0
 NO_PROMETHEUS = "the prometheus and promtool binaries are not installed (Debian: apt-get install prometheus)"
@@ -325,10 +330,7 @@ def server(ray_cluster: RayCluster, workdir: Path) -> Iterator[Server]:
     daemon = Daemon(
         "orrery serve",
         [
-            sys.executable,
-            "-m",
-            "service.cli",
-            "serve",
+            *ORRERY_SERVE,
             "--host=127.0.0.1",
             f"--port={port}",
             f"--metrics-port={metrics_port}",
