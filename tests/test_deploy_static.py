@@ -407,6 +407,25 @@ def test_every_kubernetes_object_is_well_formed_and_listed() -> None:
     assert set(kustomization["resources"]) == top_level
 
 
+CLUSTER_TOKEN = ("token", {"name": "orrery-ray-auth", "key": "auth_token"})
+
+
+def ray_auth_env(container: dict) -> tuple[str, dict]:
+    """(RAY_AUTH_MODE, the RAY_AUTH_TOKEN secret reference) of a container spec."""
+    env = {e["name"]: e for e in container["env"]}
+    return env["RAY_AUTH_MODE"]["value"], env["RAY_AUTH_TOKEN"]["valueFrom"]["secretKeyRef"]
+
+
+def test_every_ray_container_has_the_cluster_token() -> None:
+    spec = kube_object("RayCluster", "orrery-ray")["spec"]
+    containers = [
+        spec["autoscalerOptions"],
+        spec["headGroupSpec"]["template"]["spec"]["containers"][0],
+        *(group["template"]["spec"]["containers"][0] for group in spec["workerGroupSpecs"]),
+    ]
+    assert all(ray_auth_env(c) == CLUSTER_TOKEN for c in containers)
+
+
 def test_raycluster_has_a_head_and_an_autoscaling_worker_group() -> None:
     cluster = kube_object("RayCluster", "orrery-ray")
     assert cluster["apiVersion"] == "ray.io/v1"
@@ -442,14 +461,7 @@ def test_orrery_deployment_probes_grpc_health_and_reads_its_config() -> None:
     assert config["RAY_ADDRESS"].startswith(f"{cluster['metadata']['name']}-head-svc.orrery.")
     assert "exec orrery serve" in script
     # The service joins the Ray cluster as a node, so it needs the cluster's token.
-    auth = cluster["spec"]["authOptions"]
-    assert auth["mode"] == "token"
-    env = {e["name"]: e for e in container["env"]}
-    assert env["RAY_AUTH_MODE"]["value"] == "token"
-    assert env["RAY_AUTH_TOKEN"]["valueFrom"]["secretKeyRef"] == {
-        "name": auth["secretName"],
-        "key": "auth_token",
-    }
+    assert ray_auth_env(container) == CLUSTER_TOKEN
     assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
     assert pod["metadata"]["annotations"]["prometheus.io/port"] == config["ORRERY_METRICS_PORT"]
     claim = kube_object("PersistentVolumeClaim", "orrery-data")
