@@ -356,6 +356,7 @@ def server(ray_cluster: RayCluster, workdir: Path) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def stub(server: Server) -> Iterator[Any]:
     import grpc
+
     from orrery.v1 import orrery_pb2_grpc
 
     with grpc.insecure_channel(server.address) as channel:
@@ -364,9 +365,8 @@ def stub(server: Server) -> Iterator[Any]:
 
 def kuhn_request(*, seed: int, iterations: int | None = None, milliseconds: int | None = None) -> Any:
     """A stateless SuggestMove on a 2-player Kuhn position (the test game every build has)."""
-    from orrery.v1 import orrery_pb2
-
     from core_ext import load_game
+    from orrery.v1 import orrery_pb2
 
     state = load_game("kuhn", players=2).new_initial_state(seed)
     observation = state.observation(state.current_player)
