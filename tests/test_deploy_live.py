@@ -54,7 +54,21 @@ STARTUP_TIMEOUT_S = 150.0  # two Ray nodes on a busy 2-core box take ~25 s; allo
 SERVE_TIMEOUT_S = 150.0
 NO_PROMETHEUS = "the prometheus and promtool binaries are not installed (Debian: apt-get install prometheus)"
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
+
+def serve_command_available() -> bool:
+    from service.cli import COMMAND_MODULES
+
+    return any(name.startswith("service.") for name in COMMAND_MODULES)
+
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(400),
+    pytest.mark.skipif(
+        not serve_command_available(),
+        reason="`orrery serve` is not on this branch yet (the service branch is not merged)",
+    ),
+]
 
 
 # ---------------------------------------------------------------- processes
@@ -302,12 +316,6 @@ def ray_cluster(workdir: Path) -> Iterator[RayCluster]:
 # ---------------------------------------------------------------- orrery serve
 
 
-def serve_command_available() -> bool:
-    from service.cli import COMMAND_MODULES
-
-    return any(name.startswith("service.") for name in COMMAND_MODULES)
-
-
 @dataclass
 class Server:
     daemon: Daemon
@@ -324,8 +332,6 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(ray_cluster: RayCluster, workdir: Path) -> Iterator[Server]:
-    if not serve_command_available():
-        pytest.skip("`orrery serve` is not on this branch yet (the service branch is not merged)")
     port, metrics_port = free_ports(2)
     daemon = Daemon(
         "orrery serve",
