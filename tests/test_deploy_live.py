@@ -112,6 +112,53 @@ def kill_tree(pids: list[int]) -> None:
 # Ray >= 2.5x turns token authentication on when ~/.ray/auth_token exists, and any other Ray session
 # on this machine may (re)write that file. This cluster carries its own token, as deploy/ does.
 RAY_AUTH_TOKEN = secrets.token_hex(32)
+# Every process this module starts carries this mark in its environment, and Ray passes it on to
+# the workers its nodes spawn; teardown sweeps up whatever still has it (see sweep()).
+RUN_MARK = ("ORRERY_DEPLOY_TEST_RUN", secrets.token_hex(8))
+
+
+def processes_of_this_run() -> list[int]:
+    """Every live process whose environment carries RUN_MARK."""
+    mark = f"{RUN_MARK[0]}={RUN_MARK[1]}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            environment = Path(f"/proc/{entry}/environ").read_bytes()
+        except OSError:
+            continue
+        if mark in environment.split(b"\0"):
+            found.append(int(entry))
+    return found
+
+
+def processes_holding_files_under(folder: Path) -> list[int]:
+    """Every process with a file open under folder (Ray's processes keep their logs open there)."""
+    prefix = str(folder) + os.sep
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            fds = os.listdir(f"/proc/{entry}/fd")
+            if any(os.readlink(f"/proc/{entry}/fd/{fd}").startswith(prefix) for fd in fds):
+                found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def sweep(folder: Path, rounds: int = 20) -> None:
+    """SIGKILL what is left of this run until nothing is: a raylet that is being stopped may start a
+    fresh agent, which is re-parented to init, escapes the process tree, and does not inherit the
+    environment mark, but does open its log under the node's temp dir."""
+    for _ in range(rounds):
+        left = set(processes_of_this_run()) | set(processes_holding_files_under(folder))
+        if not left:
+            return
+        kill_tree(sorted(left))
+        time.sleep(0.5)
 
 
 def child_env(**extra: str) -> dict[str, str]:
@@ -122,6 +169,7 @@ def child_env(**extra: str) -> dict[str, str]:
     env["RAY_USAGE_STATS_ENABLED"] = "0"
     env["RAY_AUTH_MODE"] = "token"
     env["RAY_AUTH_TOKEN"] = RAY_AUTH_TOKEN
+    env[RUN_MARK[0]] = RUN_MARK[1]
     env.update(extra)
     return env
 
@@ -270,6 +318,8 @@ def workdir() -> Iterator[Path]:
     # Short and under /tmp: Ray's unix socket paths must stay under ~107 bytes.
     path = Path(tempfile.mkdtemp(prefix="orrery-deploy-", dir="/tmp"))
     yield path
+    # The last teardown of the module (every other fixture uses this one).
+    sweep(path)
     shutil.rmtree(path, ignore_errors=True)
 
 
@@ -362,6 +412,7 @@ def server(ray_cluster: RayCluster, workdir: Path) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def stub(server: Server) -> Iterator[Any]:
     import grpc
+
     from orrery.v1 import orrery_pb2_grpc
 
     with grpc.insecure_channel(server.address) as channel:
@@ -370,9 +421,8 @@ def stub(server: Server) -> Iterator[Any]:
 
 def kuhn_request(*, seed: int, iterations: int | None = None, milliseconds: int | None = None) -> Any:
     """A stateless SuggestMove on a 2-player Kuhn position (the test game every build has)."""
-    from orrery.v1 import orrery_pb2
-
     from core_ext import load_game
+    from orrery.v1 import orrery_pb2
 
     state = load_game("kuhn", players=2).new_initial_state(seed)
     observation = state.observation(state.current_player)
