@@ -24,6 +24,8 @@ import asyncio
 import concurrent.futures as cf
 import contextlib
 import logging
+import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -90,9 +92,26 @@ class SearchJob:
         return STOP_DEADLINE if result.cut_short else STOP_BUDGET
 
 
+def lower_thread_priority(nice: int) -> None:
+    """Raise the calling thread's nice value by `nice` (Linux: nice is per thread, and threads and
+    processes started from this thread inherit it). Search work then yields the CPU to the event loop
+    that answers requests, so answers are not late because the searches hog the cores."""
+    if nice <= 0 or not hasattr(os, "setpriority"):
+        return
+    tid = threading.get_native_id()
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
+
+
 class SearchScheduler:
     def __init__(
-        self, metrics: ServiceMetrics, *, max_active: int | None, max_queue: int, local_below_ms: float = 20.0
+        self,
+        metrics: ServiceMetrics,
+        *,
+        max_active: int | None,
+        max_queue: int,
+        local_below_ms: float = 20.0,
+        worker_nice: int = 0,
     ) -> None:
         if (max_active is not None and max_active < 1) or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
@@ -102,6 +121,7 @@ class SearchScheduler:
         self._max_active_setting = max_active
         self.max_queue = max_queue
         self.local_below_s = local_below_ms / 1000.0
+        self.worker_nice = worker_nice
         self._slots = asyncio.Semaphore(self.max_active)
         self._waiting = 0
         self._jobs: set[SearchJob] = set()
@@ -115,7 +135,10 @@ class SearchScheduler:
         self.max_active = self._max_active_setting or ACTIVE_PER_WORKER * max(1, self.live_workers())
         self._slots = asyncio.Semaphore(self.max_active)
         self._threads = cf.ThreadPoolExecutor(
-            max_workers=self.max_active, thread_name_prefix="orrery-request"
+            self.max_active,
+            thread_name_prefix="orrery-request",
+            initializer=lower_thread_priority,
+            initargs=(self.worker_nice,),
         )
         self.ready = True
 
