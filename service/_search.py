@@ -124,7 +124,8 @@ class SearchScheduler:
         self.worker_nice = worker_nice
         self._slots = asyncio.Semaphore(self.max_active)
         self._waiting = 0
-        self._jobs: set[SearchJob] = set()
+        self._jobs: set[SearchJob] = set()  # running
+        self._admitted: set[SearchJob] = set()  # running or waiting for a slot
         self._threads: cf.ThreadPoolExecutor | None = None
         self.ready = False  # set once the workers are warm
         self.draining = False
@@ -167,6 +168,13 @@ class SearchScheduler:
     async def run(self, job: SearchJob) -> Any:
         """Admit, wait for a slot, search, and return the SearchResult (best so far if stopped)."""
         self.admit_check()
+        self._admitted.add(job)
+        try:
+            return await self._run_admitted(job)
+        finally:
+            self._admitted.discard(job)
+
+    async def _run_admitted(self, job: SearchJob) -> Any:
         self._waiting += 1
         self.metrics.queue_depth.set(self._waiting)
         try:
@@ -207,7 +215,7 @@ class SearchScheduler:
                 job.progress(partial)
 
         job._last_progress = time.time()
-        if job.time_left_s() < self.local_below_s:
+        if job.cancel.cancelled or job.time_left_s() < self.local_below_s:
             result = self._local_search(job)
             self._count(result)
             return result
@@ -233,7 +241,7 @@ class SearchScheduler:
         from search import Budget, search_observation
 
         left_ms = job.time_left_s() * 1000.0
-        if left_ms >= 1.0:
+        if left_ms >= 1.0 and not job.cancel.cancelled:
             budget = Budget(milliseconds=left_ms)
         else:
             budget = Budget(iterations=LATE_ITERATIONS, deadline=time.time() + 0.002)
@@ -255,7 +263,7 @@ class SearchScheduler:
         end = time.monotonic() + grace_s
         while self._jobs and time.monotonic() < end:
             await asyncio.sleep(0.05)
-        for job in list(self._jobs):
+        for job in list(self._admitted):  # running or still queued: answer at once with what they have
             job.stop(STOP_SHUTDOWN)
         while self._jobs and time.monotonic() < end + 5.0:
             await asyncio.sleep(0.02)
