@@ -339,7 +339,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         job = await self._job(request, context, progress_interval_s=3600.0)
         result = await self.scheduler.run(job)
         top_k = positions.top_k(request.params.top_k)
-        return await self.cpu(self._response, job, result, top_k=top_k, final=True)
+        answer = await self.cpu(self._response, job, result, top_k=top_k, final=True)
+        self.scheduler.note_answer(job, time.time())
+        return answer
 
     async def Analyze(self, request: pb.AnalyzeRequest, context: Any) -> AsyncIterator[pb.AnalyzeUpdate]:
         interval_ms = request.progress_interval_ms or DEFAULT_PROGRESS_MS
@@ -381,6 +383,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 await context.abort(exc.code, exc.details)
             sequence += 1
             answer = await self.cpu(self._response, job, result, top_k=top_k, final=True)
+            self.scheduler.note_answer(job, time.time())
             yield pb.AnalyzeUpdate(
                 query_id=query_id,
                 sequence=sequence,
