@@ -91,12 +91,12 @@ class SearchJob:
         from search import Budget
 
         now = time.time()
-        deadline = self.grant.deadline
+        deadline = self.grant.deadline - reserve_s
         if self.grant.iterations is not None:
             return Budget(iterations=self.grant.iterations, deadline=max(deadline, now + 1e-3))
-        end = self.arrival + self.grant.milliseconds / 1000.0 - reserve_s
-        time_left_ms = max((end - now) * 1000.0, 1.0)
-        if self.call_deadline is not None and deadline < self.arrival + self.grant.milliseconds / 1000.0:
+        budget_end = self.arrival + self.grant.milliseconds / 1000.0
+        time_left_ms = max((budget_end - reserve_s - now) * 1000.0, 1.0)
+        if self.call_deadline is not None and self.grant.deadline < budget_end:
             # The call's deadline comes first: stop there, and say the answer was cut short.
             return Budget(milliseconds=time_left_ms, deadline=max(deadline, now + 1e-3))
         return Budget(milliseconds=time_left_ms)
