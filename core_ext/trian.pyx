@@ -1121,16 +1121,15 @@ cdef bint trian_is_terminal(const void* p) noexcept nogil:
 
 # ---------------------------------------------------------------- apply
 
-cdef void _take_control_if_new(TrianState* s, int j, int owner) noexcept nogil:
-    # section VI.3: a unit arriving in a closed, resolved area where no one else stands takes control
+cdef int _closed_area_owner(const TrianState* s, int j) noexcept nogil:
+    # the controller (-1 none, -2 several) of the closed, resolved area of tile j; -3 if there is none
     cdef int node = _area_node(s, j), root
     if node < 0:
-        return
+        return -3
     root = _cfind(s, node)
     if s.uf_open[root] != 0 or _event_pending(s, root):
-        return
-    if _controller_except(s, root, j) == -1:
-        _draw_token(s, owner)
+        return -3
+    return _controller(s, root)
 
 
 cdef int trian_apply(void* p, action_t action) noexcept nogil:
@@ -1234,11 +1233,13 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
                 pl.minerals[c] += 1
         elif action == A_EXPEDITION:
             i = s.new_tile
+            owner = _closed_area_owner(s, i)
             s.placed[i].emissary = <int8_t>me
             pl.emissaries -= 1
             if FACE_FEAT[s.placed[i].face] == F_OUTPOST:
                 s.actions_left += 2       # section IX: two extra actions this phase 3
-            _take_control_if_new(s, i, me)
+            if owner == -1:
+                _draw_token(s, me)        # took control of an uncontrolled closed area (VI.3)
         elif A_CONSTRUCT <= action < A_CONSTRUCT + TR_TILES:
             i = action - A_CONSTRUCT
             node = _area_node(s, i)
@@ -1265,13 +1266,15 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             d = (action - A_TELEPORT) // TR_TILES
             j = (action - A_TELEPORT) % TR_TILES
             src = _nb_placed(s, s.new_tile, d)
+            k = _closed_area_owner(s, j)          # before the move: a move within one area takes nothing
             owner = s.placed[src].emissary
             s.placed[src].emissary = -1
             s.placed[j].emissary = <int8_t>owner
             s.teleport_used = 1
             if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me:
                 s.actions_left += 2
-            _take_control_if_new(s, j, owner)
+            if k == -1:
+                _draw_token(s, owner)
         else:
             return -1
         if s.actions_left == 0:
@@ -1400,17 +1403,31 @@ cdef action_t trian_policy(const void* p, Rng* rng, action_t* scratch) noexcept 
 cdef int trian_playout(void* p, Rng* rng, int max_moves) noexcept nogil:
     # Uniform random play, except that phase 1 ends with probability 1/2 at each step: uniform
     # choice among dozens of trades would spend every credit each turn and triple the game length.
+    # A placement is drawn by rejection sampling over (cell, side, rotation), which is uniform over
+    # the legal placements without listing them; after 64 misses the list is built as usual.
     cdef action_t buf[MAX_ACTIONS]
     cdef TrianState* s = _st(p)
-    cdef int moves = 0, n
+    cdef int moves = 0, n, tries, fi, side, rot, f
+    cdef uint32_t r
     cdef action_t a
     while moves < max_moves and s.mode != M_END:
-        n = trian_legal_actions(p, buf)
-        if n <= 0:
-            return -1
+        a = -1
         if s.mode == M_PH1 and rng_below(rng, 2) == 0:
             a = A_END_PH1
-        else:
+        elif s.mode == M_PLACE and s.n_front > 0:
+            for tries in range(64):
+                r = rng_below(rng, <uint32_t>(s.n_front * 6))
+                fi = <int>(r // 6)
+                side = <int>((r % 6) // 3)
+                rot = <int>(r % 3)
+                f = TILE_FACE[s.drawn_tile][side]
+                if _fits(s.freq[fi], OCODE[f][_orient(s.fx[fi], s.fy[fi])][rot]):
+                    a = A_PLACE + <int>r
+                    break
+        if a < 0:
+            n = trian_legal_actions(p, buf)
+            if n <= 0:
+                return -1
             a = buf[rng_below(rng, <uint32_t>n)]
         if trian_apply(p, a) != 0:
             return -1

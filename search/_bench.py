@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from core_ext import load_game
+from core_ext import load_game, registered_games
 from search._backends import InProcessBackend
 from search._bots import make_bot
 from search._config import Budget, get_config
@@ -53,6 +53,7 @@ def bench_search(
     config = get_config(config_name)
     state = random_position(game_name, players, seed, random_moves, variant)
     observation = state.observation(state.current_player)
+    raw_cpu_start = time.process_time()
     playouts, playout_s = raw_playouts(
         observation,
         seconds,
@@ -62,12 +63,15 @@ def bench_search(
         reward=config.reward,
     )
     raw_rate = playouts / playout_s
+    raw_cpu_s = time.process_time() - raw_cpu_start
     runs = []
     for w in workers:
         be = _backend(backend, w)
         try:
             be.warm()
+            cpu_start = time.process_time()
             result = be.search(observation, config, Budget(milliseconds=seconds * 1000.0), seed=seed)
+            cpu_s = time.process_time() - cpu_start  # this process only: not Ray actors
         finally:
             be.close()
         rate = result.iterations / result.elapsed_s
@@ -78,6 +82,12 @@ def bench_search(
                 "elapsed_s": round(result.elapsed_s, 3),
                 "iterations_per_second": round(rate, 1),
                 "iterations_per_second_per_worker": round(rate / w, 1),
+                # On a shared machine the cores may be busy with other work: CPU time shows whether
+                # the workers themselves scale (equal iterations per CPU second) or were starved.
+                "cpu_seconds": round(cpu_s, 3) if backend == "inprocess" else None,
+                "iterations_per_cpu_second": round(result.iterations / cpu_s, 1)
+                if backend == "inprocess" and cpu_s > 0
+                else None,
                 "tree_size": result.tree_size,
                 "max_depth": result.max_depth,
                 "best_action": result.best_label,
@@ -99,6 +109,10 @@ def bench_search(
         "playout_ratio": round(first["iterations_per_second_per_worker"] / raw_rate, 3),
         "runs": runs,
     }
+    if backend == "inprocess" and raw_cpu_s > 0 and first["iterations_per_cpu_second"]:
+        # the same ratio per CPU second: immune to neighbours taking the cores during one phase
+        out["raw_playouts_per_cpu_second"] = round(playouts / raw_cpu_s, 1)
+        out["playout_ratio_cpu"] = round(first["iterations_per_cpu_second"] / (playouts / raw_cpu_s), 3)
     if len(runs) > 1:
         out["scaling"] = {
             f"{r['workers']}_vs_{first['workers']}": round(
@@ -106,6 +120,18 @@ def bench_search(
             )
             for r in runs[1:]
         }
+        if backend == "inprocess":
+            # what the scaling would be with every worker on its own idle core
+            out["scaling_cpu_normalised"] = {
+                f"{r['workers']}_vs_{first['workers']}": round(
+                    r["workers"]
+                    * r["iterations_per_cpu_second"]
+                    / (first["workers"] * first["iterations_per_cpu_second"]),
+                    3,
+                )
+                for r in runs[1:]
+                if r["iterations_per_cpu_second"] and first["iterations_per_cpu_second"]
+            }
     return out
 
 
@@ -123,29 +149,49 @@ def _backend(kind: str, workers: int):
 # Fixed positions (game, players, deal seed, moves before the search) x presets x fixed iterations:
 # a change to any chosen move or count means search behaviour changed. Change the pin in
 # tests/test_search_signature.py only in a commit that means to change search.
-SIGNATURE_POSITIONS: tuple[tuple[str, int, int, tuple[int, ...]], ...] = (
-    ("kuhn", 2, 0, ()),
-    ("kuhn", 2, 1, ()),
-    ("kuhn", 2, 2, ()),
-    ("kuhn", 2, 0, (1,)),
-    ("kuhn", 2, 1, (1,)),
-    ("kuhn", 2, 2, (1,)),
-    ("kuhn", 2, 5, (0, 1)),
-    ("kuhn", 3, 0, (0,)),
-    ("kuhn", 3, 1, (1,)),
-    ("kuhn", 4, 3, (0, 1)),
+# (game, players, deal seed, moves before the search, then random moves from random_position()).
+# The Trian positions come from random moves, so a change to the Trian core moves the pin too.
+SIGNATURE_POSITIONS: tuple[tuple[str, int, int, tuple[int, ...], int], ...] = (
+    ("kuhn", 2, 0, (), 0),
+    ("kuhn", 2, 1, (), 0),
+    ("kuhn", 2, 2, (), 0),
+    ("kuhn", 2, 0, (1,), 0),
+    ("kuhn", 2, 1, (1,), 0),
+    ("kuhn", 2, 2, (1,), 0),
+    ("kuhn", 2, 5, (0, 1), 0),
+    ("kuhn", 3, 0, (0,), 0),
+    ("kuhn", 3, 1, (1,), 0),
+    ("kuhn", 4, 3, (0, 1), 0),
+    ("trian", 2, 1, (), 0),
+    ("trian", 2, 2, (), 40),
+    ("trian", 3, 3, (), 60),
 )
-SIGNATURE_CONFIGS = ("ismcts@1", "ismcts-score@1", "pimc@1")
+SIGNATURE_CONFIGS = ("ismcts@1", "ismcts@2", "ismcts-score@1", "pimc@1", "pimc@2")
 SIGNATURE_ITERATIONS = 2000
 SIGNATURE_SEED = 20261125
 
 
+def _signature_position(game_name: str, players: int, deal: int, moves: tuple[int, ...], random_moves: int):
+    state = position(game_name, players, deal, moves)
+    rng = random.Random(deal)
+    for _ in range(random_moves):
+        after = state.clone()
+        after.apply(rng.choice(after.legal_actions()))
+        if after.is_terminal():
+            break
+        state = after
+    return state
+
+
 def bench_signature() -> dict:
+    registered = {info.name for info in registered_games()}
     searches = []
     total = 0
     with InProcessBackend(1) as backend:
-        for game_name, players, deal, moves in SIGNATURE_POSITIONS:
-            state = position(game_name, players, deal, moves)
+        for game_name, players, deal, moves, random_moves in SIGNATURE_POSITIONS:
+            if game_name not in registered:
+                continue
+            state = _signature_position(game_name, players, deal, moves, random_moves)
             observation = state.observation(state.current_player)
             for name in SIGNATURE_CONFIGS:
                 result = backend.search(
@@ -157,7 +203,9 @@ def bench_signature() -> dict:
                 total += result.iterations
                 searches.append(
                     {
-                        "position": f"{game_name}/{players}p/deal{deal}/" + ".".join(map(str, moves)),
+                        "position": f"{game_name}/{players}p/deal{deal}/"
+                        + ".".join(map(str, moves))
+                        + (f"+{random_moves}random" if random_moves else ""),
                         "config": name,
                         "iterations": result.iterations,
                         "best_action": result.best_action,
@@ -191,6 +239,7 @@ def bench_strength(
     config_name: str | None = None,
     seed: int = 0,
     variant: str | None = None,
+    on_game: Callable[[dict], None] | None = None,
 ) -> dict:
     """`bot` in one seat against `baseline` in every other, the seat rotating each game and each deal
     played once per seat. A game scores 1 for a sole first place, 1/k for a k-way shared first."""
@@ -220,6 +269,20 @@ def bench_strength(
                 draws += 1
         else:
             losses += 1
+        if on_game is not None:
+            low, high = wilson_interval(score, g + 1)
+            on_game(
+                {
+                    "game": g + 1,
+                    "deal": deal,
+                    "bot_seat": seat,
+                    "ranks": list(record.ranks),
+                    "scores": list(record.scores),
+                    "win_rate": round(score / (g + 1), 4),
+                    "ci95": [round(low, 4), round(high, 4)],
+                    "seconds": round(time.time() - started, 1),
+                }
+            )
     low, high = wilson_interval(score, games)
     return {
         "bench": "strength",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from core_ext._cli import add_game_arguments
 from search._bench import bench_search, bench_signature, bench_strength
@@ -96,6 +97,7 @@ def _run_bench_strength(args: argparse.Namespace) -> int:
         config_name=args.config,
         seed=args.seed,
         variant=args.variant,
+        on_game=(lambda g: print(json.dumps(g), file=sys.stderr, flush=True)) if args.progress else None,
     )
     _print(result, args.json)
     return 0
@@ -148,5 +150,6 @@ def register(commands, bench) -> None:
     p.add_argument("--games", type=int, default=100)
     _add_budget_arguments(p)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--progress", action="store_true", help="one JSON line per game on stderr")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run_bench_strength)

@@ -155,5 +155,8 @@ def drive(
         if all(w.lost for w in state):
             raise RuntimeError(f"all {workers} search workers were lost")
         if progress is not None and any(w.active for w in state):
-            progress(result(final=False))
+            try:
+                progress(result(final=False))
+            except Exception:  # a broken callback must not cost the caller its final answer
+                log.exception("search progress callback failed; the search goes on")
     return result(final=True)

@@ -72,6 +72,14 @@ cdef class CancelFlag:
 
 
 cdef double CHECK_INTERVAL_S = 20e-6   # target time between clock reads in run()
+# log(n) for small n, computed with log() itself, so the table changes speed and never results.
+cdef enum:
+    LOG_TABLE_SIZE = 65536
+cdef double LOG_TABLE[65536]
+cdef int _log_i
+LOG_TABLE[0] = -INFINITY
+for _log_i in range(1, LOG_TABLE_SIZE):
+    LOG_TABLE[_log_i] = log(<double>_log_i)
 cdef long long MAX_TREE_ITERATIONS = 2_000_000_000   # per searcher; visits are int32
 
 
@@ -293,9 +301,10 @@ cdef class Searcher:
                     if nodes[child].visits == 0:
                         value = INFINITY
                     else:
+                        log_avail = (LOG_TABLE[nodes[child].avail] if nodes[child].avail < LOG_TABLE_SIZE
+                                     else log(<double>nodes[child].avail))
                         value = (nodes[child].reward[mover] / nodes[child].visits
-                                 + self.exploration * sqrt(log(<double>nodes[child].avail)
-                                                           / nodes[child].visits))
+                                 + self.exploration * sqrt(log_avail / nodes[child].visits))
                     if value > best_value:
                         best_value = value
                         best = child

@@ -93,6 +93,9 @@ class RayBackend:
             num_workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
             raise ValueError(f"num_workers must be an int >= 1, got {num_workers!r}")
+        cpus = ray.cluster_resources().get("CPU", 0)
+        if num_workers > cpus:
+            log.warning("%d search workers asked for, but the cluster has %g CPUs", num_workers, cpus)
         self.workers = num_workers
         # four threads: a cancel finds a free one even while a few searches share the actor
         # (ray's type stubs lack max_concurrency, hence the dict)
@@ -114,12 +117,20 @@ class RayBackend:
             self._actors[i] = self._actor_class.remote()
         self._dead.clear()
 
-    def warm(self) -> None:
-        """Block until every actor is up and has run a tiny search."""
+    def warm(self, timeout_s: float | None = 300.0) -> None:
+        """Block until every actor is up and has run a tiny search. An actor that cannot start
+        within timeout_s (e.g. the cluster has fewer free CPUs than workers) raises RuntimeError."""
         with self._lock:
             self._replace_dead()
             actors = list(self._actors)
-        self._ray.get([a.warm.remote() for a in actors])
+        refs = [a.warm.remote() for a in actors]
+        ready, pending = self._ray.wait(refs, num_returns=len(refs), timeout=timeout_s)
+        if pending:
+            raise RuntimeError(
+                f"only {len(ready)} of {len(refs)} search workers started within {timeout_s} s; "
+                f"the cluster has {self._ray.cluster_resources().get('CPU', 0):g} CPUs"
+            )
+        self._ray.get(ready)  # raises if an actor failed to start
 
     @property
     def live_workers(self) -> int:

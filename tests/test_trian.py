@@ -582,3 +582,124 @@ def test_three_player_tie_sends_everyone_home_and_pays_the_closer():
     assert sc.credits(2) == before + (3 + 3) * 2
     assert [sc.tokens(p) for p in range(3)] == tokens
     assert sc.data()["placed_emissary"][:3] == [-1, -1, -1]
+
+
+def test_an_observation_that_claims_hidden_values_is_rejected():
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=8)
+    for _ in range(30):
+        state.apply(state.legal_actions()[0])
+    obs = json.loads(state.observation(0).to_json())
+    full = json.loads(state.to_json())["state"]
+    leaky = json.loads(json.dumps(obs))
+    leaky["state"]["stack0_tile"] = full["stack0_tile"]
+    leaky["state"]["stack0_up"] = full["stack0_up"]
+    with pytest.raises(StateFormatError, match="cannot see"):
+        game.observation_from_json(json.dumps(leaky))
+    leaky = json.loads(json.dumps(obs))
+    leaky["state"]["player_tok_plus"] = full["player_tok_plus"]
+    with pytest.raises(StateFormatError):
+        game.observation_from_json(json.dumps(leaky))
+    assert game.observation_from_json(json.dumps(obs)) == state.observation(0)
+
+
+def test_closing_a_3_tile_nebula_pays_3_and_3_minerals_appear():
+    sc = Scenario(["nebula-cap", "nebula-bend", "nebula-cap"])
+    sc.turn(0, 0, "nebula-cap", "pass", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    before = sc.credits(A)
+    sc.turn(2, 0, "nebula-cap", "pass", left="N")
+    assert sc.credits(A) == before + 3
+    assert sum(sc.data()["neb_minerals"][:4]) == 3
+
+
+def test_closing_a_3_tile_outer_space_area_pays_9_to_the_closer():
+    sc = Scenario(["nebula-bend", "nebula-cap", "nebula-bend"])
+    sc.turn(0, 0, "nebula-bend", "pass", right="S")
+    sc.turn(1, 0, "nebula-cap", "pass", left="S", right="S")
+    before = sc.credits(A)
+    sc.turn(2, 0, "nebula-bend", "pass", left="S")
+    assert sc.credits(A) == before + 9
+
+
+def test_teleporting_into_an_uncontrolled_closed_system_takes_control_for_the_owner():
+    sc = Scenario(["planet-end", "starlight-path", "planet-end", "nebula-cap", "teleport"])
+    sc.turn(0, 0, "planet-end", "pass", right="P")  # A
+    sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
+    sc.turn(2, 0, "planet-end", "pass", left="P")  # A closes an empty system
+    sc.turn(-1, 0, "nebula-cap", "expedition", right="S", vert="N")  # B
+    sc.place(-2, 0, "teleport")  # A: B's emissary on (-1, 0) is in the radius
+    moves = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+    assert {(d["to"]["x"], d["to"]["y"]) for d in moves if d["kind"] == "teleport"} == {(0, 0), (2, 0)}
+    tokens = sc.tokens(B)
+    sc.act("teleport", to={"x": 0, "y": 0})  # teleport an enemy emissary
+    assert sc.tokens(B) == tokens + 1
+    assert sc.data()["placed_emissary"][0] == B
+
+
+def test_construction_in_a_system_3_tiles_1_emissary_pays_16():
+    sc = Scenario(["planet-end", "starlight-path", "planet-end", "space", "space"])
+    system_line(sc)
+    sc.act("pass")
+    sc.act("take_back", count=0)
+    sc.turn(-1, 0, "space", "pass", right="S")  # B
+    before = sc.credits(A)
+    sc.place(0, 1, "space", vert="S")
+    sc.act("construct", x=0, y=0)
+    assert sc.credits(A) == before + 16  # (3 tiles + 1 emissary) x 4
+
+
+def test_a_space_station_gives_2_minerals_per_turn_and_never_more():
+    faces = ["nebula-cap", "nebula-bend", "nebula-cap"] + ["space"] * 6
+    sc = Scenario(faces)
+    sc.turn(0, 0, "nebula-cap", "expedition", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    sc.place(2, 0, "nebula-cap", left="N")
+    sc.act("pass")
+    sc.act("take_back", count=0)
+    sc.turn(0, 1, "space", "pass", vert="S")  # B
+    sc.place(-1, 0, "space", right="S")
+    sc.act("construct", x=0, y=0)  # research station
+    sc.turn(1, 1, "space", "pass", left="S")  # B
+    sc.act("end_phase1")
+    sc.place(3, 0, "space", left="S")
+    sc.act("construct", x=0, y=0)  # space station
+    sc.turn(-1, 1, "space", "pass", right="S")  # B
+    for _ in range(2):
+        d = next(
+            sc.state.action_to_struct(a)
+            for a in sc.state.legal_actions()
+            if sc.state.action_to_struct(a)["kind"] == "gain_mineral"
+        )
+        sc.act("gain_mineral", nebula=0, color=d["color"])
+    assert not sc.has("gain_mineral"), "at most 2 minerals per nebula per turn"
+
+
+def test_actions_round_trip_through_structs_by_kind_and_fields():
+    sc = Scenario(["planet-end", "starlight-path"])
+    sc.act("end_phase1")
+    assert sc.state.action_from_struct({"kind": "draw", "stack": 1}) == 241
+    sc.act("draw", stack=0)
+    for a in sc.state.legal_actions():
+        d = sc.state.action_to_struct(a)
+        fields = {k: v for k, v in d.items() if k not in ("id", "label")}
+        assert sc.state.action_from_struct(fields) == a
+    with pytest.raises(StateFormatError):
+        sc.state.action_from_struct({"kind": "place", "x": 40, "y": 40, "side": 0, "rotation": 0})
+    with pytest.raises(StateFormatError):
+        sc.state.action_from_struct({"id": sc.state.legal_actions()[0], "kind": "research"})
+
+
+def test_determinize_resamples_the_stacks_and_a_tile_in_another_hand():
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=12)
+    state.apply(0)  # end phase 1
+    state.apply(240)  # draw: the tile is in seat 0's hand
+    other = state.observation(1)
+    hands = {json.loads(other.determinize(k).to_json())["state"]["drawn_tile"] for k in range(20)}
+    stacks = {tuple(json.loads(other.determinize(k).to_json())["state"]["stack0_tile"]) for k in range(5)}
+    assert len(hands) > 1 and len(stacks) == 5
+    truth = json.loads(state.to_json())["state"]["drawn_tile"]
+    own = state.observation(0)
+    mine = {json.loads(own.determinize(k).to_json())["state"]["drawn_tile"] for k in range(5)}
+    assert mine == {truth}, "the drawer knows its tile"
