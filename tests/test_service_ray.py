@@ -38,7 +38,11 @@ def server(tmp_path_factory):
     started: dict[str, object] = {}
 
     def start() -> None:
-        started["server"] = start_server(args, cwd=str(folder), same_imports=True, env={"RAY_ADDRESS": ""})
+        try:
+            env = {"RAY_ADDRESS": ""}
+            started["server"] = start_server(args, cwd=str(folder), same_imports=True, env=env)
+        except Exception as exc:  # shown by the fixture below
+            started["error"] = exc
 
     starter = threading.Thread(target=start)
     starter.start()
@@ -58,6 +62,8 @@ def server(tmp_path_factory):
             except grpc.RpcError as exc:
                 WARMING["suggest"] = (exc.code(), exc.details())
     starter.join()
+    if "error" in started:
+        raise started["error"]  # type: ignore[misc]
     spawned = started["server"]
     yield spawned
     assert spawned.terminate(timeout=60) == 0
