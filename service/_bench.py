@@ -7,6 +7,7 @@ from send to answer. p99_over_budget_ms is p99 latency minus the budget.
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import threading
@@ -105,6 +106,7 @@ def run_bench(
         ),
         timeout=60,
     )
+    load_before = _load_average()
     threads = [threading.Thread(target=client, args=(i,)) for i in range(concurrency)]
     t_start = time.perf_counter()
     end_time.append(t_start + seconds)
@@ -135,4 +137,13 @@ def run_bench(
         "mean_iterations": round(statistics.fmean(iterations), 1) if iterations else 0,
         "min_iterations": min(iterations) if iterations else 0,
         "cut_short": cut_short,
+        "cpus": os.cpu_count(),
+        "load_average_1m": [load_before, _load_average()],  # before and after: other work on the machine
     }
+
+
+def _load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None

@@ -34,6 +34,7 @@ def _serve(args: argparse.Namespace) -> int:
         default_config=args.config,
         drain_seconds=args.drain_seconds,
         local_below_ms=args.local_below_ms,
+        worker_nice=args.worker_nice,
     )
 
     def ready(server: Any) -> None:
@@ -206,10 +207,20 @@ def _add_local_below(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_worker_nice(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--worker-nice",
+        type=int,
+        default=5,
+        help="nice increment for search threads and a local Ray's processes (0: none; default 5)",
+    )
+
+
 def register(commands: Any, bench: Any) -> None:
     p = commands.add_parser("serve", help="run the gRPC move-suggestion service")
     add_serve_arguments(p)
     _add_local_below(p)
+    _add_worker_nice(p)
     p.set_defaults(func=_serve)
 
     p = commands.add_parser("suggest", help="ask a running server for a move")

@@ -16,7 +16,13 @@ from service._errors import invalid
 
 MAX_ITERATIONS = 1_000_000_000  # an iteration budget above this is a mistake, not a request
 MAX_MILLISECONDS = 86_400_000  # one day: above this a budget is out of range
-DEADLINE_MARGIN_S = 0.03  # reply this long before the call's deadline (serialization, network)
+# Reply this long before the call's deadline (answer building, serialization, network): a tenth of
+# the time the call allows, at least 30 ms and at most 250 ms.
+DEADLINE_MARGIN_MIN_S, DEADLINE_MARGIN_MAX_S, DEADLINE_MARGIN_SHARE = 0.03, 0.25, 0.1
+
+
+def deadline_margin(call_time_remaining: float) -> float:
+    return min(DEADLINE_MARGIN_MAX_S, max(DEADLINE_MARGIN_MIN_S, DEADLINE_MARGIN_SHARE * call_time_remaining))
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,8 @@ def grant_budget(
     allowed_ms = min(wanted_ms, max_budget_ms)
     deadline = arrival + allowed_ms / 1000.0
     if call_time_remaining is not None:
-        deadline = min(deadline, arrival + max(0.0, call_time_remaining - DEADLINE_MARGIN_S))
+        margin = deadline_margin(call_time_remaining)
+        deadline = min(deadline, arrival + max(0.0, call_time_remaining - margin))
     return Grant(
         iterations=iterations,
         milliseconds=allowed_ms,

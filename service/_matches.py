@@ -204,11 +204,11 @@ class MatchStore:
 
     def check_seat_token(self, match_id: str, seat: int, token: str) -> bool:
         """True if `token` is seat's token. Raises NOT_FOUND / INVALID_ARGUMENT for a bad match or seat."""
-        with self._transaction() as db:
-            row = self._row(db, match_id)
+        with self._lock:
+            row = self._row(self._db, match_id)
             if not 0 <= seat < row.players:
                 raise invalid("seat", f"{seat} is not a seat of this {row.players}-player match")
-            (stored,) = db.execute(
+            (stored,) = self._db.execute(
                 "SELECT token_sha256 FROM seats WHERE match_id = ? AND seat = ?", (match_id, seat)
             ).fetchone()
         return hmac.compare_digest(stored, _digest(token))

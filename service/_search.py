@@ -14,6 +14,10 @@
   or its budget is tiny) runs on one thread in the server instead of on the backend's workers: a
   round trip to busy workers (Ray actor calls, a full thread pool) would cost more than the search,
   and make the answer late.
+- Answers must be ready by arrival + budget, but merging the workers' results and building the answer
+  take time after the search stops. The scheduler learns that time: after each answer to a
+  milliseconds budget it moves `reserve_s` by a fraction of how late (or early) the answer was, and
+  millisecond searches stop `reserve_s` before the end of their budget.
 - Every search is stopped through its CancelToken when the client cancels, on StopAnalysis, and when
   the server drains; the result is still produced (best so far) and reported to whoever waits.
 """
@@ -24,6 +28,8 @@ import asyncio
 import concurrent.futures as cf
 import contextlib
 import logging
+import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +42,8 @@ from service._metrics import ServiceMetrics
 log = logging.getLogger("orrery.service")
 
 SLICE_S = 0.025  # longest stretch a search holds a worker before others get a turn (s)
+MAX_RESERVE_S = 0.05  # the answer reserve never exceeds this (s)
+RESERVE_GAIN = 0.2  # how fast the reserve follows observed lateness
 LATE_ITERATIONS = 32  # a search admitted with no time left still runs this many (for a sound answer)
 ACTIVE_PER_WORKER = 2  # default max_active = this many searches per worker
 STOP_BUDGET, STOP_DEADLINE, STOP_STOPPED, STOP_SHUTDOWN = "budget", "deadline", "stopped", "shutdown"
@@ -70,16 +78,25 @@ class SearchJob:
             end = min(end, self.arrival + self.grant.milliseconds / 1000.0)
         return end - time.time()
 
-    def budget(self) -> Any:
-        """search.Budget for the time left now (queueing has used part of the grant)."""
+    @property
+    def answer_due(self) -> float:
+        """When the answer should be ready (time.time()): the end of its budget or of its deadline."""
+        if self.grant.iterations is not None:
+            return self.grant.deadline
+        return min(self.grant.deadline, self.arrival + self.grant.milliseconds / 1000.0)
+
+    def budget(self, reserve_s: float = 0.0) -> Any:
+        """search.Budget for the time left now (queueing has used part of the grant), stopping
+        reserve_s early so that the answer is built in time."""
         from search import Budget
 
         now = time.time()
-        deadline = self.grant.deadline
+        deadline = self.grant.deadline - reserve_s
         if self.grant.iterations is not None:
             return Budget(iterations=self.grant.iterations, deadline=max(deadline, now + 1e-3))
-        time_left_ms = max((self.arrival + self.grant.milliseconds / 1000.0 - now) * 1000.0, 1.0)
-        if self.call_deadline is not None and deadline < self.arrival + self.grant.milliseconds / 1000.0:
+        budget_end = self.arrival + self.grant.milliseconds / 1000.0
+        time_left_ms = max((budget_end - reserve_s - now) * 1000.0, 1.0)
+        if self.call_deadline is not None and self.grant.deadline < budget_end:
             # The call's deadline comes first: stop there, and say the answer was cut short.
             return Budget(milliseconds=time_left_ms, deadline=max(deadline, now + 1e-3))
         return Budget(milliseconds=time_left_ms)
@@ -90,9 +107,26 @@ class SearchJob:
         return STOP_DEADLINE if result.cut_short else STOP_BUDGET
 
 
+def lower_thread_priority(nice: int) -> None:
+    """Raise the calling thread's nice value by `nice` (Linux: nice is per thread, and threads and
+    processes started from this thread inherit it). Search work then yields the CPU to the event loop
+    that answers requests, so answers are not late because the searches hog the cores."""
+    if nice <= 0 or not hasattr(os, "setpriority"):
+        return
+    tid = threading.get_native_id()
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
+
+
 class SearchScheduler:
     def __init__(
-        self, metrics: ServiceMetrics, *, max_active: int | None, max_queue: int, local_below_ms: float = 20.0
+        self,
+        metrics: ServiceMetrics,
+        *,
+        max_active: int | None,
+        max_queue: int,
+        local_below_ms: float = 20.0,
+        worker_nice: int = 0,
     ) -> None:
         if (max_active is not None and max_active < 1) or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
@@ -102,9 +136,12 @@ class SearchScheduler:
         self._max_active_setting = max_active
         self.max_queue = max_queue
         self.local_below_s = local_below_ms / 1000.0
+        self.worker_nice = worker_nice
+        self.reserve_s = 0.0  # learned: stop a milliseconds search this long before its budget ends
         self._slots = asyncio.Semaphore(self.max_active)
         self._waiting = 0
-        self._jobs: set[SearchJob] = set()
+        self._jobs: set[SearchJob] = set()  # running
+        self._admitted: set[SearchJob] = set()  # running or waiting for a slot
         self._threads: cf.ThreadPoolExecutor | None = None
         self.ready = False  # set once the workers are warm
         self.draining = False
@@ -115,7 +152,10 @@ class SearchScheduler:
         self.max_active = self._max_active_setting or ACTIVE_PER_WORKER * max(1, self.live_workers())
         self._slots = asyncio.Semaphore(self.max_active)
         self._threads = cf.ThreadPoolExecutor(
-            max_workers=self.max_active, thread_name_prefix="orrery-request"
+            self.max_active,
+            thread_name_prefix="orrery-request",
+            initializer=lower_thread_priority,
+            initargs=(self.worker_nice,),
         )
         self.ready = True
 
@@ -144,6 +184,13 @@ class SearchScheduler:
     async def run(self, job: SearchJob) -> Any:
         """Admit, wait for a slot, search, and return the SearchResult (best so far if stopped)."""
         self.admit_check()
+        self._admitted.add(job)
+        try:
+            return await self._run_admitted(job)
+        finally:
+            self._admitted.discard(job)
+
+    async def _run_admitted(self, job: SearchJob) -> Any:
         self._waiting += 1
         self.metrics.queue_depth.set(self._waiting)
         try:
@@ -168,6 +215,13 @@ class SearchScheduler:
             job.stop(STOP_STOPPED)
             raise
 
+    def note_answer(self, job: SearchJob, ready: float) -> None:
+        """An answer for `job` was ready at `ready` (time.time()): adjust the reserve."""
+        if job.grant.iterations is not None or job.stop_reason is not None:
+            return
+        late_s = ready - job.answer_due
+        self.reserve_s = min(MAX_RESERVE_S, max(0.0, self.reserve_s + RESERVE_GAIN * late_s))
+
     def _release(self, job: SearchJob) -> None:
         self._jobs.discard(job)
         self.metrics.active_searches.set(len(self._jobs))
@@ -184,7 +238,7 @@ class SearchScheduler:
                 job.progress(partial)
 
         job._last_progress = time.time()
-        if job.time_left_s() < self.local_below_s:
+        if job.cancel.cancelled or job.time_left_s() - self.reserve_s < self.local_below_s:
             result = self._local_search(job)
             self._count(result)
             return result
@@ -192,7 +246,7 @@ class SearchScheduler:
             result = self.backend.search(
                 job.observation,
                 job.config,
-                job.budget(),
+                job.budget(self.reserve_s),
                 seed=job.seed,
                 cancel=job.cancel,
                 progress=on_slice,
@@ -209,8 +263,8 @@ class SearchScheduler:
         """One thread in this process, for what is left of the time (or a few iterations if nothing)."""
         from search import Budget, search_observation
 
-        left_ms = job.time_left_s() * 1000.0
-        if left_ms >= 1.0:
+        left_ms = (job.time_left_s() - self.reserve_s) * 1000.0
+        if left_ms >= 1.0 and not job.cancel.cancelled:
             budget = Budget(milliseconds=left_ms)
         else:
             budget = Budget(iterations=LATE_ITERATIONS, deadline=time.time() + 0.002)
@@ -232,7 +286,7 @@ class SearchScheduler:
         end = time.monotonic() + grace_s
         while self._jobs and time.monotonic() < end:
             await asyncio.sleep(0.05)
-        for job in list(self._jobs):
+        for job in list(self._admitted):  # running or still queued: answer at once with what they have
             job.stop(STOP_SHUTDOWN)
         while self._jobs and time.monotonic() < end + 5.0:
             await asyncio.sleep(0.02)

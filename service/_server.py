@@ -9,6 +9,7 @@ stopped (each still sends its final answer), then the server stops.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures as cf
 import logging
 import os
 import signal
@@ -28,7 +29,7 @@ from service._limits_interceptor import LimitsInterceptor
 from service._matches import MatchStore
 from service._metrics import ServiceMetrics
 from service._metrics_interceptor import MetricsInterceptor
-from service._search import SearchScheduler
+from service._search import SearchScheduler, lower_thread_priority
 from service._servicer import SERVICE_NAME, OrreryServicer
 
 log = logging.getLogger("orrery.service")
@@ -53,6 +54,7 @@ class ServerConfig:
     default_config: str = "ismcts"  # search configuration when a request names none
     drain_seconds: float = 10.0  # on SIGTERM, how long running searches may go on
     local_below_ms: float = 20.0  # a search with less time left than this runs on one local thread
+    worker_nice: int = 5  # nice increment for search threads and local Ray processes (0: none)
     max_request_bytes: int = 1 << 20  # whole request message (bytes)
     max_json_chars: int = 256 * 1024  # each *_json field (characters)
     max_name_chars: int = 256  # every other string field: names, ids, tokens (characters)
@@ -105,6 +107,7 @@ class OrreryServer:
             max_active=config.max_active,
             max_queue=config.max_queue,
             local_below_ms=config.local_below_ms,
+            worker_nice=config.worker_nice,
         )
         self.servicer = OrreryServicer(
             store=self.store,
@@ -136,6 +139,16 @@ class OrreryServer:
             reflection.SERVICE_NAME,
         )
         reflection.enable_server_reflection(names, self.server)
+        # The workers are started, warmed and stopped from this one thread, for its whole life: Ray's
+        # driver state belongs to the thread that initialised it (the process exits when that thread
+        # does), and a raised nice value here is inherited by the Ray processes or search threads it
+        # creates, so they yield the CPU to the request path.
+        self._backend_thread = cf.ThreadPoolExecutor(
+            1,
+            thread_name_prefix="orrery-workers",
+            initializer=lower_thread_priority,
+            initargs=(config.worker_nice,),
+        )
         self.port = 0
         self.metrics_port = 0
         self._stopped = asyncio.Event()
@@ -159,9 +172,10 @@ class OrreryServer:
             raise RuntimeError(f"cannot bind {address}")
         await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
         await self.server.start()
-        backend = await asyncio.to_thread(make_backend, c)
+        loop = asyncio.get_running_loop()
+        backend = await loop.run_in_executor(self._backend_thread, make_backend, c)
         try:
-            await asyncio.to_thread(backend.warm)
+            await loop.run_in_executor(self._backend_thread, backend.warm)
         except BaseException:
             backend.close()
             raise
@@ -177,9 +191,11 @@ class OrreryServer:
         self.servicer.stop_all()
         await self.server.stop(grace=2.0)
         log.info("gRPC stopped; closing the search workers")
-        await asyncio.to_thread(self.scheduler.close)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._backend_thread, self.scheduler.close)
         if self.config.backend == "ray":
-            await asyncio.to_thread(_shutdown_ray)
+            await loop.run_in_executor(self._backend_thread, _shutdown_ray)
+        self._backend_thread.shutdown(wait=True)
         self.servicer.close()
         self.store.close()
         log.info("stopped")

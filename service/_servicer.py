@@ -103,6 +103,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         self.default_config = default_config
         self.backend_name = backend_name
         self._db_thread = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="orrery-store")
+        # Parsing observation JSON and building answers take milliseconds for big games: off the loop.
+        self._cpu_threads = cf.ThreadPoolExecutor(max_workers=2, thread_name_prefix="orrery-cpu")
         self._queries: dict[str, SearchJob] = {}
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -110,11 +112,17 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._db_thread, functools.partial(fn, *args, **kwargs))
 
+    async def cpu(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run CPU work (JSON parsing, answer building) off the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._cpu_threads, functools.partial(fn, *args, **kwargs))
+
     async def check_token(self, match_id: str, seat: int, token: str) -> bool:
         return bool(await self.db(self.store.check_seat_token, match_id, seat, token))
 
     def close(self) -> None:
         self._db_thread.shutdown(wait=True)
+        self._cpu_threads.shutdown(wait=True)
 
     # ---- games and matches ----
 
@@ -266,8 +274,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         if kind == "match":  # the seat's token was checked by the auth interceptor
             return await self.db(self.store.observation, query.match.match_id, query.match.seat)
         if kind == "observation":
-            return positions.observation_from_input(
-                query.observation.game, query.observation.observation_json
+            return await self.cpu(
+                positions.observation_from_input, query.observation.game, query.observation.observation_json
             )
         raise invalid("position", "give match (a hosted seat) or observation (game and observation JSON)")
 
@@ -330,7 +338,10 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     async def SuggestMove(self, request: pb.SuggestMoveRequest, context: Any) -> pb.SuggestMoveResponse:
         job = await self._job(request, context, progress_interval_s=3600.0)
         result = await self.scheduler.run(job)
-        return self._response(job, result, top_k=positions.top_k(request.params.top_k), final=True)
+        top_k = positions.top_k(request.params.top_k)
+        answer = await self.cpu(self._response, job, result, top_k=top_k, final=True)
+        self.scheduler.note_answer(job, time.time())
+        return answer
 
     async def Analyze(self, request: pb.AnalyzeRequest, context: Any) -> AsyncIterator[pb.AnalyzeUpdate]:
         interval_ms = request.progress_interval_ms or DEFAULT_PROGRESS_MS
@@ -347,8 +358,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         loop = asyncio.get_running_loop()
         updates: asyncio.Queue[Any] = asyncio.Queue()
 
-        def on_progress(partial: Any) -> None:  # from the search thread
-            loop.call_soon_threadsafe(updates.put_nowait, partial)
+        def on_progress(partial: Any) -> None:  # in the search thread: build the message there too
+            message = self._response(job, partial, top_k=top_k, final=False)
+            loop.call_soon_threadsafe(updates.put_nowait, message)
 
         job.progress = on_progress
         self._queries[query_id] = job
@@ -364,19 +376,20 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                     next_update.cancel()
                     break
                 sequence += 1
-                result = self._response(job, next_update.result(), top_k=top_k, final=False)
-                yield pb.AnalyzeUpdate(query_id=query_id, sequence=sequence, result=result)
+                yield pb.AnalyzeUpdate(query_id=query_id, sequence=sequence, result=next_update.result())
             try:
                 result = search.result()
             except ServiceError as exc:
                 await context.abort(exc.code, exc.details)
             sequence += 1
+            answer = await self.cpu(self._response, job, result, top_k=top_k, final=True)
+            self.scheduler.note_answer(job, time.time())
             yield pb.AnalyzeUpdate(
                 query_id=query_id,
                 sequence=sequence,
                 final=True,
                 stop_reason=STOP_REASONS[job.final_stop_reason(result)],
-                result=self._response(job, result, top_k=top_k, final=True),
+                result=answer,
             )
         finally:
             if not search.done():  # the client went away: stop the search, free its workers

@@ -195,13 +195,13 @@ def test_milliseconds_budget_and_server_cap(client):
 def test_deadline_shorter_than_budget_answers_in_time(client):
     text, _ = kuhn_observation_json()
     t0 = time.monotonic()
-    answer = client.suggest(game="kuhn", observation_json=text, milliseconds=2500, timeout=0.6)
+    answer = client.suggest(game="kuhn", observation_json=text, milliseconds=2900, timeout=2.0)
     elapsed = time.monotonic() - t0
-    assert elapsed < 0.6 and answer.stats.cut_short and answer.stats.iterations > 0
-    assert answer.stats.deadline_ms < 600
+    assert elapsed < 2.0 and answer.stats.cut_short and answer.stats.iterations > 0
+    assert answer.stats.deadline_ms < 1900  # about 200 ms kept to send the answer
     t0 = time.monotonic()
-    answer = client.suggest(game="kuhn", observation_json=text, iterations=10**9, timeout=0.5)
-    assert time.monotonic() - t0 < 0.5 and answer.stats.cut_short
+    answer = client.suggest(game="kuhn", observation_json=text, iterations=10**9, timeout=1.5)
+    assert time.monotonic() - t0 < 1.5 and answer.stats.cut_short
 
 
 def test_levels_set_budget_and_temperature(client):
@@ -242,10 +242,10 @@ def test_analyze_budget_and_deadline_end_with_one_final(client):
     assert done.stop_reason == pb.STOP_REASON_BUDGET and done.result.stats.iterations == 20000
     t0 = time.monotonic()
     stream = client.analyze(
-        game="kuhn", observation_json=text, milliseconds=2500, progress_interval_ms=100, timeout=0.7
+        game="kuhn", observation_json=text, milliseconds=2900, progress_interval_ms=100, timeout=1.5
     )
     updates = list(stream)
-    assert time.monotonic() - t0 < 0.7
+    assert time.monotonic() - t0 < 1.5
     assert sum(u.final for u in updates) == 1 and updates[-1].final
     assert updates[-1].stop_reason == pb.STOP_REASON_DEADLINE and updates[-1].result.stats.cut_short
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
 import urllib.request
 
@@ -11,17 +13,58 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from core_ext import load_game
 from orrery.v1 import orrery_pb2 as pb
+from orrery.v1 import orrery_pb2_grpc as pb_grpc
 from service._spawn import start_server
 from service.client import OrreryClient
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+WARMING: dict[str, object] = {}  # what the server said while its Ray workers were starting
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("ray")
+    port = free_port()
     args = ["--backend", "ray", "--workers", "2", "--config", "test-fast", "--db", str(folder / "m.sqlite3")]
-    spawned = start_server(args, cwd=str(folder), same_imports=True, env={"RAY_ADDRESS": ""})
+    args += ["--port", str(port)]
+    started: dict[str, object] = {}
+
+    def start() -> None:
+        try:
+            env = {"RAY_ADDRESS": ""}
+            started["server"] = start_server(args, cwd=str(folder), same_imports=True, env=env)
+        except Exception as exc:  # shown by the fixture below
+            started["error"] = exc
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        while starter.is_alive() and "health" not in WARMING:
+            try:
+                status = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=1).status
+            except grpc.RpcError:  # the port is not open yet
+                time.sleep(0.05)
+                continue
+            WARMING["health"] = status
+            query = pb.ObservationInput(game="kuhn", observation_json="{}")
+            request = pb.SuggestMoveRequest(observation=query)
+            try:
+                pb_grpc.OrreryStub(channel).SuggestMove(request, timeout=5)
+            except grpc.RpcError as exc:
+                WARMING["suggest"] = (exc.code(), exc.details())
+    starter.join()
+    if "error" in started:
+        raise started["error"]  # type: ignore[misc]
+    spawned = started["server"]
     yield spawned
     assert spawned.terminate(timeout=60) == 0
 
@@ -38,6 +81,9 @@ def active_searches(server) -> float:
 
 
 def test_serving_only_with_warm_ray_workers(client):
+    assert WARMING["health"] == health_pb2.HealthCheckResponse.NOT_SERVING
+    code, details = WARMING["suggest"]
+    assert code == grpc.StatusCode.UNAVAILABLE and "warming up" in details
     health = health_pb2_grpc.HealthStub(client.channel)
     answer = health.Check(health_pb2.HealthCheckRequest(service="orrery.v1.Orrery"), timeout=5)
     assert answer.status == health_pb2.HealthCheckResponse.SERVING
