@@ -77,9 +77,9 @@ register(
 register(
     GameInfo(
         name="trian",
-        title="Galaxy of Trian: New Order (beginner variant: no ships, no racial skills)",
+        title="Galaxy of Trian: New Order (beginner variant; ships variant with Corvettes and Rogues)",
         module="core_ext.trian",
-        variants=("beginner",),
+        variants=("beginner", "ships"),
         player_counts=(2, 3, 4),
         action_description=(
             "Phase 1: 0 end phase 1; 1-4 buy a mineral (red, blue, green, yellow); 5 buy a combat token; "
@@ -89,7 +89,9 @@ register(
             "fits nowhere. Phase 3: 243 end; 244 resolve events first; 245 research; 246 expedition; "
             "248 + tile construct; 332 + side*84 + tile teleport. Events: 584 + n take n emissaries "
             "back; 600 + plus*4 + rerolls declare combat tokens; 616 reroll; 617 keep the die. "
-            "action_to_struct gives coordinates and a label for every id."
+            "Ships variant: 618/619 Corvette/Rogue expedition; 620 + tile clash with the ship there; "
+            "10000 + tile*4 + colour Rogue mining; 20000 + from*84 + to move a ship; 30000 + from*84 + to "
+            "teleport a ship. action_to_struct gives coordinates and a label for every id."
         ),
     )
 )

@@ -16,12 +16,13 @@ cdef enum:
     TR_FRONT = 176         # frontier cells: at most 3 + 2 * 83 around 84 triangles
     TR_NODES = 420         # union-find nodes: 5 per placed tile (3 space groups, nebula, system)
     TR_NEBULAS = 48        # closed-nebula records (minerals); a closed nebula has >= 2 tiles
-    TR_EVENTS = 6          # areas one tile can close: <= 3 space parts + 1 nebula + 1 system
+    TR_EVENTS = 10         # areas one tile can close (<= 3 space parts + 1 nebula + 1 system), plus
+                           # emissary battles queued when a Corvette unblocks an emissary (ships)
     TR_COLORS = 4
     TR_UNKNOWN = 255
     TR_HIDDEN = -1         # hidden int8 values in an observation
 
-# Per seat. Fields marked "issue 3" are reserved seams for ships and race evolution (always 0 now).
+# Per seat. `skills` is the reserved seam for race evolution (always 0 now).
 ctypedef struct TrianPlayer:
     int32_t credits
     uint8_t minerals[TR_COLORS]
@@ -32,8 +33,8 @@ ctypedef struct TrianPlayer:
     int8_t tok_plus          # of which "+1" (the rest reroll); TR_HIDDEN to other seats
     uint8_t decl_count       # tokens declared face down in the current clash
     int8_t decl_plus         # of which "+1"; TR_HIDDEN to others until the roll reveals them
-    uint8_t corvettes        # issue 3: Corvettes in supply
-    uint8_t rogues           # issue 3: Rogues in supply
+    uint8_t corvettes        # Corvettes in supply (variant ships)
+    uint8_t rogues           # Rogues in supply (variant ships)
     uint8_t skills_pad
     uint32_t skills          # issue 3: unlocked skill bits
 
@@ -48,9 +49,10 @@ ctypedef struct TrianPlaced:
     int8_t placer
     int8_t emissary          # owner seat, or -1
     uint8_t station          # 0 none, 1 research station, 2 space station (under the emissary)
-    int8_t ship              # issue 3: ship owner, -1
-    uint8_t ship_kind        # issue 3: 0 none, 1 Corvette, 2 Rogue
-    uint8_t pad[2]
+    int8_t ship              # ship owner when ship_kind != 0 (-1 otherwise)
+    uint8_t ship_kind        # 0 none, 1 Corvette, 2 Rogue
+    uint8_t ship_new         # 1: the ship arrived on this tile this turn
+    uint8_t rogue_used       # 1: the Rogue on this tile mined this turn
 
 ctypedef struct TrianState:
     GameParams params
@@ -109,7 +111,9 @@ ctypedef struct TrianState:
     uint8_t b_dice[MAX_PLAYERS]
     uint8_t b_rerolls[MAX_PLAYERS] # declared rerolls still usable this clash
     uint8_t b_stage                # 0 none, 1 declaring, 2 rerolling
-    uint8_t pad2[3]
+    uint8_t sb_on                  # 1 while a ship battle is being fought
+    uint8_t sb_att                 # ship battle: placed index of the attacking ship
+    uint8_t sb_def                 # ship battle: placed index of the ship it clashes with
     # random streams, one per hidden source (the stacks are shuffled once at setup)
     Rng rng_minerals
     Rng rng_tokens

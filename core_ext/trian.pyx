@@ -63,6 +63,7 @@ cdef enum:
     M_DECLARE = 6
     M_REROLL = 7
     M_END = 8
+    M_SHIP_TARGET = 9        # the attacking ship's owner picks the enemy ship to clash with
     # action ids (see docs/rules/trian.md, "Actions")
     A_END_PH1 = 0
     A_BUY_MINERAL = 1        # + color
@@ -82,6 +83,18 @@ cdef enum:
     A_REROLL = 616
     A_STAND = 617
     A_PLACE = 1024           # + frontier index * 6 + side * 3 + rotation
+    # ships (variant "ships")
+    A_SHIP_EXPED = 618       # + 0 Corvette, 1 Rogue
+    A_SHIP_TARGET = 620      # + placed index of the enemy ship the attacker clashes with
+    A_ROGUE = 10000          # + placed index of the Rogue * 4 + colour
+    A_SHIP_MOVE = 20000      # + from placed index * 84 + to placed index
+    A_SHIP_TELE = 30000      # + from placed index * 84 + to placed index
+    SHIP_CORVETTE = 1
+    SHIP_ROGUE = 2
+    SHIP_MOVES = 3           # tiles a ship moves at most (section V.3.5)
+    AREA_UNBLOCKED = 4       # event kind: an emissary battle because a Corvette left (no closing)
+    V_BEGINNER = 0
+    V_SHIPS = 1
     MAX_ACTIONS = 2080
     MAX_GAME_LENGTH = 20000
     # bags
@@ -97,6 +110,8 @@ cdef enum:
     STREAM_DICE = 4
 
 SETUP_PIECES = {2: (9, 9, 4), 3: (8, 8, 3), 4: (7, 7, 2)}   # emissaries, research, space (section III)
+SETUP_SHIPS = (3, 2)        # Corvettes, Rogues per race (variant ships)
+VARIANT_IDS = {"beginner": V_BEGINNER, "ships": V_SHIPS}
 cdef int PIECES[5][3]
 PIECES[2][0] = 9; PIECES[2][1] = 9; PIECES[2][2] = 4
 PIECES[3][0] = 8; PIECES[3][1] = 8; PIECES[3][2] = 3
@@ -369,16 +384,17 @@ cdef bint _event_pending(const TrianState* s, int root) noexcept nogil:
 
 cdef int _controller(const TrianState* s, int root) noexcept nogil:
     # the only seat with units in a closed area; -1 none, -2 several (section VI.3)
-    cdef int i, owner = -1, node
+    cdef int i, owner = -1, node, e
     for i in range(s.n_placed):
-        if s.placed[i].emissary < 0:
+        e = _active_emissary(s, i)
+        if e < 0:
             continue
         node = _area_node(s, i)
         if node < 0 or _cfind(s, node) != root:
             continue
         if owner == -1:
-            owner = s.placed[i].emissary
-        elif owner != s.placed[i].emissary:
+            owner = e
+        elif owner != e:
             return -2
     return owner
 
@@ -409,9 +425,17 @@ cdef void _area_census(const TrianState* s, int root, int* tiles, int* extractor
             extractors[0] += 1
         node = _area_node(s, i)
         if s.placed[i].emissary >= 0 and node >= 0 and _cfind(s, node) == root:
-            units[s.placed[i].emissary] += 1
             if s.placed[i].station > stations[0]:
                 stations[0] = s.placed[i].station
+            if not _blocked(s, i):
+                units[s.placed[i].emissary] += 1
+    if k == K_SYSTEM:
+        # section XII: a planet holding a Corvette of a player with no (unblocked) emissary in the
+        # system is blocked and not counted
+        for i in range(s.n_placed):
+            if s.placed[i].ship_kind == SHIP_CORVETTE and FACE_FEAT[s.placed[i].face] == F_PLANET and \
+                    units[s.placed[i].ship] == 0 and _cfind(s, i * 5 + K_SYSTEM) == root:
+                tiles[0] -= 1
 
 
 cdef bint _tile_in_space(const TrianState* s, int i, int root) noexcept nogil:
@@ -421,6 +445,134 @@ cdef bint _tile_in_space(const TrianState* s, int i, int root) noexcept nogil:
                 _cfind(s, i * 5 + FACE_GROUP[f][e]) == root:
             return True
     return False
+
+
+# ---------------------------------------------------------------- ships (variant "ships")
+#
+# A ship stands on a tile (at most one ship per tile, section V.3.4), in its outer space. Two tiles
+# are joined through outer space when their shared border is an outer-space or starlight-path edge;
+# on a band face a ship passing through must leave by the outer-space region it came in by.
+
+cdef inline bint _space_side(const TrianState* s, int i, int d) noexcept nogil:
+    cdef int e = FACE_EDGE[s.placed[i].face][_edge_at(s, i, d)]
+    return e == E_SPACE or e == E_PATH
+
+
+cdef inline int _side_group(const TrianState* s, int i, int d) noexcept nogil:
+    return FACE_GROUP[s.placed[i].face][_edge_at(s, i, d)]
+
+
+cdef inline bint _has_space(int f) noexcept nogil:
+    cdef int e
+    for e in range(3):
+        if FACE_EDGE[f][e] == E_SPACE or FACE_EDGE[f][e] == E_PATH:
+            return True
+    return False
+
+
+cdef inline int _space_nb(const TrianState* s, int i, int d) noexcept nogil:
+    # the tile across side d of tile i when outer space continues across that border, else -1
+    if not _space_side(s, i, d):
+        return -1
+    return _nb_placed(s, i, d)
+
+
+cdef inline bint _blocked(const TrianState* s, int i) noexcept nogil:
+    # section XII: an enemy Corvette on the tile of an emissary on a planet or a trade outpost blocks
+    # it; an emissary on a space station is never affected (section XI)
+    cdef int e = s.placed[i].emissary, f = s.placed[i].face
+    return e >= 0 and s.placed[i].ship_kind == SHIP_CORVETTE and s.placed[i].ship != e and \
+        s.placed[i].station < 2 and (FACE_FEAT[f] == F_PLANET or FACE_FEAT[f] == F_OUTPOST)
+
+
+cdef inline bint _protected(const TrianState* s, int i) noexcept nogil:
+    # section XII: an own Corvette on the emissary's tile protects it from others' teleports
+    return s.placed[i].emissary >= 0 and s.placed[i].ship_kind == SHIP_CORVETTE and \
+        s.placed[i].ship == s.placed[i].emissary
+
+
+cdef inline int _active_emissary(const TrianState* s, int i) noexcept nogil:
+    # the owner of an emissary that counts (present and not blocked), or -1
+    if s.placed[i].emissary < 0 or _blocked(s, i):
+        return -1
+    return s.placed[i].emissary
+
+
+cdef inline bint _ship_may_stand(const TrianState* s, int j) noexcept nogil:
+    # a free outer-space tile outside every exmitter's radius (sections V.3.2, V.3.4, V.3.5)
+    return s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and not _in_exmitter_field(s, j)
+
+
+cdef bint _enemy_ship_adjacent(const TrianState* s, int i, int owner) noexcept nogil:
+    cdef int d, j
+    for d in range(3):
+        j = _space_nb(s, i, d)
+        if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != owner:
+            return True
+    return False
+
+
+cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_t* out) noexcept nogil:
+    # mark in `out` every tile a ship may end on from tile i (entered by outer-space group g, -1 at
+    # the start) within `depth` more steps: through outer space only, never into an exmitter's
+    # radius, passing other ships but not ending on them nor where it started (section V.3.5)
+    cdef int d, j
+    if depth == 0:
+        return
+    for d in range(3):
+        j = _space_nb(s, i, d)
+        if j < 0 or (g >= 0 and _side_group(s, i, d) != g) or _in_exmitter_field(s, j):
+            continue
+        if j != start and s.placed[j].ship_kind == 0:
+            out[j] = 1
+        _reach(s, j, _side_group(s, j, _opposite(d)), depth - 1, start, out)
+
+
+cdef bint _ship_expedition_ok(const TrianState* s) noexcept nogil:
+    # section V.3.2: onto the outer space of the tile added this turn, no ship on any adjacent tile
+    cdef int i = s.new_tile, d, j
+    if i == TR_UNKNOWN or not _ship_may_stand(s, i):
+        return False
+    for d in range(3):
+        j = _nb_placed(s, i, d)
+        if j >= 0 and s.placed[j].ship_kind != 0:
+            return False
+    return True
+
+
+cdef inline bint _teleport_radius(const TrianState* s, int i) noexcept nogil:
+    # tile i is next to the teleport added this turn, and that teleport is still unused
+    cdef int d
+    if s.new_tile == TR_UNKNOWN or s.teleport_used or FACE_FEAT[s.placed[s.new_tile].face] != F_TELEPORT:
+        return False
+    for d in range(3):
+        if _nb_placed(s, s.new_tile, d) == i:
+            return True
+    return False
+
+
+cdef inline bint _ship_may_teleport_from(const TrianState* s, int i, int me) noexcept nogil:
+    # any ship in the radius of the teleport added this turn (section V.3.4), or one's own ship that
+    # ended a move on a teleport on an earlier turn ("on your next turn", section V.3.5)
+    if s.placed[i].ship_kind == 0:
+        return False
+    if _teleport_radius(s, i):
+        return True
+    return s.placed[i].ship == me and not s.placed[i].ship_new and FACE_FEAT[s.placed[i].face] == F_TELEPORT
+
+
+cdef bint _rogue_may_mine(const TrianState* s, int i, int me) noexcept nogil:
+    # section V.1.2.B: 1 mineral per turn from the closed nebula whose part shares the Rogue's tile,
+    # never across a gas cloud (ruling: not on a face with a gas edge)
+    cdef int f = s.placed[i].face, e
+    if s.placed[i].ship_kind != SHIP_ROGUE or s.placed[i].ship != me or s.placed[i].rogue_used:
+        return False
+    if not FACE_HAS_NEB[f]:
+        return False
+    for e in range(3):
+        if FACE_EDGE[f][e] == E_GAS:
+            return False
+    return _nebula_record(s, _cfind(s, i * 5 + K_NEBULA)) >= 0
 
 
 # ---------------------------------------------------------------- the board
@@ -566,7 +718,7 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
     cdef int n = params.num_players, i, j, t, k, best, ties, roll
     cdef uint8_t order[TR_TILES]
     cdef int rolls[MAX_PLAYERS]
-    if n < 2 or n > MAX_PLAYERS or params.variant != 0:
+    if n < 2 or n > MAX_PLAYERS or params.variant < V_BEGINNER or params.variant > V_SHIPS:
         return -1
     memset(s, 0, sizeof(TrianState))
     s.params = params[0]
@@ -605,6 +757,9 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
         s.players[i].emissaries = <uint8_t>PIECES[n][0]
         s.players[i].research = <uint8_t>PIECES[n][1]
         s.players[i].space = <uint8_t>PIECES[n][2]
+        if params.variant >= V_SHIPS:
+            s.players[i].corvettes = 3
+            s.players[i].rogues = 2
     for i in range(n):        # 1 combat token each, from the token stream in seat order
         _draw_token(s, i)
     for i in range(MAX_PLAYERS):
@@ -646,11 +801,16 @@ cdef void _start_turn(TrianState* s) noexcept nogil:
         s.ev_kind[k] = 0
     for k in range(TR_NEBULAS):
         s.neb_gained[k] = 0
+    for k in range(s.n_placed):
+        s.placed[k].ship_new = 0
+        s.placed[k].rogue_used = 0
 
 
 cdef void _end_turn(TrianState* s) noexcept nogil:
     if s.stack_len[0] == 0 and s.stack_len[1] == 0:
         s.mode = M_END          # section VII: the turn in which the last tile was placed is over
+        if s.params.variant >= V_SHIPS:
+            _plunder(s)
         return
     s.turn_player = <int8_t>((s.turn_player + 1) % s.params.num_players)
     s.turn += 1
@@ -671,6 +831,182 @@ cdef void _finish_ph3(TrianState* s) noexcept nogil:
         _end_turn(s)
 
 
+cdef void _plunder(TrianState* s) noexcept nogil:
+    # section VII / X / XII: at the end, in turn order from the first player, each player's Corvettes
+    # in a closed planetary system controlled by another player with a station there take
+    # tiles x 1 (research station) or x 2 (space station) x Corvettes credits from that controller,
+    # never more than the controller has
+    cdef int n = s.params.num_players, k, p, i, j, root, victim, tiles, ext, st, corv, amount, seen
+    cdef int units[MAX_PLAYERS]
+    for k in range(n):
+        p = (s.first_player + k) % n
+        for i in range(s.n_placed):
+            if not FACE_HAS_SYS[s.placed[i].face]:
+                continue
+            root = _cfind(s, i * 5 + K_SYSTEM)
+            if s.uf_open[root] != 0:
+                continue
+            seen = 0             # the system is handled at its first tile only
+            for j in range(i):
+                if FACE_HAS_SYS[s.placed[j].face] and _cfind(s, j * 5 + K_SYSTEM) == root:
+                    seen = 1
+                    break
+            if seen:
+                continue
+            victim = _controller(s, root)
+            if victim < 0 or victim == p:
+                continue
+            tiles = 0
+            corv = 0
+            for j in range(s.n_placed):
+                if FACE_HAS_SYS[s.placed[j].face] and _cfind(s, j * 5 + K_SYSTEM) == root:
+                    tiles += 1
+                    if s.placed[j].ship_kind == SHIP_CORVETTE and s.placed[j].ship == p:
+                        corv += 1
+            if corv == 0:
+                continue
+            _area_census(s, root, &ext, &ext, units, &st)
+            if st == 0:
+                continue
+            amount = tiles * st * corv
+            if amount > s.players[victim].credits:
+                amount = s.players[victim].credits
+            s.players[victim].credits -= amount
+            s.players[p].credits += amount
+
+
+cdef void _ship_home(TrianState* s, int i) noexcept nogil:
+    # the ship on tile i goes back to its owner's supply; an emissary it blocked may now fight
+    cdef int p = s.placed[i].ship
+    if s.placed[i].ship_kind == SHIP_CORVETTE:
+        s.players[p].corvettes += 1
+    elif s.placed[i].ship_kind == SHIP_ROGUE:
+        s.players[p].rogues += 1
+    else:
+        return
+    s.placed[i].ship = -1
+    s.placed[i].ship_kind = 0
+    s.placed[i].ship_new = 0
+    s.placed[i].rogue_used = 0
+    _check_unblock(s, i)
+
+
+cdef void _check_unblock(TrianState* s, int i) noexcept nogil:
+    # issue 3 / section XI: an emissary that becomes unblocked in a closed, resolved area held by
+    # another player starts an emissary battle there (queued with the turn's events)
+    cdef int node, root, k
+    if s.placed[i].emissary < 0:
+        return
+    node = _area_node(s, i)
+    if node < 0:
+        return
+    root = _cfind(s, node)
+    if s.uf_open[root] != 0 or _event_pending(s, root) or _controller(s, root) != -2:
+        return
+    if s.ev_n >= TR_EVENTS:
+        return
+    if not s.ev_pending:
+        s.ev_n = 0
+        s.ev_pos = 0
+    k = s.ev_n
+    s.ev_root[k] = <int16_t>root
+    s.ev_kind[k] = AREA_UNBLOCKED
+    s.ev_n += 1
+    s.ev_pending = 1
+
+
+cdef void _ship_arrive(TrianState* s, int i, int owner, int kind) noexcept nogil:
+    s.placed[i].ship = <int8_t>owner
+    s.placed[i].ship_kind = <uint8_t>kind
+    s.placed[i].ship_new = 1
+    s.placed[i].rogue_used = 0
+
+
+cdef void _ship_battle_next(TrianState* s) noexcept nogil:
+    # section VI.2.A: the clash continues while the attacking ship stands next to an enemy ship;
+    # afterwards the phase 3 goes on (or ends when that was its last action)
+    cdef int a = s.sb_att
+    if s.sb_on and s.placed[a].ship_kind != 0 and _enemy_ship_adjacent(s, a, s.placed[a].ship):
+        s.mode = M_SHIP_TARGET
+        return
+    s.sb_on = 0
+    s.sb_att = 0
+    s.sb_def = 0
+    s.mode = M_PH3
+    if s.actions_left == 0:
+        _finish_ph3(s)
+
+
+cdef void _ship_clash_result(TrianState* s, int winner_tile, int loser_tile) noexcept nogil:
+    # the loser's ship goes home and the winner takes 2 random minerals (section VI.2.A)
+    cdef int p = s.placed[winner_tile].ship, k, c
+    _ship_home(s, loser_tile)
+    for k in range(2):
+        c = _draw_mineral(s)
+        if c >= 0:
+            s.players[p].minerals[c] += 1
+
+
+cdef void _ship_clash(TrianState* s, int target) noexcept nogil:
+    # the attacker picked `target`: a Corvette beats a Rogue without a roll, otherwise dice and tokens
+    cdef int a = s.sb_att, k
+    s.sb_def = <uint8_t>target
+    if s.placed[a].ship_kind != s.placed[target].ship_kind:
+        if s.placed[a].ship_kind == SHIP_CORVETTE:
+            _ship_clash_result(s, a, target)
+        else:
+            _ship_clash_result(s, target, a)
+        _ship_battle_next(s)
+        return
+    for k in range(MAX_PLAYERS):
+        s.b_order[k] = -1
+        s.b_bonus[k] = 0
+        s.b_dice[k] = 0
+        s.b_rerolls[k] = 0
+    s.b_order[0] = s.placed[a].ship
+    s.b_order[1] = s.placed[target].ship
+    s.b_n = 2
+    s.b_pos = 0
+    s.b_stage = 1
+    s.mode = M_DECLARE
+
+
+cdef void _ship_clash_end(TrianState* s) noexcept nogil:
+    cdef int a = s.sb_att, d = s.sb_def, pa = s.placed[a].ship, pd = s.placed[d].ship, k, p
+    cdef int ta = s.b_dice[pa] + s.players[pa].decl_plus, td = s.b_dice[pd] + s.players[pd].decl_plus
+    for k in range(s.b_n):
+        p = s.b_order[k]
+        s.players[p].decl_count = 0             # declared tokens go back to the bag
+        s.players[p].decl_plus = 0
+        s.b_dice[p] = 0
+        s.b_rerolls[p] = 0
+    for k in range(MAX_PLAYERS):
+        s.b_order[k] = -1
+    s.b_n = 0
+    s.b_pos = 0
+    s.b_stage = 0
+    if ta > td:
+        _ship_clash_result(s, a, d)
+    elif td > ta:
+        _ship_clash_result(s, d, a)
+    else:
+        _ship_home(s, a)                        # a tie removes both ships, no minerals
+        _ship_home(s, d)
+    _ship_battle_next(s)
+
+
+cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
+    # a ship moved or teleported onto tile i: a battle when an enemy ship is adjacent (section VI.2.A);
+    # the ship's owner is the attacker
+    if _enemy_ship_adjacent(s, i, s.placed[i].ship):
+        s.sb_on = 1
+        s.sb_att = <uint8_t>i
+        s.sb_def = 0
+        s.mode = M_SHIP_TARGET
+    elif s.actions_left == 0:
+        _finish_ph3(s)
+
+
 cdef void _return_emissary(TrianState* s, int i) noexcept nogil:
     cdef int p = s.placed[i].emissary
     if p >= 0:
@@ -681,18 +1017,20 @@ cdef void _return_emissary(TrianState* s, int i) noexcept nogil:
 cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kinds) noexcept nogil:
     cdef int d, j, k
     s.new_tile = <uint8_t>i
-    if FACE_FEAT[s.placed[i].face] == F_EXMITTER:
-        # section IX: units in the radius go back to their owners; stations stay
-        for d in range(3):
-            j = _nb_placed(s, i, d)
-            if j >= 0 and s.placed[j].station == 0:
-                _return_emissary(s, j)
     s.ev_n = <uint8_t>n_closed
     s.ev_pos = 0
     for k in range(n_closed):
         s.ev_root[k] = <int16_t>roots[k]
         s.ev_kind[k] = <uint8_t>kinds[k]
     s.ev_pending = 1 if n_closed > 0 else 0
+    if FACE_FEAT[s.placed[i].face] == F_EXMITTER:
+        # section IX: units in the radius go back to their owners; stations stay; ships too (XII)
+        for d in range(3):
+            j = _nb_placed(s, i, d)
+            if j >= 0 and s.placed[j].station == 0:
+                _return_emissary(s, j)
+            if j >= 0:
+                _ship_home(s, j)
     _enter_ph3(s)
 
 
@@ -711,6 +1049,18 @@ cdef void _events_run(TrianState* s) noexcept nogil:
             s.players[s.turn_player].credits += tiles * 3     # section VI.1.B: only the closer
             s.ev_pos += 1
             continue
+        if kind == AREA_UNBLOCKED:
+            # no closing: a battle for control only, when several players still have emissaries
+            n_part = 0
+            for p in range(s.params.num_players):
+                if units[p] > 0:
+                    n_part += 1
+            if n_part < 2:
+                s.ev_pos += 1
+                continue
+            s.ev_credits = 0
+            _battle_start(s, units)
+            return
         total = 0
         n_part = 0
         only = -1
@@ -766,7 +1116,7 @@ cdef void _events_run(TrianState* s) noexcept nogil:
 cdef int _own_free_in_area(const TrianState* s, int root, int p) noexcept nogil:
     cdef int i, node, n = 0
     for i in range(s.n_placed):
-        if s.placed[i].emissary == p and s.placed[i].station == 0:
+        if s.placed[i].emissary == p and s.placed[i].station == 0 and not _blocked(s, i):
             node = _area_node(s, i)
             if node >= 0 and _cfind(s, node) == root:
                 n += 1
@@ -778,7 +1128,7 @@ cdef void _remove_from_area(TrianState* s, int root, int p, int count) noexcept 
     cdef int i, node
     i = s.n_placed - 1
     while i >= 0 and count > 0:
-        if s.placed[i].emissary == p and s.placed[i].station == 0:
+        if s.placed[i].emissary == p and s.placed[i].station == 0 and not _blocked(s, i):
             node = _area_node(s, i)
             if node >= 0 and _cfind(s, node) == root:
                 _return_emissary(s, i)
@@ -829,6 +1179,9 @@ cdef void _battle_next_reroller(TrianState* s) noexcept nogil:
 
 cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     cdef int root = s.ev_root[s.ev_pos], k, p, best = -1, n_best = 0, winner = -1, total, left, n_left
+    if s.sb_on:
+        _ship_clash_end(s)
+        return
     for k in range(s.b_n):
         p = s.b_order[k]
         total = s.b_dice[p] + s.b_bonus[p] + s.players[p].decl_plus   # +1 tokens always help
@@ -871,7 +1224,7 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     if n_left == 1:
         winner = _sole_left(s, root)
         s.players[winner].credits += s.ev_credits
-        if winner == s.turn_player:
+        if winner == s.turn_player and s.ev_kind[s.ev_pos] != AREA_UNBLOCKED:
             s.mode = M_TAKEBACK
             return
         _draw_token(s, winner)
@@ -884,7 +1237,7 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
 cdef int _sole_left(const TrianState* s, int root) noexcept nogil:
     cdef int i, node
     for i in range(s.n_placed):
-        if s.placed[i].emissary >= 0:
+        if _active_emissary(s, i) >= 0:
             node = _area_node(s, i)
             if node >= 0 and _cfind(s, node) == root:
                 return s.placed[i].emissary
@@ -897,7 +1250,7 @@ cdef inline int _discount(const TrianState* s, int p) noexcept nogil:
     # section V.1.A: an own (unblocked) emissary on a trade outpost lowers prices by 1
     cdef int i
     for i in range(s.n_placed):
-        if s.placed[i].emissary == p and FACE_FEAT[s.placed[i].face] == F_OUTPOST:
+        if s.placed[i].emissary == p and FACE_FEAT[s.placed[i].face] == F_OUTPOST and not _blocked(s, i):
             return 1
     return 0
 
@@ -918,7 +1271,7 @@ cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
         f = s.placed[i].face
         if not FACE_HAS_NEB[f]:
             continue
-        e = s.placed[i].emissary
+        e = _active_emissary(s, i)
         if e < 0 and FACE_FEAT[f] != F_EXTRACTOR:
             continue
         root = _cfind(s, i * 5 + K_NEBULA)
@@ -957,16 +1310,17 @@ cdef bint _may_receive_emissary(const TrianState* s, int j, int owner, int from_
 
 
 cdef int _controller_except(const TrianState* s, int root, int skip) noexcept nogil:
-    cdef int i, owner = -1, node
+    cdef int i, owner = -1, node, e
     for i in range(s.n_placed):
-        if i == skip or s.placed[i].emissary < 0:
+        e = _active_emissary(s, i)
+        if i == skip or e < 0:
             continue
         node = _area_node(s, i)
         if node < 0 or _cfind(s, node) != root:
             continue
         if owner == -1:
-            owner = s.placed[i].emissary
-        elif owner != s.placed[i].emissary:
+            owner = e
+        elif owner != e:
             return -2
     return owner
 
@@ -974,7 +1328,7 @@ cdef int _controller_except(const TrianState* s, int root, int skip) noexcept no
 cdef bint _may_construct(const TrianState* s, int i, int p) noexcept nogil:
     cdef int node, root, tiles, ext, st
     cdef int units[MAX_PLAYERS]
-    if s.placed[i].emissary != p or s.placed[i].station >= 2:
+    if s.placed[i].emissary != p or s.placed[i].station >= 2 or _blocked(s, i):
         return False
     if s.placed[i].station == 0 and s.players[p].research == 0:
         return False
@@ -1031,6 +1385,13 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
             for c in range(TR_COLORS):
                 if s.neb_minerals[k][c] > 0:
                     out[n] = A_GAIN + k * 4 + c; n += 1
+        if s.params.variant >= V_SHIPS:
+            for i in range(s.n_placed):
+                if _rogue_may_mine(s, i, me):
+                    k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
+                    for c in range(TR_COLORS):
+                        if s.neb_minerals[k][c] > 0:
+                            out[n] = A_ROGUE + i * 4 + c; n += 1
         return n
     if s.mode == M_DRAW:
         for k in range(2):
@@ -1068,9 +1429,21 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
                 src = _nb_placed(s, s.new_tile, d)
                 if src < 0 or s.placed[src].emissary < 0 or s.placed[src].station > 0:
                     continue
+                if _blocked(s, src) or (_protected(s, src) and s.placed[src].emissary != me):
+                    continue          # section XII: blocked, or protected by its owner's Corvette
                 for j in range(s.n_placed):
                     if j != src and _may_receive_emissary(s, j, s.placed[src].emissary, src):
                         out[n] = A_TELEPORT + d * TR_TILES + j; n += 1
+        if s.params.variant >= V_SHIPS:
+            n = _ship_actions(s, me, out, n)
+        _sort_tail(out, n)
+        return n
+    if s.mode == M_SHIP_TARGET:
+        i = s.sb_att
+        for d in range(3):
+            j = _space_nb(s, i, d)
+            if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != s.placed[i].ship:
+                out[n] = A_SHIP_TARGET + j; n += 1
         _sort_tail(out, n)
         return n
     if s.mode == M_TAKEBACK:
@@ -1089,6 +1462,31 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
         out[1] = A_STAND
         return 2
     return 0
+
+
+cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
+    # phase 3 ship actions: expedition, moving one's ship, teleporting a ship
+    cdef uint8_t reach[TR_TILES]
+    cdef int i, j
+    if s.actions_taken == 0 and _ship_expedition_ok(s):
+        if s.players[me].corvettes > 0:
+            out[n] = A_SHIP_EXPED; n += 1
+        if s.players[me].rogues > 0:
+            out[n] = A_SHIP_EXPED + 1; n += 1
+    for i in range(s.n_placed):
+        if s.placed[i].ship_kind == 0:
+            continue
+        if s.placed[i].ship == me:
+            memset(reach, 0, TR_TILES)
+            _reach(s, i, -1, SHIP_MOVES, i, reach)
+            for j in range(s.n_placed):
+                if reach[j]:
+                    out[n] = A_SHIP_MOVE + i * TR_TILES + j; n += 1
+        if _ship_may_teleport_from(s, i, me):
+            for j in range(s.n_placed):
+                if j != i and _ship_may_stand(s, j):
+                    out[n] = A_SHIP_TELE + i * TR_TILES + j; n += 1
+    return n
 
 
 cdef void _sort_tail(action_t* out, int n) noexcept nogil:
@@ -1129,6 +1527,8 @@ cdef int trian_current_player(const void* p) noexcept nogil:
         return TERMINAL_PLAYER
     if s.mode == M_DECLARE or s.mode == M_REROLL:
         return s.b_order[s.b_pos]
+    if s.mode == M_SHIP_TARGET:
+        return s.placed[s.sb_att].ship
     return s.turn_player
 
 
@@ -1190,6 +1590,14 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             c = (action - A_GAIN) % 4
             s.neb_minerals[k][c] -= 1
             s.neb_gained[k] += 1
+            pl.minerals[c] += 1
+            return 0
+        if A_ROGUE <= action < A_ROGUE + TR_TILES * 4:
+            i = (action - A_ROGUE) // 4
+            c = (action - A_ROGUE) % 4
+            k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
+            s.neb_minerals[k][c] -= 1
+            s.placed[i].rogue_used = 1
             pl.minerals[c] += 1
             return 0
         return -1
@@ -1270,6 +1678,11 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             else:
                 pl.space -= 1
             s.placed[i].station += 1
+            for k in range(s.n_placed):
+                # section XI: blocked emissaries in an area where an enemy builds go home
+                if _blocked(s, k) and s.placed[k].station == 0 and s.placed[k].emissary != me and \
+                        _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
+                    _return_emissary(s, k)
             if node % 5 == K_SYSTEM:
                 pl.credits += (tiles + m) * 4
             else:
@@ -1292,10 +1705,36 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
                 s.actions_left += 2
             if k == -1:
                 _draw_token(s, owner)
+        elif action == A_SHIP_EXPED or action == A_SHIP_EXPED + 1:
+            if action == A_SHIP_EXPED:
+                pl.corvettes -= 1
+                _ship_arrive(s, s.new_tile, me, SHIP_CORVETTE)
+            else:
+                pl.rogues -= 1
+                _ship_arrive(s, s.new_tile, me, SHIP_ROGUE)
+        elif A_SHIP_MOVE <= action < A_SHIP_TELE + TR_TILES * TR_TILES:
+            a = A_SHIP_MOVE if action < A_SHIP_TELE else A_SHIP_TELE
+            src = (action - a) // TR_TILES
+            j = (action - a) % TR_TILES
+            if a == A_SHIP_TELE and _teleport_radius(s, src):
+                s.teleport_used = 1
+            owner = s.placed[src].ship
+            k = s.placed[src].ship_kind
+            s.placed[src].ship = -1
+            s.placed[src].ship_kind = 0
+            s.placed[src].ship_new = 0
+            s.placed[src].rogue_used = 0
+            _ship_arrive(s, j, owner, k)
+            _check_unblock(s, src)
+            _ship_landed(s, j)       # a battle, or the end of phase 3 after its last action
+            return 0
         else:
             return -1
         if s.actions_left == 0:
             _finish_ph3(s)
+        return 0
+    if s.mode == M_SHIP_TARGET:
+        _ship_clash(s, action - A_SHIP_TARGET)
         return 0
     if s.mode == M_TAKEBACK:
         k = action - A_TAKEBACK

@@ -40,6 +40,8 @@ def _field_specs():
         ("rot", _off(&_PROBE.placed[0].rot), "B"), ("placer", _off(&_PROBE.placed[0].placer), "b"),
         ("emissary", _off(&_PROBE.placed[0].emissary), "b"), ("station", _off(&_PROBE.placed[0].station), "B"),
         ("ship", _off(&_PROBE.placed[0].ship), "b"), ("ship_kind", _off(&_PROBE.placed[0].ship_kind), "B"),
+        ("ship_new", _off(&_PROBE.placed[0].ship_new), "B"),
+        ("rogue_used", _off(&_PROBE.placed[0].rogue_used), "B"),
     ):
         specs.append(("placed_" + name, ptr, fmt, TR_TILES, ps))
     specs += [
@@ -96,6 +98,9 @@ def _field_specs():
         ("b_dice", _off(&_PROBE.b_dice[0]), "B", MAX_PLAYERS, 1),
         ("b_rerolls", _off(&_PROBE.b_rerolls[0]), "B", MAX_PLAYERS, 1),
         ("b_stage", _off(&_PROBE.b_stage), "B", 1, 0),
+        ("sb_on", _off(&_PROBE.sb_on), "B", 1, 0),
+        ("sb_att", _off(&_PROBE.sb_att), "B", 1, 0),
+        ("sb_def", _off(&_PROBE.sb_def), "B", 1, 0),
         ("rng_minerals", _off(&_PROBE.rng_minerals), "Q", 4, 8),
         ("rng_tokens", _off(&_PROBE.rng_tokens), "Q", 4, 8),
         ("rng_dice", _off(&_PROBE.rng_dice), "Q", 4, 8),
@@ -109,7 +114,7 @@ _RANGES = {"b": (-128, 127), "B": (0, 255), "h": (-32768, 32767), "H": (0, 65535
 MODE_NAMES = {M_PH1: "phase 1 (extraction)", M_DRAW: "phase 2 (draw)", M_PLACE: "phase 2 (place)",
               M_PH3: "phase 3 (exploration)", M_TAKEBACK: "events (take emissaries back)",
               M_DECLARE: "emissary battle (declare tokens)", M_REROLL: "emissary battle (rerolls)",
-              M_END: "game over"}
+              M_END: "game over", M_SHIP_TARGET: "ship battle (the attacker picks a ship)"}
 
 
 cdef object _dump(const TrianState* s):
@@ -163,7 +168,7 @@ cdef str _check_state(const TrianState* s, int observer):
     cdef int roots[TR_EVENTS]
     cdef int kinds[TR_EVENTS]
     full = observer < 0
-    if not M_PH1 <= s.mode <= M_END:
+    if not M_PH1 <= s.mode <= M_SHIP_TARGET:
         return f"mode {s.mode} is not a phase"
     if not (0 <= s.turn_player < n and 0 <= s.first_player < n) or s.turn < 1:
         return "turn, turn_player or first_player out of range"
@@ -255,6 +260,11 @@ cdef str _check_state(const TrianState* s, int observer):
                 em += 1
                 st1 += s.placed[i].station >= 1
                 st2 += s.placed[i].station >= 2
+        corv = sum(s.placed[i].ship_kind == SHIP_CORVETTE and s.placed[i].ship == p for i in range(s.n_placed))
+        rog = sum(s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship == p for i in range(s.n_placed))
+        want = SETUP_SHIPS if s.params.variant >= V_SHIPS else (0, 0)
+        if corv + s.players[p].corvettes != want[0] or rog + s.players[p].rogues != want[1]:
+            return f"player {p}: ships do not add up"
         if em + s.players[p].emissaries != PIECES[n][0] or st1 + s.players[p].research != PIECES[n][1] \
                 or st2 + s.players[p].space != PIECES[n][2]:
             return f"player {p}: emissaries or stations do not add up"
@@ -273,6 +283,13 @@ cdef str _check_state(const TrianState* s, int observer):
             return f"placed[{i}]: an emissary cannot stand on this face"
         if s.placed[i].station and s.placed[i].emissary < 0:
             return f"placed[{i}]: a station needs its emissary"
+        if s.placed[i].ship_kind > SHIP_ROGUE or s.placed[i].ship_new > 1 or s.placed[i].rogue_used > 1:
+            return f"placed[{i}]: ship fields out of range"
+        if s.placed[i].ship_kind == 0:
+            if s.placed[i].ship != -1 or s.placed[i].ship_new or s.placed[i].rogue_used:
+                return f"placed[{i}]: without a ship, ship must be -1 and its flags 0"
+        elif not 0 <= s.placed[i].ship < n or not _has_space(s.placed[i].face):
+            return f"placed[{i}]: a ship needs an owner and outer space"
     held = sum(s.players[p].tok_count + s.players[p].decl_count for p in range(n))
     if held > TOKENS_PLUS + TOKENS_REROLL:
         return "more combat tokens held than exist"
@@ -295,7 +312,15 @@ cdef str _check_state(const TrianState* s, int observer):
         return "event or battle counters out of range"
     if s.mode in (M_DECLARE, M_REROLL) and not (s.b_pos < s.b_n and 0 <= s.b_order[s.b_pos] < n):
         return "no seat to act in the battle"
-    if s.mode in (M_TAKEBACK, M_DECLARE, M_REROLL) and s.ev_pos >= s.ev_n:
+    if s.sb_on > 1 or (s.sb_on and not (s.sb_att < s.n_placed and s.sb_def < s.n_placed
+                                        and s.placed[s.sb_att].ship_kind)):
+        return "ship battle fields out of range"
+    if (s.mode == M_SHIP_TARGET) != (s.sb_on and s.mode not in (M_DECLARE, M_REROLL)) or \
+            (s.sb_on and s.mode not in (M_SHIP_TARGET, M_DECLARE, M_REROLL)):
+        return "a ship battle needs its mode"
+    if not s.sb_on and (s.sb_att or s.sb_def):
+        return "ship battle fields must be 0 without a battle"
+    if s.mode in (M_TAKEBACK, M_DECLARE, M_REROLL) and s.ev_pos >= s.ev_n and not s.sb_on:
         return "no area being resolved"
     if s.new_tile != TR_UNKNOWN and s.new_tile >= s.n_placed:
         return "new_tile out of range"
@@ -320,7 +345,9 @@ cdef class TrianGame(Game):
     def __cinit__(self, int players, str variant):
         self.ops = &TRIAN_OPS
         self.params.num_players = players
-        self.params.variant = 0
+        if variant not in VARIANT_IDS:
+            raise ValueError(f"unknown Trian variant {variant!r}")
+        self.params.variant = VARIANT_IDS[variant]
         self.params.options = 0
         self.name = "trian"
         self.variant = variant
@@ -442,8 +469,34 @@ cdef dict _describe(const TrianState* s, int a):
         return {"id": a, "kind": "reroll", "label": f"reroll the die (showing {s.b_dice[me]})"}
     if a == A_STAND:
         return {"id": a, "kind": "stand", "label": f"keep the die at {s.b_dice[me]}"}
+    if A_SHIP_EXPED <= a <= A_SHIP_EXPED + 1:
+        i = s.new_tile
+        kind = SHIP_NAMES[a - A_SHIP_EXPED + 1]
+        return dict(_cell(s, i), id=a, kind="ship_expedition", ship=kind,
+                    label=f"expedition: {kind} to ({s.placed[i].x}, {s.placed[i].y})")
+    if A_SHIP_TARGET <= a < A_SHIP_TARGET + TR_TILES:
+        j = a - A_SHIP_TARGET
+        return dict(_cell(s, j), id=a, kind="ship_target", seat=s.placed[j].ship,
+                    label=f"clash with seat {s.placed[j].ship}'s {SHIP_NAMES[s.placed[j].ship_kind]} "
+                          f"at ({s.placed[j].x}, {s.placed[j].y})")
+    if A_ROGUE <= a < A_ROGUE + TR_TILES * 4:
+        i = (a - A_ROGUE) // 4
+        c = (a - A_ROGUE) % 4
+        return dict(_cell(s, i), id=a, kind="rogue_mine", color=COLOR_NAMES[c],
+                    label=f"mine a {COLOR_NAMES[c]} mineral with the Rogue at ({s.placed[i].x}, {s.placed[i].y})")
+    if A_SHIP_MOVE <= a < A_SHIP_TELE + TR_TILES * TR_TILES:
+        tele = a >= A_SHIP_TELE
+        k = a - (A_SHIP_TELE if tele else A_SHIP_MOVE)
+        i = k // TR_TILES
+        j = k % TR_TILES
+        verb = "teleport" if tele else "move"
+        return {"id": a, "kind": "ship_teleport" if tele else "ship_move", "from": _cell(s, i), "to": _cell(s, j),
+                "label": f"{verb} the {SHIP_NAMES[s.placed[i].ship_kind]} at ({s.placed[i].x}, {s.placed[i].y}) "
+                         f"to ({s.placed[j].x}, {s.placed[j].y})"}
     return {"id": a, "kind": "unknown", "label": f"action {a}"}
 
+
+SHIP_NAMES = ("none", "Corvette", "Rogue")
 
 FACE_SHORT = {"space": "..", "nebula-cap": "n1", "nebula-bend": "n2", "nebula-core": "n3",
               "extractor-cap": "x1", "extractor-bend": "x2", "extractor-core": "x3",
@@ -474,6 +527,11 @@ cdef str _render(const TrianState* s, observer):
         lines.append(f"seat {p}: {pl.credits} credits, minerals {minerals}, tokens {tokens}, "
                      f"supply {pl.emissaries} emissaries / {pl.research} research / {pl.space} space"
                      f", score {pl.credits + 3 * _mineral_total(pl)}")
+    ships = s.params.variant >= V_SHIPS
+    if ships:
+        for p in range(n):
+            lines.append(f"seat {p}: ships in supply {s.players[p].corvettes} Corvettes / "
+                         f"{s.players[p].rogues} Rogues")
     for k in range(s.n_nebulas):
         m = " ".join(f"{COLOR_NAMES[c]}:{s.neb_minerals[k][c]}" for c in range(4))
         lines.append(f"nebula #{k}: minerals {m}")
@@ -485,7 +543,8 @@ cdef str _render(const TrianState* s, observer):
     if s.n_placed:
         xs = [s.placed[i].x for i in range(s.n_placed)]
         ys = [s.placed[i].y for i in range(s.n_placed)]
-        lines.append("galaxy: ^/v up/down triangle, face code, emissary's seat, r/s research/space station")
+        lines.append("galaxy: ^/v up/down triangle, face code, emissary's seat, r/s research/space station"
+                     + (", C/R Corvette/Rogue and its seat" if ships else ""))
         lines.append("  codes: .. space, n1-n3 nebula, x1-x3 extractor, p1-p3 planet, -- starlight path,")
         lines.append("  g1-g3 gas cloud, ng nebula+gas, nb/gb nebula/gas band, $$ outpost, TT teleport, EX exmitter")
         for y in range(min(ys), max(ys) + 1):
@@ -493,12 +552,13 @@ cdef str _render(const TrianState* s, observer):
             for x in range(min(xs), max(xs) + 1):
                 i = _placed_at(s, x, y)
                 if i < 0:
-                    row.append("     ")
+                    row.append("       " if ships else "     ")
                     continue
                 code = FACE_SHORT.get(FACE_NAMES[s.placed[i].face], "??")
                 em = str(s.placed[i].emissary) if s.placed[i].emissary >= 0 else " "
                 st = " rs"[s.placed[i].station]
-                row.append(("^" if _orient(x, y) == 0 else "v") + code + em + st)
+                sh = (" CR"[s.placed[i].ship_kind] + str(s.placed[i].ship)) if s.placed[i].ship_kind else "  "
+                row.append(("^" if _orient(x, y) == 0 else "v") + code + em + st + (sh if ships else ""))
             lines.append(f"{y:4d} " + "".join(row).rstrip())
     if s.mode == M_END:
         cdef_scores = [s.players[p].credits + 3 * _mineral_total(&s.players[p]) for p in range(n)]

@@ -1,19 +1,24 @@
-"""Every registered game, at every player count, passes the shared conformance checks."""
+"""Every registered game, in every variant and at every player count, passes the shared conformance checks."""
 
 import conformance as cf
 import pytest
 
 from core_ext import load_game, registered_games
 
-CASES = [(info.name, n) for info in registered_games() for n in info.player_counts]
-IDS = [f"{name}-{n}p" for name, n in CASES]
+CASES = [
+    (info.name, variant, n)
+    for info in registered_games()
+    for variant in info.variants
+    for n in info.player_counts
+]
+IDS = [f"{name}-{variant}-{n}p" for name, variant, n in CASES]
 SEEDS = range(12)
 
 
 @pytest.fixture(params=CASES, ids=IDS)
 def game(request):
-    name, players = request.param
-    return load_game(name, players=players)
+    name, variant, players = request.param
+    return load_game(name, players=players, variant=variant)
 
 
 def test_random_games_end(game):
