@@ -40,8 +40,10 @@ def rotation_for(face: str, x: int, y: int, **sides: str) -> int:
 class Scenario:
     """A game whose stack 0 holds the given faces on top, in play order."""
 
-    def __init__(self, faces: list[str], *, players: int = 2, seed: int = 0, first: int = 0):
-        game = load_game("trian", players=players)
+    def __init__(
+        self, faces: list[str], *, players: int = 2, seed: int = 0, first: int = 0, variant: str = "beginner"
+    ):
+        game = load_game("trian", players=players, variant=variant)
         state = game.new_initial_state(seed=seed)
         data = json.loads(state.to_json())
         data["state"]["first_player"] = first

@@ -1,0 +1,383 @@
+"""Galaxy of Trian, variant "ships": sections V, VI.2.A, VII and XII, rulings of docs/rules/trian.md."""
+
+from __future__ import annotations
+
+import json
+
+from test_trian import A, B, Scenario
+
+from core_ext import load_game
+
+CORVETTE, ROGUE = 1, 2
+
+
+def ships(faces: list[str], **kw) -> Scenario:
+    return Scenario(faces, variant="ships", **kw)
+
+
+def space_row(sc: Scenario, count: int) -> None:
+    """`count` turns placing plain outer space at (0, 0), (1, 0), ... (players alternate, no actions)."""
+    for x in range(count):
+        sc.turn(x, 0, "space", "pass")
+
+
+def put_ship(sc: Scenario, tile: int, owner: int, kind: int) -> None:
+    """Stand a ship from `owner`'s supply on placed tile `tile` (through the validating loader)."""
+    d = sc.data()
+    d["placed_ship"][tile] = owner
+    d["placed_ship_kind"][tile] = kind
+    key = "player_corvettes" if kind == CORVETTE else "player_rogues"
+    d[key][owner] -= 1
+    sc.edit(**{k: d[k] for k in ("placed_ship", "placed_ship_kind", key)})
+
+
+def ship_at(sc: Scenario, tile: int) -> tuple[int, int]:
+    d = sc.data()
+    return (d["placed_ship"][tile], d["placed_ship_kind"][tile])
+
+
+def minerals(sc: Scenario, seat: int) -> int:
+    d = sc.data()
+    return sum(d[f"player_minerals_{c}"][seat] for c in ("red", "blue", "green", "yellow"))
+
+
+def targets(sc: Scenario, kind: str) -> set[tuple[int, int]]:
+    out = set()
+    for a in sc.state.legal_actions():
+        d = sc.state.action_to_struct(a)
+        if d["kind"] == kind:
+            to = d.get("to", d)
+            out.add((to["x"], to["y"]))
+    return out
+
+
+def drain_stacks(sc: Scenario) -> None:
+    """Set aside every stacked tile but the top of stack 0, so the next turn is the last one."""
+    d = sc.data()
+    n0, n1 = d["stack_len"]
+    rest = d["stack0_tile"][: n0 - 1] + d["stack1_tile"][:n1]
+    top_tile, top_up = d["stack0_tile"][n0 - 1], d["stack0_up"][n0 - 1]
+    nd = d["n_discarded"]
+    d["discarded"][nd : nd + len(rest)] = rest
+    d["n_discarded"] = nd + len(rest)
+    d["stack0_tile"] = [top_tile] + [0] * 41
+    d["stack0_up"] = [top_up] + [0] * 41
+    d["stack1_tile"] = [0] * 42
+    d["stack1_up"] = [0] * 42
+    d["stack_len"] = [1, 0]
+    d["stack_top_face"] = [d["stack_top_face"][0], 255]
+    keys = ("discarded", "n_discarded", "stack0_tile", "stack0_up", "stack1_tile", "stack1_up")
+    sc.edit(**{k: d[k] for k in keys + ("stack_len", "stack_top_face")})
+
+
+# ---------------------------------------------------------------- setup and variants
+
+
+def test_each_race_has_3_corvettes_and_2_rogues_only_in_the_ships_variant():
+    for players in (2, 3, 4):
+        d = json.loads(load_game("trian", players=players, variant="ships").new_initial_state(1).to_json())
+        assert d["state"]["player_corvettes"][:players] == [3] * players
+        assert d["state"]["player_rogues"][:players] == [2] * players
+        d = json.loads(load_game("trian", players=players).new_initial_state(1).to_json())
+        assert d["state"]["player_corvettes"][:players] == [0] * players
+    sc = Scenario(["space"])
+    sc.place(0, 0, "space")
+    assert not sc.has("ship_expedition"), "no ships in the beginner variant"
+
+
+# ---------------------------------------------------------------- expedition and movement (V.3.2, V.3.5)
+
+
+def test_ship_expedition_onto_the_new_tile_never_next_to_another_ship():
+    sc = ships(["space", "space", "space", "space", "nebula-core"])
+    space_row(sc, 2)
+    put_ship(sc, 0, B, ROGUE)
+    sc.place(2, 0, "space")  # A: (2,0) is not next to (0,0)
+    assert sc.has("ship_expedition", ship="Corvette") and sc.has("ship_expedition", ship="Rogue")
+    sc.act("ship_expedition", ship="Corvette")
+    assert ship_at(sc, 2) == (A, CORVETTE)
+    assert sc.data()["player_corvettes"][A] == 2
+    sc.place(3, 0, "space")  # B: next to A's Corvette
+    assert not sc.has("ship_expedition"), "a ship is never placed next to another ship"
+    sc.act("pass")
+
+
+def test_a_ship_moves_up_to_3_tiles_through_outer_space_passing_but_never_ending_on_ships():
+    sc = ships(["space"] * 6)
+    space_row(sc, 5)  # tiles 0..4 at x = 0..4; B to play
+    put_ship(sc, 0, B, CORVETTE)
+    put_ship(sc, 1, B, CORVETTE)
+    sc.place(5, 0, "space")
+    moves = {
+        (d["from"]["x"], d["to"]["x"])
+        for d in map(sc.state.action_to_struct, sc.state.legal_actions())
+        if d["kind"] == "ship_move"
+    }
+    # from (0,0): passes its own ship on (1,0), ends on (2,0) or (3,0); never on (0,0), (1,0) or (4,0)
+    assert {to for frm, to in moves if frm == 0} == {2, 3}
+    assert {to for frm, to in moves if frm == 1} == {2, 3, 4}
+    sc.act("ship_move", **{"from": {"x": 0, "y": 0}, "to": {"x": 3, "y": 0}})
+    assert ship_at(sc, 3) == (B, CORVETTE) and ship_at(sc, 0) == (-1, 0)
+    assert sc.state.current_player == A, "moving a ship is the phase 3 action"
+
+
+def test_ships_cannot_cross_gas_clouds_nebulas_or_enter_an_exmitter_radius():
+    sc = ships(["space", "gas-cap", "gas-cap", "space", "exmitter", "space"])
+    sc.turn(0, 0, "space", "pass")  # 0
+    sc.turn(1, 0, "gas-cap", "pass", left="S", right="G")  # 1
+    sc.turn(2, 0, "gas-cap", "pass", left="G", right="S")  # 2
+    sc.turn(-1, 0, "space", "pass")  # 3
+    put_ship(sc, 0, B, CORVETTE)
+    sc.place(-2, 0, "exmitter")  # 4: (-1,0) is in its radius
+    sc.act("pass")
+    sc.place(0, 1, "space")  # 5, B
+    assert targets(sc, "ship_move") == {(1, 0), (0, 1)}, "not across the gas border, not next to the exmitter"
+
+
+def test_an_exmitter_sends_ships_in_its_radius_home():
+    sc = ships(["space", "space", "exmitter"])
+    space_row(sc, 2)
+    put_ship(sc, 1, A, ROGUE)
+    sc.place(2, 0, "exmitter")
+    assert ship_at(sc, 1) == (-1, 0)
+    assert sc.data()["player_rogues"][A] == 2
+
+
+# ---------------------------------------------------------------- ship battles (VI.2.A)
+
+
+def test_a_corvette_beats_a_rogue_without_a_roll_and_gains_2_minerals():
+    sc = ships(["space"] * 5)
+    space_row(sc, 4)  # A to play
+    put_ship(sc, 0, A, CORVETTE)
+    put_ship(sc, 2, B, ROGUE)
+    sc.place(4, 0, "space")
+    before = minerals(sc, A)
+    sc.act("ship_move", to={"x": 1, "y": 0})
+    assert sc.state.current_player == A and sc.has("ship_target", x=2)
+    sc.act("ship_target", x=2)
+    assert minerals(sc, A) == before + 2
+    assert ship_at(sc, 2) == (-1, 0) and ship_at(sc, 1) == (A, CORVETTE)
+    assert sc.data()["player_rogues"][B] == 2
+    assert sc.state.current_player == B, "the battle over, the turn ends"
+
+
+def test_a_rogue_attacking_a_corvette_loses_at_once():
+    sc = ships(["space"] * 5)
+    space_row(sc, 4)
+    put_ship(sc, 0, A, ROGUE)
+    put_ship(sc, 2, B, CORVETTE)
+    sc.place(4, 0, "space")
+    before = minerals(sc, B)
+    sc.act("ship_move", to={"x": 1, "y": 0})
+    sc.act("ship_target", x=2)
+    assert minerals(sc, B) == before + 2
+    assert ship_at(sc, 1) == (-1, 0) and sc.data()["player_rogues"][A] == 2
+
+
+def corvette_duel(rolls: list[int]) -> Scenario:
+    sc = ships(["space"] * 5)
+    space_row(sc, 4)
+    put_ship(sc, 0, A, CORVETTE)
+    put_ship(sc, 2, B, CORVETTE)
+    sc.place(4, 0, "space")
+    sc.act("ship_move", to={"x": 1, "y": 0})
+    sc.fix_dice(rolls)  # the attacker rolls first
+    sc.act("ship_target", x=2)
+    assert sc.state.current_player == A
+    sc.act("declare", plus=0, rerolls=0)
+    assert sc.state.current_player == B
+    sc.act("declare", plus=0, rerolls=0)
+    return sc
+
+
+def test_corvettes_clash_with_dice_5_to_3():
+    sc = corvette_duel([5, 3])
+    assert ship_at(sc, 2) == (-1, 0) and ship_at(sc, 1) == (A, CORVETTE)
+    assert minerals(sc, A) == 2 and minerals(sc, B) == 0
+    assert sc.data()["player_corvettes"] == [2, 3, 0, 0]
+
+
+def test_a_tie_at_3_removes_both_ships_and_nobody_gains_minerals():
+    sc = corvette_duel([3, 3])
+    assert ship_at(sc, 1) == (-1, 0) and ship_at(sc, 2) == (-1, 0)
+    assert minerals(sc, A) == 0 and minerals(sc, B) == 0
+    assert sc.data()["player_corvettes"] == [3, 3, 0, 0]
+
+
+def test_combat_tokens_declared_face_down_count_in_a_ship_clash():
+    sc = ships(["space"] * 5)
+    space_row(sc, 4)
+    put_ship(sc, 0, A, ROGUE)
+    put_ship(sc, 2, B, ROGUE)
+    sc.edit(player_tok_count=[1, 1, 0, 0], player_tok_plus=[1, 0, 0, 0])
+    sc.place(4, 0, "space")
+    sc.act("ship_move", to={"x": 1, "y": 0})
+    sc.fix_dice([2, 2])
+    sc.act("ship_target", x=2)
+    sc.act("declare", plus=1, rerolls=0)  # A: 2 + 1
+    seen_by_b = json.loads(sc.state.observation(B).to_json())["state"]
+    assert seen_by_b["player_decl_plus"][A] == -1 and seen_by_b["player_decl_count"][A] == 1, "face down"
+    sc.act("declare", plus=0, rerolls=0)  # B: 2
+    assert ship_at(sc, 2) == (-1, 0) and ship_at(sc, 1) == (A, ROGUE)
+    assert sc.data()["player_tok_count"][A] == 0, "declared tokens go back to the bag"
+
+
+def test_the_attacker_chooses_the_order_rogue_first_then_the_corvette_wins_3_to_2():
+    # rulebook figure: red's Corvette beats yellow's Rogue, then loses the Corvette clash 2 to 3
+    sc = ships(["space"] * 6)
+    space_row(sc, 5)  # B to play; tiles 0..4
+    put_ship(sc, 0, A, ROGUE)
+    put_ship(sc, 2, A, CORVETTE)
+    put_ship(sc, 4, B, CORVETTE)
+    sc.place(5, 0, "space")
+    sc.act("ship_move", **{"from": {"x": 4, "y": 0}, "to": {"x": 1, "y": 0}})  # passes (2,0)
+    assert {sc.state.action_to_struct(a)["x"] for a in sc.state.legal_actions()} == {0, 2}
+    sc.act("ship_target", x=0)  # the Rogue first: no roll
+    assert minerals(sc, B) == 2
+    sc.fix_dice([2, 3])
+    sc.act("ship_target", x=2)
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    assert minerals(sc, A) == 2 and ship_at(sc, 1) == (-1, 0) and ship_at(sc, 2) == (A, CORVETTE)
+    assert sc.state.current_player == A
+
+
+def test_teleporting_a_ship_from_the_radius_and_later_from_a_teleport_it_moved_onto():
+    sc = ships(["space", "space", "teleport", "space", "space", "space"])
+    space_row(sc, 2)  # A, B
+    put_ship(sc, 1, A, ROGUE)
+    sc.place(2, 0, "teleport")  # A: (1,0) is in its radius
+    assert (5, 0) not in targets(sc, "ship_teleport")
+    assert (0, 0) in targets(sc, "ship_teleport")
+    sc.act("ship_teleport", to={"x": 2, "y": 0})  # onto the teleport itself
+    sc.turn(3, 0, "space", "pass")  # B
+    sc.place(4, 0, "space")  # A: its Rogue stands on a teleport since an earlier turn
+    assert (0, 0) in targets(sc, "ship_teleport")
+    sc.act("ship_teleport", to={"x": 4, "y": 0})
+    assert ship_at(sc, 4) == (A, ROGUE)
+
+
+# ---------------------------------------------------------------- blocking and protection (XI, XII)
+
+
+def test_a_blocked_emissary_and_planet_do_not_count_when_the_system_closes():
+    sc = ships(["planet-end", "starlight-path", "planet-end"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A: emissary on (0,0)
+    sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
+    put_ship(sc, 0, B, CORVETTE)  # B's Corvette blocks A's emissary and its planet
+    before = sc.credits(A)
+    sc.place(2, 0, "planet-end", left="P")  # A closes: nobody counts, the closer is paid
+    sc.act("pass")
+    assert sc.credits(A) == before + 2 * 2  # 2 tiles (the blocked planet is not counted), no emissary
+    assert sc.data()["placed_emissary"][0] == A, "a blocked emissary stays"
+    assert sc.state.current_player == B, "no take-back: A has no unblocked emissary there"
+
+
+def test_unblocking_starts_a_battle_and_blocked_emissaries_go_home_when_the_controller_builds():
+    sc = ships(["planet-end", "planet-link", "planet-end", "space", "space", "space"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # B
+    put_ship(sc, 0, B, CORVETTE)
+    before = sc.credits(B)
+    sc.place(2, 0, "planet-end", left="P")  # A closes; B alone counts (its Corvette's planet counts)
+    sc.act("pass")
+    assert sc.credits(B) == before + (3 + 1) * 2
+    # B moves the Corvette away: A's emissary is unblocked, a battle for control starts
+    sc.place(0, 1, "space")
+    sc.act("ship_move", to={"x": 0, "y": 1})
+    sc.fix_dice([6, 1])
+    credits = sc.credits(B)
+    assert sc.state.current_player == B  # B, the turn player, attacks
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    d = sc.data()
+    assert d["placed_emissary"][:3] == [-1, B, -1] and sc.credits(B) == credits, "control only, no credits"
+
+
+def test_blocked_emissaries_go_home_when_the_controller_builds():
+    sc = ships(["planet-end", "planet-link", "planet-end", "space", "space"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # B
+    put_ship(sc, 0, B, CORVETTE)
+    sc.place(2, 0, "planet-end", left="P")
+    sc.act("pass")  # B controls the system
+    sc.place(0, 1, "space")
+    sc.act("construct", x=1, y=0)
+    assert sc.data()["placed_emissary"][0] == -1 and sc.data()["player_emissaries"][A] == 9
+
+
+def test_protection_an_own_corvette_stops_others_from_teleporting_the_emissary():
+    sc = ships(["nebula-cap", "planet-end", "teleport", "planet-end", "space"])
+    sc.turn(0, 0, "nebula-cap", "expedition", vert="N")  # A: emissary next to the future teleport
+    sc.turn(-1, 0, "planet-end", "pass", right="S")  # B
+    put_ship(sc, 0, A, CORVETTE)
+    sc.place(1, 0, "teleport")  # A could teleport its own emissary
+    assert sc.has("teleport")
+    sc2 = ships(["nebula-cap", "planet-end", "teleport"])
+    sc2.turn(0, 0, "nebula-cap", "expedition", vert="N")
+    sc2.turn(-1, 0, "planet-end", "pass", right="S")
+    put_ship(sc2, 0, A, CORVETTE)
+    sc2.edit(turn_player=B)
+    sc2.place(1, 0, "teleport")  # B adds the teleport: A's emissary is protected
+    assert not sc2.has("teleport")
+
+
+# ---------------------------------------------------------------- Rogue mining (V.1.2.B)
+
+
+def test_a_rogue_mines_one_mineral_per_turn_from_the_closed_nebula_it_stands_on():
+    sc = ships(["nebula-cap", "nebula-bend", "nebula-cap", "space", "space"])
+    sc.turn(0, 0, "nebula-cap", "pass", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    sc.turn(2, 0, "nebula-cap", "pass", left="N")  # A closes a 3-tile nebula (3 minerals)
+    put_ship(sc, 0, B, ROGUE)
+    assert sc.has("rogue_mine", x=0)
+    sc.act("rogue_mine", x=0)
+    assert minerals(sc, B) == 1 and sum(sc.data()["neb_minerals"][:4]) == 2
+    assert not sc.has("rogue_mine"), "1 mineral per Rogue per turn"
+
+
+# ---------------------------------------------------------------- plundering (VII, X, XII)
+
+
+def plunder(levels: int) -> Scenario:
+    sc = ships(["planet-end", "starlight-path", "planet-end"] + ["space"] * 5)
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
+    sc.place(2, 0, "planet-end", left="P")  # A closes alone
+    sc.act("pass")
+    sc.act("take_back", count=0)
+    sc.turn(-1, 0, "space", "pass")  # B
+    sc.place(0, 1, "space")  # A
+    sc.act("construct", x=0, y=0)
+    if levels == 2:
+        sc.turn(3, 0, "space", "pass")  # B
+        sc.place(2, 1, "space")  # A
+        sc.act("construct", x=0, y=0)
+    put_ship(sc, 1, B, CORVETTE)
+    put_ship(sc, 2, B, CORVETTE)
+    return sc
+
+
+def test_plundering_a_3_tile_system_with_2_corvettes_pays_6_with_a_research_station():
+    sc = plunder(1)
+    drain_stacks(sc)
+    a, b = sc.credits(A), sc.credits(B)
+    sc.turn(-2, 0, "space", "pass")  # B's last turn ends the game
+    assert sc.state.is_terminal()
+    assert sc.credits(B) - b == 6 and a - sc.credits(A) == 6
+
+
+def test_plundering_with_a_space_station_pays_12_and_stops_when_the_victim_is_broke():
+    sc = plunder(2)
+    drain_stacks(sc)
+    a, b = sc.credits(A), sc.credits(B)
+    sc.turn(-2, 0, "space", "pass")
+    assert sc.credits(B) - b == 12 and a - sc.credits(A) == 12
+    sc = plunder(2)
+    drain_stacks(sc)
+    sc.edit(player_credits=[5] + sc.data()["player_credits"][1:])
+    b = sc.credits(B)
+    sc.turn(-2, 0, "space", "pass")
+    assert sc.credits(A) == 0 and sc.credits(B) - b == 5
