@@ -1,4 +1,4 @@
-# Type stubs for core_ext/trian.pyx (Galaxy of Trian: New Order, beginner variant).
+# Type stubs for core_ext/trian.pyx (Galaxy of Trian: New Order, beginner and ships variants).
 from typing import Any
 
 from core_ext.game import Game, State

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Galaxy of Trian: New Order, the beginner variant (no ships, no racial skills), as a compiled core.
+"""Galaxy of Trian: New Order, the beginner and ships variants (no racial skills yet), as a compiled core.
 
 Rules: ../shared/rules/galaxy_of_trian.md; every decision this engine makes where the rulebook is
 silent is recorded in docs/rules/trian.md with the section it rests on.
@@ -1701,8 +1701,8 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             s.placed[src].emissary = -1
             s.placed[j].emissary = <int8_t>owner
             s.teleport_used = 1
-            if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me:
-                s.actions_left += 2
+            if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me and not _blocked(s, j):
+                s.actions_left += 2       # a blocked emissary gives no outpost bonus (section XI)
             if k == -1:
                 _draw_token(s, owner)
         elif action == A_SHIP_EXPED or action == A_SHIP_EXPED + 1:
