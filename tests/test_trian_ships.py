@@ -381,3 +381,28 @@ def test_plundering_with_a_space_station_pays_12_and_stops_when_the_victim_is_br
     b = sc.credits(B)
     sc.turn(-2, 0, "space", "pass")
     assert sc.credits(A) == 0 and sc.credits(B) - b == 5
+
+
+def test_a_blocked_emissary_cannot_be_teleported_even_by_its_owner():
+    sc = ships(["planet-end", "space", "teleport"])
+    sc.turn(0, 0, "planet-end", "expedition", left="S", right="S")  # A
+    sc.turn(-1, 0, "space", "pass")  # B
+    put_ship(sc, 0, B, CORVETTE)
+    sc.place(1, 0, "teleport")  # A: its emissary on (0,0) is in the radius but blocked
+    assert not sc.has("teleport")
+    assert (0, 0) not in targets(sc, "ship_teleport"), "B's Corvette may be teleported, but not onto itself"
+    sc.act("ship_teleport", **{"from": {"x": 0, "y": 0}, "to": {"x": -1, "y": 0}})
+    assert ship_at(sc, 1) == (B, CORVETTE) and ship_at(sc, 0) == (-1, 0)
+
+
+def test_ships_are_public_in_every_observation_and_survive_determinize():
+    sc = ships(["space"] * 3)
+    space_row(sc, 2)
+    put_ship(sc, 0, B, ROGUE)
+    sc.place(2, 0, "space")
+    sc.act("ship_expedition", ship="Corvette")
+    for seat in (A, B):
+        seen = json.loads(sc.state.observation(seat).to_json())["state"]
+        assert seen["placed_ship"][:3] == [B, -1, A] and seen["placed_ship_kind"][:3] == [ROGUE, 0, CORVETTE]
+        again = json.loads(sc.state.observation(seat).determinize(5).to_json())["state"]
+        assert again["placed_ship"][:3] == [B, -1, A]
