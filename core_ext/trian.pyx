@@ -904,27 +904,43 @@ cdef inline int _discount(const TrianState* s, int p) noexcept nogil:
     return 0
 
 
-cdef int _gain_cap(const TrianState* s, int k, int p) noexcept nogil:
-    # section V.1.2.A: minerals p may take from closed nebula record k this turn
-    cdef int root = s.neb_root[k], i, node, ext = 0, level = 0, f
-    cdef int owner = -1
+cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
+    # section V.1.2.A, for every closed-nebula record at once (one pass over the tiles): minerals p
+    # may still take this turn: 1 with a research station or an extractor, 2 with a space station,
+    # none with emissaries alone or without control
+    cdef int owner[TR_NEBULAS]
+    cdef int8_t level[TR_NEBULAS]
+    cdef int8_t ext[TR_NEBULAS]
+    cdef int i, k, f, root, e, cap
+    for k in range(s.n_nebulas):
+        owner[k] = -1
+        level[k] = 0
+        ext[k] = 0
     for i in range(s.n_placed):
         f = s.placed[i].face
-        if not FACE_HAS_NEB[f] or _cfind(s, i * 5 + K_NEBULA) != root:
+        if not FACE_HAS_NEB[f]:
+            continue
+        e = s.placed[i].emissary
+        if e < 0 and FACE_FEAT[f] != F_EXTRACTOR:
+            continue
+        root = _cfind(s, i * 5 + K_NEBULA)
+        k = _nebula_record(s, root)
+        if k < 0:
             continue
         if FACE_FEAT[f] == F_EXTRACTOR:
-            ext = 1
-        if s.placed[i].emissary >= 0:
-            if owner == -1:
-                owner = s.placed[i].emissary
-            elif owner != s.placed[i].emissary:
-                return 0
-            if s.placed[i].station > level:
-                level = s.placed[i].station
-    if owner != p:
-        return 0
-    cdef int cap = 2 if level == 2 else (1 if (level == 1 or ext) else 0)
-    return cap - s.neb_gained[k] if cap > s.neb_gained[k] else 0
+            ext[k] = 1
+        if e >= 0:
+            if owner[k] == -1:
+                owner[k] = e
+            elif owner[k] != e:
+                owner[k] = -2
+            if s.placed[i].station > level[k]:
+                level[k] = <int8_t>s.placed[i].station
+    for k in range(s.n_nebulas):
+        cap = 0
+        if owner[k] == p:
+            cap = 2 if level[k] == 2 else (1 if (level[k] == 1 or ext[k]) else 0)
+        caps[k] = cap - s.neb_gained[k] if cap > s.neb_gained[k] else 0
 
 
 cdef bint _may_receive_emissary(const TrianState* s, int j, int owner, int from_tile) noexcept nogil:
@@ -985,7 +1001,8 @@ cdef bint _may_construct(const TrianState* s, int i, int p) noexcept nogil:
 
 cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
     cdef const TrianState* s = _cst(p)
-    cdef int n = 0, me, c, k, cost, i, a, b, fi, side, rot, o, f, d, src, j, cap
+    cdef int n = 0, me, c, k, cost, i, a, b, fi, side, rot, o, f, d, src, j, disc
+    cdef int caps[TR_NEBULAS]
     cdef const TrianPlayer* pl
     cdef uint16_t req
     if s.mode == M_END:
@@ -994,11 +1011,12 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
     pl = &s.players[me]
     if s.mode == M_PH1:
         out[n] = A_END_PH1; n += 1
-        cost = PRICE_MINERAL - _discount(s, me)
+        disc = _discount(s, me)
+        cost = PRICE_MINERAL - disc
         for c in range(TR_COLORS):
             if pl.credits >= cost and s.bag[c] > 0:
                 out[n] = A_BUY_MINERAL + c; n += 1
-        if pl.credits >= PRICE_TOKEN - _discount(s, me) and _tokens_in_bag_count(s) > 0:
+        if pl.credits >= PRICE_TOKEN - disc and _tokens_in_bag_count(s) > 0:
             out[n] = A_BUY_TOKEN; n += 1
         for k in range(10):
             a = PAIR_A[k]; b = PAIR_B[k]
@@ -1007,9 +1025,10 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
             for c in range(TR_COLORS):
                 if c != a and c != b and s.bag[c] > 0:
                     out[n] = A_EXCHANGE + k * 4 + c; n += 1
+        if s.n_nebulas > 0:
+            _gain_caps(s, me, caps)
         for k in range(s.n_nebulas):
-            cap = _gain_cap(s, k, me)
-            if cap <= 0:
+            if caps[k] <= 0:
                 continue
             for c in range(TR_COLORS):
                 if s.neb_minerals[k][c] > 0:

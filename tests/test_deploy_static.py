@@ -291,6 +291,21 @@ def test_compose_runs_ray_head_workers_service_prometheus_and_grafana() -> None:
     assert "exec orrery serve" in orrery["entrypoint"][2]
 
 
+def shell_syntax_errors(script: str) -> str:
+    result = subprocess.run(["sh", "-n", "-c", script], capture_output=True, text=True, timeout=30)
+    return result.stderr if result.returncode else ""
+
+
+def test_service_start_scripts_are_valid_shell() -> None:
+    # Compose turns "$$" into "$" before the container's shell sees the script.
+    compose_script = compose()["services"]["orrery"]["entrypoint"][2].replace("$$", "$")
+    assert compose_script.startswith("ray start --address=")
+    (container,) = kube_object("Deployment", "orrery")["spec"]["template"]["spec"]["containers"]
+    for script in (compose_script, container["args"][0]):
+        assert not shell_syntax_errors(script), script
+    assert shell_syntax_errors("ray start && exec orrery serve (")  # the check itself can fail
+
+
 def test_compose_mounts_files_that_exist() -> None:
     for name, service in compose()["services"].items():
         for volume in service.get("volumes", []):
