@@ -4,12 +4,13 @@
   request gets RESOURCE_EXHAUSTED at once (a full queue means answers would miss their budgets).
 - A budget counts from the request's arrival, so time spent queued is part of it and an answer is
   never later than its budget (plus the merge and reply), whatever the load.
-- Searches run in slices of SLICE_S: the backend's workers take slices from all active searches in
-  turn, so concurrent requests share the workers, and a cancel takes effect within a slice. With A
-  active searches on W workers a slice waits about A * SLICE_S / W for a worker, and that wait is
-  what an answer can run over its budget; so by default A is at most 2 W (wait <= 2 slices = 50 ms)
-  and further requests queue in the service, where their budget keeps running. Smaller slices or
-  more active searches cost more in per-slice Python work (merges, thread hand-offs) than they buy.
+- Searches run in slices (SLICE_S, --slice-ms): the backend's workers take slices from all active
+  searches in turn, so concurrent requests share the workers, and a cancel takes effect within a
+  slice. By default at most one search per worker runs at once (max_active = W) and further requests
+  queue in the service, where their budget keeps running. Measured with 16 clients on 2 workers
+  (Ray, Trian, 100 ms budgets): 4 active searches in 25 ms slices gave p50/p90/p99 latency of about
+  150/230/300 ms, 2 active in 100 ms slices about 120/145/240 ms, because every active search costs
+  the server Python work per slice (actor calls, merges) that competes with answering requests.
 - A search that starts with less than `local_below_ms` of its time left (it waited long in the queue,
   or its budget is tiny) runs on one thread in the server instead of on the backend's workers: a
   round trip to busy workers (Ray actor calls, a full thread pool) would cost more than the search,
@@ -42,13 +43,13 @@ from service._metrics import ServiceMetrics
 
 log = logging.getLogger("orrery.service")
 
-SLICE_S = 0.025  # longest stretch a search holds a worker before others get a turn (s)
+SLICE_S = 0.1  # longest stretch a search holds a worker before others get a turn (s)
 MAX_RESERVE_S = 0.05  # the answer reserve never exceeds this (s)
 ON_TIME_SHARE = 0.98  # the reserve aims to have this share of answers ready by their due time
 RESERVE_STEP_S = 0.001  # reserve change per answer: up ON_TIME_SHARE steps if late, down the rest if not
 SEND_ALLOWANCE_S = 0.003  # an answer should be ready this long before it is due, for the network
 LATE_ITERATIONS = 32  # a search admitted with no time left still runs this many (for a sound answer)
-ACTIVE_PER_WORKER = 2  # default max_active = this many searches per worker
+ACTIVE_PER_WORKER = 1  # default max_active = this many searches per worker
 STOP_BUDGET, STOP_DEADLINE, STOP_STOPPED, STOP_SHUTDOWN = "budget", "deadline", "stopped", "shutdown"
 
 
@@ -130,6 +131,7 @@ class SearchScheduler:
         max_queue: int,
         local_below_ms: float = 20.0,
         worker_nice: int = 0,
+        slice_ms: float = SLICE_S * 1000.0,
     ) -> None:
         if (max_active is not None and max_active < 1) or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
@@ -140,6 +142,7 @@ class SearchScheduler:
         self.max_queue = max_queue
         self.local_below_s = local_below_ms / 1000.0
         self.worker_nice = worker_nice
+        self.slice_s = slice_ms / 1000.0
         self.reserve_s = 0.0  # learned: stop a milliseconds search this long before its budget ends
         self._slots = asyncio.Semaphore(self.max_active)
         self._waiting = 0
@@ -233,7 +236,7 @@ class SearchScheduler:
 
     def _search(self, job: SearchJob) -> Any:
         """In a request thread: the backend search, sliced for fairness, with metrics."""
-        interval = min(job.progress_interval_s, SLICE_S)
+        interval = min(job.progress_interval_s, self.slice_s)
 
         def on_slice(partial: Any) -> None:
             now = time.time()
