@@ -149,6 +149,7 @@ class SearchScheduler:
         self._jobs: set[SearchJob] = set()  # running
         self._admitted: set[SearchJob] = set()  # running or waiting for a slot
         self._threads: cf.ThreadPoolExecutor | None = None
+        self._late_threads: cf.ThreadPoolExecutor | None = None
         self.ready = False  # set once the workers are warm
         self.draining = False
 
@@ -160,6 +161,12 @@ class SearchScheduler:
         self._threads = cf.ThreadPoolExecutor(
             self.max_active,
             thread_name_prefix="orrery-request",
+            initializer=lower_thread_priority,
+            initargs=(self.worker_nice,),
+        )
+        self._late_threads = cf.ThreadPoolExecutor(
+            2,
+            thread_name_prefix="orrery-late",
             initializer=lower_thread_priority,
             initargs=(self.worker_nice,),
         )
@@ -199,8 +206,15 @@ class SearchScheduler:
     async def _run_admitted(self, job: SearchJob) -> Any:
         self._waiting += 1
         self.metrics.queue_depth.set(self._waiting)
+        # Wait for a slot only while the wait leaves time for a search; after that, answer from a short
+        # local search outside the slots: late answers then do not queue behind each other.
+        patience = job.time_left_s() - self.reserve_s - self.local_below_s
         try:
-            await self._slots.acquire()
+            await asyncio.wait_for(self._slots.acquire(), timeout=max(0.0, patience))
+        except asyncio.TimeoutError:
+            job.queue_s = time.time() - job.arrival
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._late_threads, self._late_search, job)
         finally:
             self._waiting -= 1
             self.metrics.queue_depth.set(self._waiting)
@@ -266,6 +280,11 @@ class SearchScheduler:
         self._count(result)
         return result
 
+    def _late_search(self, job: SearchJob) -> Any:
+        result = self._local_search(job)
+        self._count(result)
+        return result
+
     def _local_search(self, job: SearchJob) -> Any:
         """One thread in this process, for what is left of the time (or a few iterations if nothing)."""
         from search import Budget, search_observation
@@ -299,8 +318,9 @@ class SearchScheduler:
             await asyncio.sleep(0.02)
 
     def close(self) -> None:
-        if self._threads is not None:
-            self._threads.shutdown(wait=False, cancel_futures=True)
+        for threads in (self._threads, self._late_threads):
+            if threads is not None:
+                threads.shutdown(wait=False, cancel_futures=True)
         if self.backend is not None:
             with contextlib.suppress(Exception):
                 self.backend.close()
