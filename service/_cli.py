@@ -212,8 +212,8 @@ def _add_worker_nice(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--worker-nice",
         type=int,
-        default=5,
-        help="nice increment for search threads and a local Ray's processes (0: none; default 5)",
+        default=0,
+        help="nice increment for search threads and a local Ray's processes (default 0: none)",
     )
 
 
