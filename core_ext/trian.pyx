@@ -829,11 +829,9 @@ cdef void _battle_next_reroller(TrianState* s) noexcept nogil:
 
 cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     cdef int root = s.ev_root[s.ev_pos], k, p, best = -1, n_best = 0, winner = -1, total, left, n_left
-    cdef int totals[MAX_PLAYERS]
     for k in range(s.b_n):
         p = s.b_order[k]
         total = s.b_dice[p] + s.b_bonus[p] + s.players[p].decl_plus   # +1 tokens always help
-        totals[k] = total
         if total > best:
             best = total
             n_best = 1

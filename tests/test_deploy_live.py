@@ -657,7 +657,13 @@ def test_a_replacement_worker_node_brings_searches_back_to_both_nodes(
         STARTUP_TIMEOUT_S,
         [ray_cluster.head, ray_cluster.worker],
     )
+    # The replacement actor starts once the node offers a CPU; searches take it in once it is warm.
     request, legal = kuhn_request(seed=31, iterations=1000)
-    reply = suggest(ray_cluster, server, functools.partial(stub.SuggestMove, request, timeout=120))
-    assert reply.action.id in legal
-    assert reply.stats.workers == 2 and reply.stats.workers_lost == 0, reply.stats
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while True:
+        reply = suggest(ray_cluster, server, functools.partial(stub.SuggestMove, request, timeout=120))
+        assert reply.action.id in legal and reply.stats.workers_lost == 0, reply.stats
+        if reply.stats.workers == 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert reply.stats.workers == 2, reply.stats
