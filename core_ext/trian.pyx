@@ -829,11 +829,9 @@ cdef void _battle_next_reroller(TrianState* s) noexcept nogil:
 
 cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     cdef int root = s.ev_root[s.ev_pos], k, p, best = -1, n_best = 0, winner = -1, total, left, n_left
-    cdef int totals[MAX_PLAYERS]
     for k in range(s.b_n):
         p = s.b_order[k]
         total = s.b_dice[p] + s.b_bonus[p] + s.players[p].decl_plus   # +1 tokens always help
-        totals[k] = total
         if total > best:
             best = total
             n_best = 1
@@ -904,27 +902,43 @@ cdef inline int _discount(const TrianState* s, int p) noexcept nogil:
     return 0
 
 
-cdef int _gain_cap(const TrianState* s, int k, int p) noexcept nogil:
-    # section V.1.2.A: minerals p may take from closed nebula record k this turn
-    cdef int root = s.neb_root[k], i, node, ext = 0, level = 0, f
-    cdef int owner = -1
+cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
+    # section V.1.2.A, for every closed-nebula record at once (one pass over the tiles): minerals p
+    # may still take this turn: 1 with a research station or an extractor, 2 with a space station,
+    # none with emissaries alone or without control
+    cdef int owner[TR_NEBULAS]
+    cdef int8_t level[TR_NEBULAS]
+    cdef int8_t ext[TR_NEBULAS]
+    cdef int i, k, f, root, e, cap
+    for k in range(s.n_nebulas):
+        owner[k] = -1
+        level[k] = 0
+        ext[k] = 0
     for i in range(s.n_placed):
         f = s.placed[i].face
-        if not FACE_HAS_NEB[f] or _cfind(s, i * 5 + K_NEBULA) != root:
+        if not FACE_HAS_NEB[f]:
+            continue
+        e = s.placed[i].emissary
+        if e < 0 and FACE_FEAT[f] != F_EXTRACTOR:
+            continue
+        root = _cfind(s, i * 5 + K_NEBULA)
+        k = _nebula_record(s, root)
+        if k < 0:
             continue
         if FACE_FEAT[f] == F_EXTRACTOR:
-            ext = 1
-        if s.placed[i].emissary >= 0:
-            if owner == -1:
-                owner = s.placed[i].emissary
-            elif owner != s.placed[i].emissary:
-                return 0
-            if s.placed[i].station > level:
-                level = s.placed[i].station
-    if owner != p:
-        return 0
-    cdef int cap = 2 if level == 2 else (1 if (level == 1 or ext) else 0)
-    return cap - s.neb_gained[k] if cap > s.neb_gained[k] else 0
+            ext[k] = 1
+        if e >= 0:
+            if owner[k] == -1:
+                owner[k] = e
+            elif owner[k] != e:
+                owner[k] = -2
+            if s.placed[i].station > level[k]:
+                level[k] = <int8_t>s.placed[i].station
+    for k in range(s.n_nebulas):
+        cap = 0
+        if owner[k] == p:
+            cap = 2 if level[k] == 2 else (1 if (level[k] == 1 or ext[k]) else 0)
+        caps[k] = cap - s.neb_gained[k] if cap > s.neb_gained[k] else 0
 
 
 cdef bint _may_receive_emissary(const TrianState* s, int j, int owner, int from_tile) noexcept nogil:
@@ -985,7 +999,8 @@ cdef bint _may_construct(const TrianState* s, int i, int p) noexcept nogil:
 
 cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
     cdef const TrianState* s = _cst(p)
-    cdef int n = 0, me, c, k, cost, i, a, b, fi, side, rot, o, f, d, src, j, cap
+    cdef int n = 0, me, c, k, cost, i, a, b, fi, side, rot, o, f, d, src, j, disc
+    cdef int caps[TR_NEBULAS]
     cdef const TrianPlayer* pl
     cdef uint16_t req
     if s.mode == M_END:
@@ -994,11 +1009,12 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
     pl = &s.players[me]
     if s.mode == M_PH1:
         out[n] = A_END_PH1; n += 1
-        cost = PRICE_MINERAL - _discount(s, me)
+        disc = _discount(s, me)
+        cost = PRICE_MINERAL - disc
         for c in range(TR_COLORS):
             if pl.credits >= cost and s.bag[c] > 0:
                 out[n] = A_BUY_MINERAL + c; n += 1
-        if pl.credits >= PRICE_TOKEN - _discount(s, me) and _tokens_in_bag_count(s) > 0:
+        if pl.credits >= PRICE_TOKEN - disc and _tokens_in_bag_count(s) > 0:
             out[n] = A_BUY_TOKEN; n += 1
         for k in range(10):
             a = PAIR_A[k]; b = PAIR_B[k]
@@ -1007,9 +1023,10 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
             for c in range(TR_COLORS):
                 if c != a and c != b and s.bag[c] > 0:
                     out[n] = A_EXCHANGE + k * 4 + c; n += 1
+        if s.n_nebulas > 0:
+            _gain_caps(s, me, caps)
         for k in range(s.n_nebulas):
-            cap = _gain_cap(s, k, me)
-            if cap <= 0:
+            if caps[k] <= 0:
                 continue
             for c in range(TR_COLORS):
                 if s.neb_minerals[k][c] > 0:
@@ -1121,16 +1138,15 @@ cdef bint trian_is_terminal(const void* p) noexcept nogil:
 
 # ---------------------------------------------------------------- apply
 
-cdef void _take_control_if_new(TrianState* s, int j, int owner) noexcept nogil:
-    # section VI.3: a unit arriving in a closed, resolved area where no one else stands takes control
+cdef int _closed_area_owner(const TrianState* s, int j) noexcept nogil:
+    # the controller (-1 none, -2 several) of the closed, resolved area of tile j; -3 if there is none
     cdef int node = _area_node(s, j), root
     if node < 0:
-        return
+        return -3
     root = _cfind(s, node)
     if s.uf_open[root] != 0 or _event_pending(s, root):
-        return
-    if _controller_except(s, root, j) == -1:
-        _draw_token(s, owner)
+        return -3
+    return _controller(s, root)
 
 
 cdef int trian_apply(void* p, action_t action) noexcept nogil:
@@ -1234,11 +1250,13 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
                 pl.minerals[c] += 1
         elif action == A_EXPEDITION:
             i = s.new_tile
+            owner = _closed_area_owner(s, i)
             s.placed[i].emissary = <int8_t>me
             pl.emissaries -= 1
             if FACE_FEAT[s.placed[i].face] == F_OUTPOST:
                 s.actions_left += 2       # section IX: two extra actions this phase 3
-            _take_control_if_new(s, i, me)
+            if owner == -1:
+                _draw_token(s, me)        # took control of an uncontrolled closed area (VI.3)
         elif A_CONSTRUCT <= action < A_CONSTRUCT + TR_TILES:
             i = action - A_CONSTRUCT
             node = _area_node(s, i)
@@ -1265,13 +1283,15 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             d = (action - A_TELEPORT) // TR_TILES
             j = (action - A_TELEPORT) % TR_TILES
             src = _nb_placed(s, s.new_tile, d)
+            k = _closed_area_owner(s, j)          # before the move: a move within one area takes nothing
             owner = s.placed[src].emissary
             s.placed[src].emissary = -1
             s.placed[j].emissary = <int8_t>owner
             s.teleport_used = 1
             if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me:
                 s.actions_left += 2
-            _take_control_if_new(s, j, owner)
+            if k == -1:
+                _draw_token(s, owner)
         else:
             return -1
         if s.actions_left == 0:
@@ -1400,17 +1420,31 @@ cdef action_t trian_policy(const void* p, Rng* rng, action_t* scratch) noexcept 
 cdef int trian_playout(void* p, Rng* rng, int max_moves) noexcept nogil:
     # Uniform random play, except that phase 1 ends with probability 1/2 at each step: uniform
     # choice among dozens of trades would spend every credit each turn and triple the game length.
+    # A placement is drawn by rejection sampling over (cell, side, rotation), which is uniform over
+    # the legal placements without listing them; after 64 misses the list is built as usual.
     cdef action_t buf[MAX_ACTIONS]
     cdef TrianState* s = _st(p)
-    cdef int moves = 0, n
+    cdef int moves = 0, n, tries, fi, side, rot, f
+    cdef uint32_t r
     cdef action_t a
     while moves < max_moves and s.mode != M_END:
-        n = trian_legal_actions(p, buf)
-        if n <= 0:
-            return -1
+        a = -1
         if s.mode == M_PH1 and rng_below(rng, 2) == 0:
             a = A_END_PH1
-        else:
+        elif s.mode == M_PLACE and s.n_front > 0:
+            for tries in range(64):
+                r = rng_below(rng, <uint32_t>(s.n_front * 6))
+                fi = <int>(r // 6)
+                side = <int>((r % 6) // 3)
+                rot = <int>(r % 3)
+                f = TILE_FACE[s.drawn_tile][side]
+                if _fits(s.freq[fi], OCODE[f][_orient(s.fx[fi], s.fy[fi])][rot]):
+                    a = A_PLACE + <int>r
+                    break
+        if a < 0:
+            n = trian_legal_actions(p, buf)
+            if n <= 0:
+                return -1
             a = buf[rng_below(rng, <uint32_t>n)]
         if trian_apply(p, a) != 0:
             return -1

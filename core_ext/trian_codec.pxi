@@ -196,6 +196,9 @@ cdef str _check_state(const TrianState* s, int observer):
             top = TILE_FACE[t][s.stack_up[k][s.stack_len[k] - 1]] if t != TR_UNKNOWN else s.stack_top_face[k]
         if s.stack_top_face[k] != top or (top != TR_UNKNOWN and (top >= N_FACES or FACE_SPECIAL[top])):
             return f"stack_top_face[{k}] does not match the stack"
+    for i in range(s.n_discarded, TR_TILES):
+        if s.discarded[i]:
+            return "discarded: entries past n_discarded must be 0"
     for i in range(s.n_discarded):
         err = _note(seen, full, s.discarded[i], False, f"discarded[{i}]")
         if err:
@@ -296,6 +299,11 @@ cdef str _check_state(const TrianState* s, int observer):
         return "no area being resolved"
     if s.new_tile != TR_UNKNOWN and s.new_tile >= s.n_placed:
         return "new_tile out of range"
+    if not full:
+        # an observation hides exactly what observe() hides, no more and no less known
+        trian_observe(s, observer, &rebuilt)
+        if memcmp_region(s, &rebuilt, 0, sizeof(TrianState)):
+            return f"seat {observer} cannot see some of these values (tiles, token types or streams)"
     return None
 
 
@@ -477,7 +485,9 @@ cdef str _render(const TrianState* s, observer):
     if s.n_placed:
         xs = [s.placed[i].x for i in range(s.n_placed)]
         ys = [s.placed[i].y for i in range(s.n_placed)]
-        lines.append("galaxy (cell: face code, emissary seat, r/s station; ^ up, v down triangles):")
+        lines.append("galaxy: ^/v up/down triangle, face code, emissary's seat, r/s research/space station")
+        lines.append("  codes: .. space, n1-n3 nebula, x1-x3 extractor, p1-p3 planet, -- starlight path,")
+        lines.append("  g1-g3 gas cloud, ng nebula+gas, nb/gb nebula/gas band, $$ outpost, TT teleport, EX exmitter")
         for y in range(min(ys), max(ys) + 1):
             row = []
             for x in range(min(xs), max(xs) + 1):

@@ -4,7 +4,8 @@ Every actor holds the compiled kernel and searches the same observation with its
 driver merges the actors' root statistics (search/_driver.py). Actors are threaded (four threads) so
 that a cancel can reach a running search: ray.cancel cannot interrupt an actor call, so the cancel
 sets the kernel's flag, which the loop polls every iteration. A dead actor's slice raises in the
-driver, which merges the survivors, logs the loss and replaces the actor before the next search.
+driver, which merges the survivors, logs the loss and starts a replacement; searches use the
+replacement only once it is warm.
 """
 
 from __future__ import annotations
@@ -103,6 +104,9 @@ class RayBackend:
         self._actor_class: Any = ray.remote(**actor_options)(SearchActor)
         self._actors: list = [self._actor_class.remote() for _ in range(num_workers)]
         self._dead: set[int] = set()
+        # replacements still starting (index -> their warm() ref): searches skip them until warm, so
+        # a replacement that waits for a free CPU never costs a search its grace period
+        self._warming: dict[int, Any] = {}
         self._ids = itertools.count()
         self._lock = threading.Lock()
         self.workers_lost_total = 0
@@ -115,7 +119,29 @@ class RayBackend:
         for i in sorted(self._dead):
             log.info("replacing lost search worker %d", i)
             self._actors[i] = self._actor_class.remote()
+            self._warming[i] = self._actors[i].warm.remote()
         self._dead.clear()
+
+    def _admit_warm_replacements(self) -> None:
+        """Move replacements whose warm-up finished into service (never blocks)."""
+        if not self._warming:
+            return
+        refs = list(self._warming.values())
+        ready, _ = self._ray.wait(refs, num_returns=len(refs), timeout=0)
+        for i, ref in list(self._warming.items()):
+            if ref not in ready:
+                continue
+            del self._warming[i]
+            try:
+                self._ray.get(ref)
+            except Exception:  # it died while starting: replace it again next time
+                log.warning("replacement search worker %d failed to start", i)
+                self._dead.add(i)
+
+    def _active_actors(self) -> list:
+        self._admit_warm_replacements()
+        self._replace_dead()
+        return [a for i, a in enumerate(self._actors) if i not in self._warming]
 
     def warm(self, timeout_s: float | None = 300.0) -> None:
         """Block until every actor is up and has run a tiny search. An actor that cannot start
@@ -123,6 +149,7 @@ class RayBackend:
         with self._lock:
             self._replace_dead()
             actors = list(self._actors)
+            self._warming.clear()  # warmed below, with every other actor
         refs = [a.warm.remote() for a in actors]
         ready, pending = self._ray.wait(refs, num_returns=len(refs), timeout=timeout_s)
         if pending:
@@ -134,7 +161,12 @@ class RayBackend:
 
     @property
     def live_workers(self) -> int:
-        return 0 if self._closed else self.workers - len(self._dead)
+        if self._closed:
+            return 0
+        with self._lock:
+            self._admit_warm_replacements()
+            self._replace_dead()
+            return self.workers - len(self._dead) - len(self._warming)
 
     def actor(self, i: int):
         """The i-th actor handle (tests kill one to check that a search survives it)."""
@@ -157,8 +189,9 @@ class RayBackend:
         started = time.time()
         check_search_args(observation, config, budget, seed)
         with self._lock:
-            self._replace_dead()
-            actors = list(self._actors)
+            actors = self._active_actors()
+        if not actors:
+            raise RuntimeError("no search worker is ready (replacements are still starting)")
         search_id = f"{os.getpid()}-{id(self)}-{next(self._ids)}"
         first = [True] * len(actors)
         obs_ref = self._ray.put(observation)
@@ -183,8 +216,9 @@ class RayBackend:
             with contextlib.suppress(Exception):
                 self._ray.kill(actors[i])
             with self._lock:
-                if self._actors[i] is actors[i] and i not in self._dead:
-                    self._dead.add(i)
+                slot = next((k for k, a in enumerate(self._actors) if a is actors[i]), None)
+                if slot is not None and slot not in self._dead:
+                    self._dead.add(slot)
                     self.workers_lost_total += 1
             log.warning("search worker %d lost (%d lost so far)", i, self.workers_lost_total)
 
@@ -206,8 +240,8 @@ class RayBackend:
         finally:
             if remove is not None:
                 remove()
-            for i, a in enumerate(actors):
-                if i not in self._dead:
+            for a in actors:
+                if all(a is not self._actors[k] for k in self._dead):
                     a.finish.remote(search_id)
 
     def close(self) -> None:

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "core_ext._cli",
     "search._cli",
+    "search.tournament._cli",
+    "service._cli",
 )
 
 

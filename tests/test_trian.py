@@ -6,7 +6,6 @@ import json
 from collections import Counter
 
 import pytest
-from trian_helpers import Scenario
 
 from core_ext import IllegalActionError, StateFormatError, load_game
 from core_ext import trian as T
@@ -14,6 +13,120 @@ from core_ext import trian as T
 FACES = T.CATALOGUE["faces"]
 TILES = T.CATALOGUE["tiles"]
 A, B = 0, 1
+
+
+# ---------------------------------------------------------------- scenario builder
+# Scenario builders for Galaxy of Trian tests: stack the tiles, then play real actions.
+#
+# A scenario is played through the engine's own actions (draw, place, expedition, ...), so every test
+# also checks that the position is reachable. Geometry: cell (x, y) is an up triangle when x + y is even
+# (neighbours left (x-1, y), right (x+1, y), below (x, y+1)) and a down triangle otherwise (the
+# horizontal neighbour is (x, y-1)); "vert" names that horizontal edge.
+
+CW = {0: ("right", "vert", "left"), 1: ("vert", "right", "left")}
+
+
+def rotation_for(face: str, x: int, y: int, **sides: str) -> int:
+    """The rotation that puts the given edge letters (S, P, N, G) on the named sides of (x, y)."""
+    edges = next(f["edges"] for f in FACES if f["name"] == face)
+    cw = CW[(x + y) & 1]
+    for rot in range(3):
+        slot = {cw[(i + rot) % 3]: edges[i] for i in range(3)}
+        if all(slot[side] == letter for side, letter in sides.items()):
+            return rot
+    raise ValueError(f"{face} cannot show {sides} at ({x}, {y})")
+
+
+class Scenario:
+    """A game whose stack 0 holds the given faces on top, in play order."""
+
+    def __init__(self, faces: list[str], *, players: int = 2, seed: int = 0, first: int = 0):
+        game = load_game("trian", players=players)
+        state = game.new_initial_state(seed=seed)
+        data = json.loads(state.to_json())
+        data["state"]["first_player"] = first
+        data["state"]["turn_player"] = first
+        state = game.state_from_json(json.dumps(data))
+        used: set[int] = set()
+        order = []
+        for face in faces:
+            tile, side = next(
+                (t, s)
+                for t, s in T.tiles_with_face(face)
+                if t not in used and not FACES[T.CATALOGUE["tiles"][t][1 - s]]["special"]
+            )
+            used.add(tile)
+            special = FACES[T.CATALOGUE["tiles"][tile][side]]["special"]
+            order.append((tile, 1 - side if special else side))
+        T._debug_stack_top(state, 0, list(reversed(order)))
+        self.game = game
+        self.state = state
+
+    @property
+    def seat(self) -> int:
+        return self.state.current_player
+
+    def act(self, kind: str, **fields) -> dict:
+        for a in self.state.legal_actions():
+            d = self.state.action_to_struct(a)
+            if d["kind"] == kind and all(d.get(k) == v for k, v in fields.items()):
+                self.state.apply(a)
+                return d
+        raise AssertionError(f"no legal {kind} {fields}; legal: {self.labels()}")
+
+    def labels(self) -> list[str]:
+        return [self.state.action_label(a) for a in self.state.legal_actions()]
+
+    def has(self, kind: str, **fields) -> bool:
+        for a in self.state.legal_actions():
+            d = self.state.action_to_struct(a)
+            if d["kind"] == kind and all(d.get(k) == v for k, v in fields.items()):
+                return True
+        return False
+
+    def place(self, x: int, y: int, face: str, **sides: str) -> None:
+        """Phase 1 skipped, draw from stack 0, place `face` at (x, y) with the given edges."""
+        if self.state.action_to_struct(self.state.legal_actions()[0])["kind"] == "end_phase1":
+            self.act("end_phase1")
+        self.act("draw", stack=0)
+        side = self._side_of(face)
+        self.act("place", x=x, y=y, side=side, rotation=rotation_for(face, x, y, **sides))
+
+    def _side_of(self, face: str) -> int:
+        for a in self.state.legal_actions():
+            d = self.state.action_to_struct(a)
+            if d["kind"] == "place" and d["face"] == face:
+                return d["side"]
+        raise AssertionError(f"the tile in hand has no {face} side that fits")
+
+    def turn(self, x: int, y: int, face: str, *then: str, **sides: str) -> None:
+        """A whole turn: place, then the phase 3 actions named in `then` ('expedition', 'pass', ...)."""
+        self.place(x, y, face, **sides)
+        for kind in then:
+            self.act(kind)
+
+    def data(self) -> dict:
+        return json.loads(self.state.to_json())["state"]
+
+    def edit(self, **fields) -> None:
+        """Change payload fields (e.g. player_credits=[...]) through the validating JSON loader."""
+        data = json.loads(self.state.to_json())
+        data["state"].update(fields)
+        self.state = self.game.state_from_json(json.dumps(data))
+
+    def credits(self, seat: int) -> int:
+        return self.data()["player_credits"][seat]
+
+    def tokens(self, seat: int) -> int:
+        return self.data()["player_tok_count"][seat]
+
+    def fix_dice(self, rolls: list[int]) -> None:
+        """Seed the dice stream so that the next dice are `rolls`."""
+        for seed in range(1_000_000):
+            if T._debug_dice(seed, len(rolls)) == rolls:
+                T._debug_seed_dice(self.state, seed)
+                return
+        raise AssertionError(f"no dice seed found for {rolls}")
 
 
 def system_line(sc: Scenario, *, closer_expedition: bool = False, middle: str = "starlight-path"):
@@ -582,3 +695,175 @@ def test_three_player_tie_sends_everyone_home_and_pays_the_closer():
     assert sc.credits(2) == before + (3 + 3) * 2
     assert [sc.tokens(p) for p in range(3)] == tokens
     assert sc.data()["placed_emissary"][:3] == [-1, -1, -1]
+
+
+def test_an_observation_that_claims_hidden_values_is_rejected():
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=8)
+    for _ in range(30):
+        state.apply(state.legal_actions()[0])
+    obs = json.loads(state.observation(0).to_json())
+    full = json.loads(state.to_json())["state"]
+    leaky = json.loads(json.dumps(obs))
+    leaky["state"]["stack0_tile"] = full["stack0_tile"]
+    leaky["state"]["stack0_up"] = full["stack0_up"]
+    with pytest.raises(StateFormatError, match="cannot see"):
+        game.observation_from_json(json.dumps(leaky))
+    leaky = json.loads(json.dumps(obs))
+    leaky["state"]["player_tok_plus"] = full["player_tok_plus"]
+    with pytest.raises(StateFormatError):
+        game.observation_from_json(json.dumps(leaky))
+    assert game.observation_from_json(json.dumps(obs)) == state.observation(0)
+
+
+def test_closing_a_3_tile_nebula_pays_3_and_3_minerals_appear():
+    sc = Scenario(["nebula-cap", "nebula-bend", "nebula-cap"])
+    sc.turn(0, 0, "nebula-cap", "pass", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    before = sc.credits(A)
+    sc.turn(2, 0, "nebula-cap", "pass", left="N")
+    assert sc.credits(A) == before + 3
+    assert sum(sc.data()["neb_minerals"][:4]) == 3
+
+
+def test_closing_a_3_tile_outer_space_area_pays_9_to_the_closer():
+    sc = Scenario(["nebula-bend", "nebula-cap", "nebula-bend"])
+    sc.turn(0, 0, "nebula-bend", "pass", right="S")
+    sc.turn(1, 0, "nebula-cap", "pass", left="S", right="S")
+    before = sc.credits(A)
+    sc.turn(2, 0, "nebula-bend", "pass", left="S")
+    assert sc.credits(A) == before + 9
+
+
+def test_teleporting_into_an_uncontrolled_closed_system_takes_control_for_the_owner():
+    sc = Scenario(["planet-end", "starlight-path", "planet-end", "nebula-cap", "teleport"])
+    sc.turn(0, 0, "planet-end", "pass", right="P")  # A
+    sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
+    sc.turn(2, 0, "planet-end", "pass", left="P")  # A closes an empty system
+    sc.turn(-1, 0, "nebula-cap", "expedition", right="S", vert="N")  # B
+    sc.place(-2, 0, "teleport")  # A: B's emissary on (-1, 0) is in the radius
+    moves = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+    assert {(d["to"]["x"], d["to"]["y"]) for d in moves if d["kind"] == "teleport"} == {(0, 0), (2, 0)}
+    tokens = sc.tokens(B)
+    sc.act("teleport", to={"x": 0, "y": 0})  # teleport an enemy emissary
+    assert sc.tokens(B) == tokens + 1
+    assert sc.data()["placed_emissary"][0] == B
+
+
+def test_construction_in_a_system_3_tiles_1_emissary_pays_16():
+    sc = Scenario(["planet-end", "starlight-path", "planet-end", "space", "space"])
+    system_line(sc)
+    sc.act("pass")
+    sc.act("take_back", count=0)
+    sc.turn(-1, 0, "space", "pass", right="S")  # B
+    before = sc.credits(A)
+    sc.place(0, 1, "space", vert="S")
+    sc.act("construct", x=0, y=0)
+    assert sc.credits(A) == before + 16  # (3 tiles + 1 emissary) x 4
+
+
+def test_a_space_station_gives_2_minerals_per_turn_and_never_more():
+    faces = ["nebula-cap", "nebula-bend", "nebula-cap"] + ["space"] * 6
+    sc = Scenario(faces)
+    sc.turn(0, 0, "nebula-cap", "expedition", right="N")
+    sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
+    sc.place(2, 0, "nebula-cap", left="N")
+    sc.act("pass")
+    sc.act("take_back", count=0)
+    sc.turn(0, 1, "space", "pass", vert="S")  # B
+    sc.place(-1, 0, "space", right="S")
+    sc.act("construct", x=0, y=0)  # research station
+    sc.turn(1, 1, "space", "pass", left="S")  # B
+    sc.act("end_phase1")
+    sc.place(3, 0, "space", left="S")
+    sc.act("construct", x=0, y=0)  # space station
+    sc.turn(-1, 1, "space", "pass", right="S")  # B
+    for _ in range(2):
+        d = next(
+            sc.state.action_to_struct(a)
+            for a in sc.state.legal_actions()
+            if sc.state.action_to_struct(a)["kind"] == "gain_mineral"
+        )
+        sc.act("gain_mineral", nebula=0, color=d["color"])
+    assert not sc.has("gain_mineral"), "at most 2 minerals per nebula per turn"
+
+
+def test_actions_round_trip_through_structs_by_kind_and_fields():
+    sc = Scenario(["planet-end", "starlight-path"])
+    sc.act("end_phase1")
+    assert sc.state.action_from_struct({"kind": "draw", "stack": 1}) == 241
+    sc.act("draw", stack=0)
+    for a in sc.state.legal_actions():
+        d = sc.state.action_to_struct(a)
+        fields = {k: v for k, v in d.items() if k not in ("id", "label")}
+        assert sc.state.action_from_struct(fields) == a
+    with pytest.raises(StateFormatError):
+        sc.state.action_from_struct({"kind": "place", "x": 40, "y": 40, "side": 0, "rotation": 0})
+    with pytest.raises(StateFormatError):
+        sc.state.action_from_struct({"id": sc.state.legal_actions()[0], "kind": "research"})
+
+
+def test_determinize_resamples_the_stacks_and_a_tile_in_another_hand():
+    game = load_game("trian", players=2)
+    state = game.new_initial_state(seed=12)
+    state.apply(0)  # end phase 1
+    state.apply(240)  # draw: the tile is in seat 0's hand
+    other = state.observation(1)
+    hands = {json.loads(other.determinize(k).to_json())["state"]["drawn_tile"] for k in range(20)}
+    stacks = {tuple(json.loads(other.determinize(k).to_json())["state"]["stack0_tile"]) for k in range(5)}
+    assert len(hands) > 1 and len(stacks) == 5
+    truth = json.loads(state.to_json())["state"]["drawn_tile"]
+    own = state.observation(0)
+    mine = {json.loads(own.determinize(k).to_json())["state"]["drawn_tile"] for k in range(5)}
+    assert mine == {truth}, "the drawer knows its tile"
+
+
+def test_policy_playouts_end_and_evaluate_stays_in_0_1():
+    for players in (2, 3, 4):
+        game = load_game("trian", players=players)
+        for seed in range(3):
+            state = game.new_initial_state(seed=seed)
+            for _ in range(120):
+                state.apply(state.legal_actions()[seed % len(state.legal_actions())])
+                assert all(0.0 <= v <= 1.0 for v in state.evaluate())
+            state.playout(seed=seed, use_policy=True)
+            assert state.is_terminal()
+            assert sorted(state.returns()) == sorted(state.evaluate())
+
+
+def test_a_tile_that_fits_nowhere_is_set_aside_and_the_player_draws_again():
+    core = next(t for t, s in T.tiles_with_face("nebula-core") if not FACES[TILES[t][1 - s]]["special"])
+    side = 0 if FACES[TILES[core][0]]["name"] == "nebula-core" else 1
+    dry = next(t for t, (a, b) in enumerate(TILES) if "N" not in FACES[a]["edges"] + FACES[b]["edges"])
+    dry_up = 1 if FACES[TILES[dry][0]]["special"] else 0
+    sc = Scenario([])
+    T._debug_stack_top(sc.state, 0, [(dry, dry_up), (core, side)])
+    sc.place(0, 0, "nebula-core")  # every open border is nebula now
+    sc.act("pass")
+    sc.act("end_phase1")
+    sc.act("draw", stack=0)
+    assert [sc.state.action_to_struct(a)["kind"] for a in sc.state.legal_actions()] == ["discard"]
+    sc.act("discard")
+    data = sc.data()
+    assert data["n_discarded"] == 1 and data["discarded"][0] == dry
+    assert sc.has("draw", stack=1), "the player draws again"
+    obs = json.loads(sc.state.observation(A).to_json())["state"]
+    assert obs["discarded"][0] == dry, "a set-aside tile is shown to everyone"
+
+
+def test_events_before_or_after_the_action_pay_the_same_here():
+    paid = []
+    for first in (True, False):
+        sc = Scenario(["planet-end", "starlight-path", "planet-end"])
+        system_line(sc)
+        before = sc.credits(A)
+        if first:
+            sc.act("events_first")
+            sc.act("take_back", count=0)
+            sc.act("research")
+        else:
+            sc.act("research")
+            sc.act("take_back", count=0)
+        paid.append(sc.credits(A) - before)
+        assert sc.state.current_player == B
+    assert paid == [8, 8]

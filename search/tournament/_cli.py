@@ -1,0 +1,77 @@
+"""`orrery tournament run CONFIG` and `orrery tournament report RESULTS`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from search.tournament._analysis import analyse
+from search.tournament._config import ConfigError, load_config
+from search.tournament._report import DECISIONS, write_report
+from search.tournament._results import ResultsError, read_results
+from search.tournament._runner import run_tournament
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config, workers=args.workers, backend=args.backend, results=args.results)
+        summary = run_tournament(config, progress=not args.quiet, max_games=args.max_games)
+    except (ConfigError, ResultsError) as exc:
+        print(f"orrery tournament: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"{summary.games_done}/{summary.games_total} games in {summary.results} "
+        f"({summary.games_played} played now, {summary.elapsed_s:.1f} s)"
+    )
+    if summary.decision is not None:
+        _, records = read_results(summary.results)
+        sprt = analyse(config, records, resamples=0).sprt
+        assert sprt is not None
+        e, st = sprt.estimate, sprt.state
+        print(
+            DECISIONS[summary.decision].format(
+                candidate=sprt.candidate, baseline=sprt.baseline, elo1=sprt.elo1
+            )
+        )
+        print(
+            f"LLR {st.llr:.3f} [{st.lower_corrected:.3f}, {st.upper_corrected:.3f}] after {sprt.sets} sets"
+            f" ({sprt.games} games); Elo {e.elo:.1f} [{e.elo_low:.1f}, {e.elo_high:.1f}],"
+            f" nElo {e.nelo:.1f} [{e.nelo_low:.1f}, {e.nelo_high:.1f}], LOS {100 * e.los:.1f}%"
+        )
+    if summary.stopped:
+        print("stopped before the end; run the same command again to resume")
+    if args.report:
+        files = write_report(summary.results)
+        print(f"report: {files.markdown}, {files.html}")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    try:
+        files = write_report(args.results, args.out, resamples=args.resamples)
+    except ResultsError as exc:
+        print(f"orrery tournament: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {files.markdown}, {files.html} and {files.chart}")
+    return 0
+
+
+def register(commands, bench) -> None:
+    parser = commands.add_parser(
+        "tournament", help="strength tournaments between bots (duplicate deals, SPRT)"
+    )
+    sub = parser.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
+    p = sub.add_parser("run", help="play (or resume) the tournament a TOML config describes")
+    p.add_argument("config", help="TOML file (see docs/tournaments.md)")
+    p.add_argument("--workers", type=int, help="games at once (overrides the config)")
+    p.add_argument("--backend", choices=("inline", "processes", "ray"), help="overrides the config")
+    p.add_argument("--results", help="JSONL results path (overrides the config)")
+    p.add_argument("--max-games", type=int, help="stop after this many new games (resume later)")
+    p.add_argument("--report", action="store_true", help="write the report when done")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_run)
+    p = sub.add_parser("report", help="write Markdown and HTML reports from a results file")
+    p.add_argument("results", help="JSONL results file")
+    p.add_argument("--out", help="folder for the report (default: next to the results)")
+    p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples for rating intervals")
+    p.set_defaults(func=_report)

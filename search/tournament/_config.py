@@ -1,0 +1,279 @@
+"""Tournament configuration: frozen dataclasses, read from TOML and checked before any game is played."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sys
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+FORMATS = ("round-robin", "gauntlet", "sprt")
+BACKENDS = ("inline", "processes", "ray")
+ROTATIONS = ("all", "cyclic")
+# Bot kinds the tournament knows how to build; "factory" imports "module:function" returning a Bot.
+SEARCH_KINDS = ("ismcts", "pimc")
+BOT_KINDS = ("random", "greedy", *SEARCH_KINDS, "factory")
+
+
+class ConfigError(ValueError):
+    """A tournament configuration that cannot be run, with the offending field named."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BudgetSpec:
+    """Per-move search budget. Iterations are reproducible; milliseconds are not."""
+
+    iterations: int | None = None  # search iterations per move
+    milliseconds: float | None = None  # wall time per move (ms)
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.milliseconds is None:
+            raise ConfigError("budget: set iterations or milliseconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise ConfigError(f"budget.iterations must be >= 1, got {self.iterations}")
+        if self.milliseconds is not None and not self.milliseconds > 0:
+            raise ConfigError(f"budget.milliseconds must be > 0, got {self.milliseconds}")
+
+    @property
+    def reproducible(self) -> bool:
+        return self.milliseconds is None
+
+
+@dataclass(frozen=True, kw_only=True)
+class BotSpec:
+    """One contestant: a built-in bot, a named search configuration, or a factory function."""
+
+    name: str  # the name used in results and reports; unique within a tournament
+    kind: str  # one of BOT_KINDS
+    config: str | None = None  # search preset, e.g. "ismcts@1" (search.get_config)
+    overrides: tuple[tuple[str, Any], ...] = ()  # SearchConfig fields replaced on the preset
+    budget: BudgetSpec | None = None  # None: the tournament's per-move budget
+    factory: str | None = None  # "module:function" for kind = "factory"
+
+    def __post_init__(self) -> None:
+        if not self.name or not isinstance(self.name, str):
+            raise ConfigError("bots: every bot needs a non-empty name")
+        if self.kind not in BOT_KINDS:
+            raise ConfigError(f"bot {self.name!r}: kind must be one of {', '.join(BOT_KINDS)}")
+        if self.kind == "factory" and (not self.factory or ":" not in self.factory):
+            raise ConfigError(f"bot {self.name!r}: kind 'factory' needs factory = 'module:function'")
+        if self.kind != "factory" and self.factory is not None:
+            raise ConfigError(f"bot {self.name!r}: factory is only for kind 'factory'")
+        if self.kind not in SEARCH_KINDS and (self.config or self.overrides):
+            raise ConfigError(f"bot {self.name!r}: config and overrides apply to search bots only")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SprtSpec:
+    """Bounds of the head-to-head test, in normalised Elo (fishtest's nElo), and its error rates."""
+
+    elo0: float = 0.0  # H0: candidate's normalised Elo over the baseline is elo0
+    elo1: float = 10.0  # H1: it is elo1
+    alpha: float = 0.05  # false positive rate (accept H1 when H0 holds)
+    beta: float = 0.05  # false negative rate (accept H0 when H1 holds)
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1) and self.elo0 < self.elo1):
+            raise ConfigError(f"sprt: need finite elo0 < elo1, got {self.elo0}, {self.elo1}")
+        for label, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < value < 0.5:
+                raise ConfigError(f"sprt.{label} must lie in (0, 0.5), got {value}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TournamentConfig:
+    name: str
+    game: str
+    players: int
+    variant: str | None = None  # None: the game's default variant
+    format: str  # one of FORMATS
+    bots: tuple[BotSpec, ...]
+    baseline: str | None = None  # gauntlet and sprt: the reference bot
+    sets: int  # duplicate sets per pairing (sprt: the most it will play)
+    seed: int = 0  # master seed: deals and bot seeds derive from it
+    rotations: str = "all"  # "all" seatings, or "cyclic" (each bot in each seat once)
+    budget: BudgetSpec = field(default_factory=lambda: BudgetSpec(iterations=100))
+    sprt: SprtSpec = field(default_factory=SprtSpec)
+    # How the games are played; none of these change the results.
+    workers: int = 1  # games played at once
+    backend: str = "processes"  # "inline" (this process), "processes" or "ray"
+    ray_address: str | None = None  # None: $RAY_ADDRESS, else a local Ray
+    results: str | None = None  # JSONL path; None: "<name>.jsonl" in the working directory
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise ConfigError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
+        if self.rotations not in ROTATIONS:
+            raise ConfigError(f"rotations must be one of {', '.join(ROTATIONS)}, got {self.rotations!r}")
+        if not 2 <= self.players <= 4:
+            raise ConfigError(f"players must be 2, 3 or 4, got {self.players}")
+        if self.sets < 1:
+            raise ConfigError(f"sets must be >= 1, got {self.sets}")
+        if self.workers < 1:
+            raise ConfigError(f"workers must be >= 1, got {self.workers}")
+        if not 0 <= self.seed < 2**63:
+            raise ConfigError(f"seed must lie in [0, 2**63), got {self.seed}")
+        names = [b.name for b in self.bots]
+        if len(set(names)) != len(names):
+            raise ConfigError(f"bots: names must be unique, got {names}")
+        if len(names) < 2:
+            raise ConfigError("bots: a tournament needs at least two bots")
+        if self.format == "sprt" and len(names) != 2:
+            raise ConfigError("format 'sprt' is a head-to-head test: give exactly two bots")
+        if self.format in ("sprt", "gauntlet"):
+            if self.baseline is None:
+                raise ConfigError(f"format {self.format!r} needs baseline = one of the bot names")
+            if self.baseline not in names:
+                raise ConfigError(f"baseline {self.baseline!r} is not one of the bots {names}")
+        elif self.baseline is not None and self.baseline not in names:
+            raise ConfigError(f"baseline {self.baseline!r} is not one of the bots {names}")
+        if self.format == "round-robin" and 2 < len(names) < self.players:
+            raise ConfigError(
+                f"round-robin with {self.players} players needs 2 bots or at least {self.players} bots"
+            )
+
+    def bot(self, name: str) -> BotSpec:
+        for spec in self.bots:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    @property
+    def candidate(self) -> str | None:
+        """The bot tested against the baseline in an sprt."""
+        if self.format != "sprt":
+            return None
+        return next(b.name for b in self.bots if b.name != self.baseline)
+
+    @property
+    def reproducible(self) -> bool:
+        """True when every budget counts iterations, so results do not depend on timing."""
+        budgets = [self.budget] + [b.budget for b in self.bots if b.budget is not None]
+        return all(b.reproducible for b in budgets)
+
+    def results_path(self) -> Path:
+        return Path(self.results) if self.results else Path(f"{self.name}.jsonl")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for bot in data["bots"]:
+            bot["overrides"] = dict(bot["overrides"])
+        return data
+
+    def fingerprint(self) -> str:
+        """Hash of everything that decides which games are played and how; not how many at once."""
+        data = self.to_dict()
+        for key in ("workers", "backend", "ray_address", "results"):
+            data.pop(key)
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _take(table: dict[str, Any], where: str, allowed: set[str]) -> dict[str, Any]:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}"
+        )
+    return table
+
+
+def _budget(table: Any, where: str) -> BudgetSpec:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table such as {{ iterations = 200 }}")
+    _take(table, where, {"iterations", "milliseconds"})
+    return BudgetSpec(iterations=table.get("iterations"), milliseconds=table.get("milliseconds"))
+
+
+def _bot(table: Any, index: int) -> BotSpec:
+    where = f"bots[{index}]"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table")
+    _take(table, where, {"name", "kind", "config", "overrides", "budget", "factory"})
+    if "kind" not in table:
+        raise ConfigError(f"{where}: kind is required")
+    overrides = table.get("overrides", {})
+    if not isinstance(overrides, dict):
+        raise ConfigError(f"{where}.overrides must be a table")
+    return BotSpec(
+        name=str(table.get("name", table["kind"])),
+        kind=table["kind"],
+        config=table.get("config"),
+        overrides=tuple(sorted(overrides.items())),
+        budget=_budget(table["budget"], f"{where}.budget") if "budget" in table else None,
+        factory=table.get("factory"),
+    )
+
+
+def config_from_dict(data: dict[str, Any]) -> TournamentConfig:
+    """Build a config from the TOML layout: top-level settings, [budget], [sprt] and [[bots]]."""
+    allowed = {
+        "name", "game", "players", "variant", "format", "bots", "baseline", "sets", "seed",
+        "rotations", "budget", "sprt", "workers", "backend", "ray_address", "results",
+    }  # fmt: skip
+    _take(data, "tournament", allowed)
+    for key in ("game", "players", "format", "sets", "bots"):
+        if key not in data:
+            raise ConfigError(f"tournament: {key} is required")
+    bots = data["bots"]
+    if not isinstance(bots, list):
+        raise ConfigError("bots must be an array of tables ([[bots]])")
+    kwargs: dict[str, Any] = {
+        k: data[k]
+        for k in ("name", "game", "players", "variant", "format", "baseline", "sets", "seed", "rotations",
+                  "workers", "backend", "ray_address", "results")
+        if k in data
+    }  # fmt: skip
+    kwargs.setdefault("name", f"{data['game']}-{data['format']}")
+    kwargs["bots"] = tuple(_bot(b, i) for i, b in enumerate(bots))
+    if "budget" in data:
+        kwargs["budget"] = _budget(data["budget"], "budget")
+    if "sprt" in data:
+        sprt = _take(data["sprt"], "sprt", {"elo0", "elo1", "alpha", "beta"})
+        kwargs["sprt"] = SprtSpec(**{k: float(v) for k, v in sprt.items()})
+    if "rotations" not in kwargs and data["players"] == 4:
+        kwargs["rotations"] = "cyclic"  # all 24 seatings of four bots per deal is rarely affordable
+    try:
+        return TournamentConfig(**kwargs)
+    except TypeError as exc:  # a wrongly typed value
+        raise ConfigError(f"tournament: {exc}") from None
+
+
+def load_config(path: str | Path, **overrides: Any) -> TournamentConfig:
+    """Read a TOML config; keyword overrides (workers=4, results=...) replace its settings."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    config = config_from_dict(data)
+    given = {k: v for k, v in overrides.items() if v is not None}
+    return replace(config, **given) if given else config
+
+
+def config_from_json(data: dict[str, Any]) -> TournamentConfig:
+    """The inverse of TournamentConfig.to_dict (used to read a results file's header)."""
+    data = dict(data)
+    data["bots"] = tuple(
+        BotSpec(
+            **{
+                **bot,
+                "overrides": tuple(sorted(bot["overrides"].items())),
+                "budget": BudgetSpec(**bot["budget"]) if bot["budget"] else None,
+            }
+        )
+        for bot in data["bots"]
+    )
+    data["budget"] = BudgetSpec(**data["budget"])
+    data["sprt"] = SprtSpec(**data["sprt"])
+    return TournamentConfig(**data)

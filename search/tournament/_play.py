@@ -1,0 +1,83 @@
+"""Play one tournament game in whatever process the backend chose; return its JSON-ready record."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import time
+from typing import Any
+
+from core_ext import load_game
+from search.tournament._config import SEARCH_KINDS, BotSpec, BudgetSpec
+from search.tournament._schedule import GameTask, move_seed
+
+# Bots keep no memory between calls, so one per spec and budget can serve every game in a process.
+_BOTS: dict[tuple[BotSpec, BudgetSpec], Any] = {}
+
+
+def build_bot(spec: BotSpec, budget: BudgetSpec) -> Any:
+    """A Bot (search.Bot protocol: name, version, select_action(observation, *, seed))."""
+    cached = _BOTS.get((spec, budget))
+    if cached is not None:
+        return cached
+    if spec.kind == "factory":
+        assert spec.factory is not None
+        module_name, _, attr = spec.factory.partition(":")
+        bot = getattr(importlib.import_module(module_name), attr)()
+    else:
+        import search
+
+        if spec.kind in SEARCH_KINDS:
+            config = search.get_config(spec.config or spec.kind)
+            if spec.overrides:
+                config = dataclasses.replace(config, **dict(spec.overrides))
+            search_budget = search.Budget(iterations=budget.iterations, milliseconds=budget.milliseconds)
+            bot = search.make_bot(spec.kind, config=config, budget=search_budget)
+        else:
+            bot = search.make_bot(spec.kind)
+    _BOTS[(spec, budget)] = bot
+    return bot
+
+
+def deal_digest(state: Any) -> str:
+    """A short hash of a fresh deal, so a report can show that every rotation got the same one."""
+    return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    started = time.perf_counter()
+    game = load_game(task.game, players=task.players, variant=task.variant)
+    bots = [build_bot(spec, budget) for spec, budget in zip(task.bots, task.budgets, strict=True)]
+    state = game.new_initial_state(seed=task.deal_seed)
+    digest = deal_digest(state)
+    think_s = [0.0] * task.players
+    moves_by_seat = [0] * task.players
+    moves = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        observation = state.observation(seat)
+        tick = time.perf_counter()
+        action = bots[seat].select_action(observation, seed=move_seed(task.bot_seeds[seat], moves))
+        think_s[seat] += time.perf_counter() - tick
+        state.apply(action)  # an illegal choice raises: a broken bot must not score games
+        moves_by_seat[seat] += 1
+        moves += 1
+    pairing, set_index, rotation = task.key
+    return {
+        "type": "game",
+        "pairing": pairing,
+        "set": set_index,
+        "rotation": rotation,
+        "deal_seed": task.deal_seed,
+        "deal_digest": digest,
+        "seats": list(task.seating),
+        "bot_versions": [str(getattr(b, "version", "")) for b in bots],
+        "bot_seeds": list(task.bot_seeds),
+        "scores": [float(x) for x in state.scores()],
+        "ranks": [int(x) for x in state.ranks()],
+        "moves": moves,
+        "moves_by_seat": moves_by_seat,
+        "think_s": [round(t, 6) for t in think_s],
+        "wall_s": round(time.perf_counter() - started, 6),
+    }

@@ -1,0 +1,105 @@
+"""Interceptor: per-seat tokens for seat-scoped calls on hosted matches.
+
+A seat-scoped call (GetObservation, ApplyAction, and SuggestMove/Analyze on a hosted match) must carry
+that seat's token in its metadata, as "x-orrery-seat-token: TOKEN" or "authorization: Bearer TOKEN".
+No token: UNAUTHENTICATED. A token that is not this seat's (another seat's, another match's, made up):
+PERMISSION_DENIED. Unknown match: NOT_FOUND; a seat the match does not have: INVALID_ARGUMENT.
+Calls that are not seat-scoped pass through untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+from grpc import aio
+
+from service._errors import ServiceError
+from service._handlers import behavior_of, split_method, with_behavior
+
+TOKEN_KEY = "x-orrery-seat-token"
+
+# Given a request, the (match_id, seat) it acts for, or None when the call is not seat-scoped.
+SeatOf = Callable[[Any], "tuple[str, int] | None"]
+
+
+def _hosted(position_holder: Any) -> tuple[str, int] | None:
+    if position_holder.WhichOneof("position") != "match":
+        return None
+    return position_holder.match.match_id, position_holder.match.seat
+
+
+SEAT_SCOPED: dict[str, SeatOf] = {
+    "GetObservation": lambda r: (r.match_id, r.seat),
+    "ApplyAction": lambda r: (r.match_id, r.seat),
+    "SuggestMove": _hosted,
+    "Analyze": lambda r: _hosted(r.query),
+}
+
+# (match_id, seat, token) -> True if it is that seat's token; raises ServiceError for a bad match/seat.
+TokenCheck = Callable[[str, int, str], Awaitable[bool]]
+
+
+def token_from_metadata(metadata: Any) -> str | None:
+    for key, value in metadata or ():
+        if key == TOKEN_KEY and value:
+            return str(value)
+        if key == "authorization" and isinstance(value, str) and value.lower().startswith("bearer "):
+            return value[7:].strip() or None
+    return None
+
+
+class AuthInterceptor(aio.ServerInterceptor):
+    def __init__(self, service_name: str, check: TokenCheck) -> None:
+        self._service = service_name
+        self._check_token = check
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(handler_call_details)
+        service, method = split_method(handler_call_details.method)
+        if handler is None or service != self._service or method not in SEAT_SCOPED:
+            return handler
+        seat_of = SEAT_SCOPED[method]
+        _, inner = behavior_of(handler)
+        authorize = self._authorize
+        if handler.response_streaming:
+
+            async def streaming(request: Any, context: Any) -> AsyncIterator[Any]:
+                await authorize(seat_of, request, context)
+                async for response in inner(request, context):
+                    yield response
+
+            return with_behavior(handler, streaming)
+
+        async def unary(request: Any, context: Any) -> Any:
+            await authorize(seat_of, request, context)
+            return await inner(request, context)
+
+        return with_behavior(handler, unary)
+
+    async def _authorize(self, seat_of: SeatOf, request: Any, context: Any) -> None:
+        scope = seat_of(request)
+        if scope is None:
+            return
+        match_id, seat = scope
+        token = token_from_metadata(context.invocation_metadata())
+        if token is None:
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED, f"metadata {TOKEN_KEY}: this call needs the seat's token"
+            )
+            return
+        if not match_id:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id: required")
+        try:
+            ok = await self._check_token(match_id, seat, token)
+        except ServiceError as exc:
+            await context.abort(exc.code, exc.details)
+        if not ok:
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED, f"metadata {TOKEN_KEY}: not the token of seat {seat}"
+            )

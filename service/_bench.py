@@ -1,0 +1,149 @@
+"""`orrery bench service`: latency and throughput of SuggestMove under C concurrent clients.
+
+Each client sends stateless SuggestMove requests (positions from seeded random play) with a
+milliseconds budget, one after another, for the run's duration. Latency is measured at the client,
+from send to answer. p99_over_budget_ms is p99 latency minus the budget.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import threading
+import time
+from collections import Counter
+from typing import Any
+
+import grpc
+
+from core_ext import load_game
+from orrery.v1 import orrery_pb2 as pb
+from orrery.v1 import orrery_pb2_grpc as pb_grpc
+
+
+def bench_positions(game_name: str, players: int, count: int, seed: int) -> list[str]:
+    """Observation JSON of the seat to move, from `count` seeded random partial games."""
+    game = load_game(game_name, players=players)
+    rng = random.Random(seed)
+    positions: list[str] = []
+    while len(positions) < count:
+        state = game.new_initial_state(rng.getrandbits(63))
+        for _ in range(rng.randrange(0, 12)):
+            legal = state.legal_actions()
+            if state.is_terminal() or len(legal) == 0:
+                break
+            candidate = state.clone()
+            candidate.apply(rng.choice(legal))
+            if candidate.is_terminal():
+                break
+            state = candidate
+        if not state.is_terminal():
+            positions.append(state.observation(state.current_player).to_json())
+    return positions
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def run_bench(
+    target: str,
+    *,
+    game: str,
+    players: int,
+    concurrency: int,
+    budget_ms: int,
+    seconds: float,
+    seed: int,
+    config: str = "",
+) -> dict[str, Any]:
+    positions = bench_positions(game, players, 64, seed)
+    channel = grpc.insecure_channel(target)
+    grpc.channel_ready_future(channel).result(timeout=60)
+    stub = pb_grpc.OrreryStub(channel)
+    latencies: list[float] = []
+    iterations: list[int] = []
+    errors: Counter[str] = Counter()
+    cut_short = 0
+    lock = threading.Lock()
+    start_barrier = threading.Barrier(concurrency)
+    end_time: list[float] = []
+
+    def client(index: int) -> None:
+        nonlocal cut_short
+        rng = random.Random(seed * 1000 + index)
+        start_barrier.wait()
+        while time.perf_counter() < end_time[0]:
+            request = pb.SuggestMoveRequest(
+                observation=pb.ObservationInput(game=game, observation_json=rng.choice(positions)),
+                params=pb.SearchParams(
+                    budget=pb.Budget(milliseconds=budget_ms), seed=rng.getrandbits(63), config=config, top_k=3
+                ),
+            )
+            t0 = time.perf_counter()
+            try:
+                response = stub.SuggestMove(request, timeout=budget_ms / 1000.0 + 10.0)
+            except grpc.RpcError as exc:
+                with lock:
+                    errors[exc.code().name] += 1
+                continue
+            elapsed_ms = (time.perf_counter() - t0) * 1000.0
+            with lock:
+                latencies.append(elapsed_ms)
+                iterations.append(response.stats.iterations)
+                cut_short += bool(response.stats.cut_short)
+
+    # one warm-up call so connection set-up is not measured
+    stub.SuggestMove(
+        pb.SuggestMoveRequest(
+            observation=pb.ObservationInput(game=game, observation_json=positions[0]),
+            params=pb.SearchParams(budget=pb.Budget(milliseconds=min(budget_ms, 50))),
+        ),
+        timeout=60,
+    )
+    load_before = _load_average()
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(concurrency)]
+    t_start = time.perf_counter()
+    end_time.append(t_start + seconds)
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t_start
+    channel.close()
+    over = [lat - budget_ms for lat in latencies]
+    return {
+        "bench": "service",
+        "target": target,
+        "game": game,
+        "players": players,
+        "concurrency": concurrency,
+        "budget_ms": budget_ms,
+        "seconds": round(wall, 2),
+        "answers": len(latencies),
+        "errors": sum(errors.values()),
+        "errors_by_code": dict(errors),
+        "throughput_per_s": round(len(latencies) / wall, 2),
+        "p50_ms": round(_percentile(latencies, 0.50), 2),
+        "p99_ms": round(_percentile(latencies, 0.99), 2),
+        "max_ms": round(max(latencies), 2) if latencies else None,
+        "p99_over_budget_ms": round(_percentile(over, 0.99), 2),
+        "max_over_budget_ms": round(max(over), 2) if over else None,
+        "mean_iterations": round(statistics.fmean(iterations), 1) if iterations else 0,
+        "min_iterations": min(iterations) if iterations else 0,
+        "cut_short": cut_short,
+        "cpus": os.cpu_count(),
+        "load_average_1m": [load_before, _load_average()],  # before and after: other work on the machine
+    }
+
+
+def _load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None

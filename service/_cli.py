@@ -1,0 +1,267 @@
+"""`orrery serve`, `orrery suggest`, `orrery play` and `orrery bench service`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from typing import Any
+
+import grpc
+
+from service._server import BACKENDS, ServerConfig, serve
+
+
+def _serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        metrics_port=args.metrics_port,
+        backend=args.backend,
+        ray_address=args.ray_address,
+        workers=args.workers,
+        db=args.db,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        max_budget_ms=args.max_budget_ms,
+        default_budget_ms=args.default_budget_ms,
+        max_queue=args.max_queue,
+        max_active=args.max_active,
+        default_config=args.config,
+        drain_seconds=args.drain_seconds,
+        local_below_ms=args.local_below_ms,
+        worker_nice=args.worker_nice,
+    )
+
+    def ready(server: Any) -> None:
+        print(
+            f"orrery serving on {config.host}:{server.port} (metrics on :{server.metrics_port})", flush=True
+        )
+
+    asyncio.run(serve(config, on_ready=ready))
+    return 0
+
+
+def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="0.0.0.0", help="address to bind (default 0.0.0.0)")
+    p.add_argument("--port", type=int, default=50051, help="gRPC port; 0 = any free port (default 50051)")
+    p.add_argument("--metrics-port", type=int, default=9464, help="Prometheus /metrics port (default 9464)")
+    p.add_argument(
+        "--ray-address",
+        default=os.environ.get("RAY_ADDRESS"),
+        help="Ray cluster to join (default $RAY_ADDRESS; none = start a local Ray)",
+    )
+    p.add_argument("--workers", type=int, default=None, help="search workers (default: one per CPU)")
+    p.add_argument("--backend", choices=BACKENDS, default="ray", help="ray (default) or in-process threads")
+    p.add_argument("--db", default="orrery-matches.sqlite3", help="SQLite file for hosted matches")
+    p.add_argument("--tls-cert", default=None, help="PEM certificate chain (enables TLS with --tls-key)")
+    p.add_argument("--tls-key", default=None, help="PEM private key")
+    p.add_argument("--max-budget-ms", type=float, default=10_000.0, help="longest search allowed (ms)")
+    p.add_argument("--default-budget-ms", type=float, default=1_000.0, help="budget when none is given (ms)")
+    p.add_argument(
+        "--max-queue", type=int, default=64, help="searches that may wait before RESOURCE_EXHAUSTED"
+    )
+    p.add_argument(
+        "--max-active", type=int, default=None, help="searches that run at once (default 2 per worker)"
+    )
+    p.add_argument("--config", default="ismcts", help="default search configuration (name or name@version)")
+    p.add_argument(
+        "--drain-seconds", type=float, default=10.0, help="on SIGTERM, time left to running searches"
+    )
+
+
+def _default_game() -> str:
+    from core_ext import registered_games
+
+    names = [g.name for g in registered_games()]
+    return "trian" if "trian" in names else names[0]
+
+
+def _read_observation(value: str) -> str:
+    if value == "-":
+        return sys.stdin.read()
+    if value.lstrip().startswith("{"):
+        return value
+    with open(value, encoding="utf-8") as f:
+        return f.read()
+
+
+def _suggest(args: argparse.Namespace) -> int:
+    from google.protobuf.json_format import MessageToDict
+
+    from service.client import OrreryClient
+
+    params = {
+        "iterations": args.iterations,
+        "milliseconds": args.ms,
+        "level": args.level,
+        "top_k": args.top_k,
+        "seed": args.seed,
+        "config": args.config,
+    }
+    with OrreryClient(args.target, tls=args.tls, timeout=args.timeout) as client:
+        if args.match:
+            where: dict[str, Any] = {"match": args.match, "seat": args.seat}
+            if args.token:
+                client._tokens[(args.match, args.seat)] = args.token
+        else:
+            if args.observation:
+                text = _read_observation(args.observation)
+            else:  # a fresh deal: the first seat to move
+                from core_ext import load_game
+
+                state = load_game(args.game, players=args.players).new_initial_state(args.deal_seed)
+                text = state.observation(state.current_player).to_json()
+            where = {"game": args.game, "observation_json": text}
+        try:
+            if args.analyze:
+                for update in client.analyze(**where, progress_interval_ms=args.progress_ms, **params):
+                    if args.json:
+                        print(json.dumps(MessageToDict(update)), flush=True)
+                    elif update.HasField("result"):
+                        _print_answer(update.result, final=update.final)
+                return 0
+            answer = client.suggest(**where, **params)
+        except grpc.RpcError as exc:
+            print(f"error: {exc.code().name}: {exc.details()}", file=sys.stderr)
+            return 2
+    if args.json:
+        print(json.dumps(MessageToDict(answer)))
+    else:
+        _print_answer(answer, final=True)
+    return 0
+
+
+def _print_answer(answer: Any, *, final: bool) -> None:
+    s = answer.stats
+    head = "move" if final else "best so far"
+    print(f"{head}: {answer.action.label} (id {answer.action.id})")
+    for c in answer.candidates:
+        line = " ".join(a.label or str(a.id) for a in c.principal_variation)
+        print(f"  {c.action.label:24} visits {c.visits:>9} value {c.value:.3f}  pv: {line}")
+    print(
+        f"  {s.iterations} iterations on {s.workers} workers in {s.elapsed_ms:.0f} ms"
+        f" (queued {s.queue_ms:.0f} ms){' cut short' if s.cut_short else ''};"
+        f" config {s.config}, seed {s.seed}"
+    )
+
+
+def _play(args: argparse.Namespace) -> int:
+    from service._play import play_in_terminal
+    from service._spawn import running_server
+
+    if args.target:
+        return play_in_terminal(args.target, args)
+    with running_server(["--backend", "in-process", "--db", args.db], same_imports=True) as server:
+        return play_in_terminal(server.target, args)
+
+
+def _bench_service(args: argparse.Namespace) -> int:
+    from service._bench import run_bench
+    from service._spawn import running_server
+
+    def run(target: str) -> dict:
+        return run_bench(
+            target,
+            game=args.game,
+            players=args.players,
+            concurrency=args.concurrency,
+            budget_ms=args.budget_ms,
+            seconds=args.seconds,
+            seed=args.seed,
+            config=args.config,
+        )
+
+    if args.target:
+        result = run(args.target)
+    else:
+        serve_args = ["--backend", args.backend, "--db", args.db]
+        if args.workers:
+            serve_args += ["--workers", str(args.workers)]
+        with running_server(serve_args, same_imports=True) as server:
+            result = run(server.target)
+            result["server"] = f"orrery serve {' '.join(serve_args)}"
+    print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    return 0
+
+
+def _add_search_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ms", type=int, default=None, help="budget in milliseconds")
+    p.add_argument("--iterations", type=int, default=None, help="budget in iterations (reproducible)")
+    p.add_argument("--level", choices=("easy", "medium", "hard", "expert"), default=None)
+    p.add_argument("--top-k", type=int, default=5)
+    p.add_argument("--seed", type=int, default=None, help="search seed (default: drawn by the server)")
+    p.add_argument("--config", default="", help="search configuration (default: the server's)")
+
+
+def _add_local_below(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--local-below-ms",
+        type=float,
+        default=20.0,
+        help="a search with less time left than this runs on one thread in the server, not on the workers",
+    )
+
+
+def _add_worker_nice(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--worker-nice",
+        type=int,
+        default=5,
+        help="nice increment for search threads and a local Ray's processes (0: none; default 5)",
+    )
+
+
+def register(commands: Any, bench: Any) -> None:
+    p = commands.add_parser("serve", help="run the gRPC move-suggestion service")
+    add_serve_arguments(p)
+    _add_local_below(p)
+    _add_worker_nice(p)
+    p.set_defaults(func=_serve)
+
+    p = commands.add_parser("suggest", help="ask a running server for a move")
+    p.add_argument("--target", default="localhost:50051", help="server address (default localhost:50051)")
+    p.add_argument("--tls", action="store_true", help="connect with TLS (system roots)")
+    p.add_argument("--timeout", type=float, default=60.0, help="call deadline in seconds")
+    p.add_argument("--match", default=None, help="hosted match id (with --seat and --token)")
+    p.add_argument("--seat", type=int, default=0)
+    p.add_argument("--token", default=None, help="the seat's token")
+    p.add_argument("--game", default=_default_game())
+    p.add_argument("--players", type=int, default=2, help="for a fresh deal (no --observation)")
+    p.add_argument("--deal-seed", type=int, default=0, help="for a fresh deal (no --observation)")
+    p.add_argument("--observation", default=None, help="observation JSON: a file, '-' for stdin, or the text")
+    p.add_argument("--analyze", action="store_true", help="stream progress (Analyze) instead of one answer")
+    p.add_argument("--progress-ms", type=int, default=500)
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    _add_search_arguments(p)
+    p.set_defaults(func=_suggest)
+
+    p = commands.add_parser("play", help="play a hosted match against AI seats in the terminal")
+    p.add_argument("--target", default=None, help="server address (default: start one in-process)")
+    p.add_argument("--game", default=_default_game())
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--variant", default="")
+    p.add_argument("--seat", type=int, default=0, help="your seat (the others are AI)")
+    p.add_argument("--level", choices=("easy", "medium", "hard", "expert"), default="medium")
+    p.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    p.add_argument("--db", default="orrery-play.sqlite3", help="match store when starting a server")
+    p.set_defaults(func=_play)
+
+    p = bench.add_parser("service", help="SuggestMove latency and throughput under concurrent clients")
+    p.add_argument("--target", default=None, help="server address (default: start one)")
+    p.add_argument("--concurrency", type=int, default=1)
+    p.add_argument("--budget-ms", type=int, default=100)
+    p.add_argument("--seconds", type=float, default=10.0, help="how long the clients send requests")
+    p.add_argument("--game", default=_default_game())
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--config", default="", help="search configuration (default: the server's)")
+    p.add_argument("--backend", choices=BACKENDS, default="ray", help="for the server it starts")
+    p.add_argument("--workers", type=int, default=None, help="for the server it starts")
+    p.add_argument("--db", default="orrery-bench.sqlite3", help="for the server it starts")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_service)

@@ -1,0 +1,106 @@
+"""Play-strength levels and budget clamping: what a request may spend, and how it picks its move.
+
+A level is a budget plus a temperature over root visit counts. Temperature 0 plays the most-visited
+action; higher temperatures sample action a with probability proportional to visits(a) ** (1 / T), so
+weaker levels both search less and sometimes play the second-best move: an opponent people can beat.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from service._errors import invalid
+
+MAX_ITERATIONS = 1_000_000_000  # an iteration budget above this is a mistake, not a request
+MAX_MILLISECONDS = 86_400_000  # one day: above this a budget is out of range
+# Reply this long before the call's deadline (answer building, serialization, network): a tenth of
+# the time the call allows, at least 30 ms and at most 250 ms.
+DEADLINE_MARGIN_MIN_S, DEADLINE_MARGIN_MAX_S, DEADLINE_MARGIN_SHARE = 0.03, 0.25, 0.1
+
+
+def deadline_margin(call_time_remaining: float) -> float:
+    return min(DEADLINE_MARGIN_MAX_S, max(DEADLINE_MARGIN_MIN_S, DEADLINE_MARGIN_SHARE * call_time_remaining))
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    iterations: int | None  # budget in search iterations (reproducible), or
+    milliseconds: int | None  # budget in wall time
+    temperature: float  # 0 = always the most visited action
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", iterations=50, milliseconds=None, temperature=1.0),
+    "medium": Level("medium", iterations=400, milliseconds=None, temperature=0.5),
+    "hard": Level("hard", iterations=3000, milliseconds=None, temperature=0.15),
+    "expert": Level("expert", iterations=None, milliseconds=2000, temperature=0.0),
+}
+
+
+@dataclass(frozen=True)
+class Grant:
+    """The search a request is allowed, after clamping."""
+
+    iterations: int | None  # iteration budget, if the request gave one
+    milliseconds: float  # wall-time cap (ms), from the request's arrival
+    deadline: float  # absolute time.time() at which the search must stop
+    clamped: bool  # the request asked for more time than the server allows
+    deadline_ms: float  # deadline - arrival, in ms
+    temperature: float
+
+
+def grant_budget(
+    *,
+    iterations: int | None,
+    milliseconds: int | None,
+    level: str | None,
+    max_budget_ms: float,
+    default_budget_ms: float,
+    arrival: float,
+    call_time_remaining: float | None,
+) -> Grant:
+    """Validate a requested budget and clamp it by the server's maximum and the call's deadline."""
+    if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
+        raise invalid("params.budget.iterations", f"{iterations} is out of range [1, {MAX_ITERATIONS}]")
+    if milliseconds is not None and not 1 <= milliseconds <= MAX_MILLISECONDS:
+        raise invalid("params.budget.milliseconds", f"{milliseconds} is out of range [1, {MAX_MILLISECONDS}]")
+    temperature = 0.0
+    if level is not None:
+        lv = LEVELS[level]
+        temperature = lv.temperature
+        if iterations is None and milliseconds is None:
+            iterations, milliseconds = lv.iterations, lv.milliseconds
+    if iterations is None and milliseconds is None:
+        milliseconds = int(default_budget_ms)
+    wanted_ms = float(milliseconds) if milliseconds is not None else max_budget_ms
+    clamped = milliseconds is not None and wanted_ms > max_budget_ms
+    allowed_ms = min(wanted_ms, max_budget_ms)
+    deadline = arrival + allowed_ms / 1000.0
+    if call_time_remaining is not None:
+        margin = deadline_margin(call_time_remaining)
+        deadline = min(deadline, arrival + max(0.0, call_time_remaining - margin))
+    return Grant(
+        iterations=iterations,
+        milliseconds=allowed_ms,
+        deadline=deadline,
+        clamped=clamped,
+        deadline_ms=(deadline - arrival) * 1000.0,
+        temperature=temperature,
+    )
+
+
+def choose_by_temperature(
+    actions: Sequence[int], visits: Sequence[int], temperature: float, seed: int
+) -> int:
+    """The most-visited action at temperature 0, else a draw proportional to visits ** (1 / T)."""
+    if not actions:
+        raise ValueError("no actions to choose from")
+    if temperature <= 0.0 or sum(visits) == 0:
+        return actions[max(range(len(actions)), key=lambda i: (visits[i], -i))]
+    top = max(visits)
+    weights = [math.exp((math.log(v) - math.log(top)) / temperature) if v > 0 else 0.0 for v in visits]
+    return random.Random(seed ^ 0x5EED_7E3A).choices(list(actions), weights=weights)[0]

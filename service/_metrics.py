@@ -1,0 +1,111 @@
+"""Prometheus metrics: go-grpc-prometheus names for the RPC layer, plus search and match metrics.
+
+One registry per server (so tests can run several), served over HTTP on its own port.
+The grpc_code label uses Go's code names ("OK", "InvalidArgument", ...) exactly as go-grpc-prometheus
+writes them, so existing dashboards and alerts work unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import grpc
+from prometheus_client import (
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    start_http_server,
+)
+
+# go-grpc-prometheus's default handling-time buckets (seconds); we extend them past the longest budget.
+GO_GRPC_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+GO_CODE_NAMES = {
+    grpc.StatusCode.OK: "OK",
+    grpc.StatusCode.CANCELLED: "Canceled",
+    grpc.StatusCode.UNKNOWN: "Unknown",
+    grpc.StatusCode.INVALID_ARGUMENT: "InvalidArgument",
+    grpc.StatusCode.DEADLINE_EXCEEDED: "DeadlineExceeded",
+    grpc.StatusCode.NOT_FOUND: "NotFound",
+    grpc.StatusCode.ALREADY_EXISTS: "AlreadyExists",
+    grpc.StatusCode.PERMISSION_DENIED: "PermissionDenied",
+    grpc.StatusCode.RESOURCE_EXHAUSTED: "ResourceExhausted",
+    grpc.StatusCode.FAILED_PRECONDITION: "FailedPrecondition",
+    grpc.StatusCode.ABORTED: "Aborted",
+    grpc.StatusCode.OUT_OF_RANGE: "OutOfRange",
+    grpc.StatusCode.UNIMPLEMENTED: "Unimplemented",
+    grpc.StatusCode.INTERNAL: "Internal",
+    grpc.StatusCode.UNAVAILABLE: "Unavailable",
+    grpc.StatusCode.DATA_LOSS: "DataLoss",
+    grpc.StatusCode.UNAUTHENTICATED: "Unauthenticated",
+}
+
+
+def time_buckets(longest_s: float) -> tuple[float, ...]:
+    """go-grpc-prometheus buckets, extended (x2 steps) until they pass twice the longest budget."""
+    buckets = list(GO_GRPC_BUCKETS)
+    while buckets[-1] < 2.0 * longest_s:
+        buckets.append(buckets[-1] * 2.0)
+    return tuple(buckets)
+
+
+class ServiceMetrics:
+    def __init__(self, *, max_budget_s: float) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        for collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+            with contextlib.suppress(ValueError):  # already present (some platforms alias collectors)
+                self.registry.register(collector)
+        rpc = ("grpc_type", "grpc_service", "grpc_method")
+        r = self.registry
+        buckets = time_buckets(max_budget_s)
+        self.started = Counter("grpc_server_started_total", "RPCs started on the server.", rpc, registry=r)
+        self.handled = Counter(
+            "grpc_server_handled_total",
+            "RPCs completed on the server, regardless of success or failure.",
+            (*rpc, "grpc_code"),
+            registry=r,
+        )
+        self.handling_seconds = Histogram(
+            "grpc_server_handling_seconds",
+            "Response latency (seconds) of gRPC handled by the server.",
+            rpc,
+            buckets=buckets,
+            registry=r,
+        )
+        self.msg_received = Counter(
+            "grpc_server_msg_received_total", "RPC stream messages received on the server.", rpc, registry=r
+        )
+        self.msg_sent = Counter(
+            "grpc_server_msg_sent_total", "gRPC stream messages sent on the server.", rpc, registry=r
+        )
+        self.search_iterations = Counter(
+            "orrery_search_iterations", "Search iterations run, all searches together.", registry=r
+        )
+        self.search_iterations_per_second = Histogram(
+            "orrery_search_iterations_per_second",
+            "Iterations per second of each finished search (all workers).",
+            buckets=tuple(10.0**e for e in (1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7)),
+            registry=r,
+        )
+        self.search_seconds = Histogram(
+            "orrery_search_seconds", "Wall time of each search (seconds).", buckets=buckets, registry=r
+        )
+        self.active_searches = Gauge("orrery_active_searches", "Searches running now.", registry=r)
+        self.queue_depth = Gauge("orrery_queue_depth", "Searches waiting for a slot.", registry=r)
+        self.live_workers = Gauge("orrery_live_workers", "Search workers alive.", registry=r)
+        self.worker_losses = Counter(
+            "orrery_worker_losses", "Workers lost in the middle of a search.", registry=r
+        )
+        self.matches_created = Counter(
+            "orrery_matches_created", "Hosted matches created, per game.", ("game",), registry=r
+        )
+        self.matches_active = Gauge("orrery_matches_active", "Hosted matches not yet over.", registry=r)
+
+    def serve_http(self, host: str, port: int) -> int:
+        """Start the /metrics HTTP endpoint in a daemon thread; returns the port bound."""
+        server, _thread = start_http_server(port, addr=host, registry=self.registry)
+        return int(server.server_port)

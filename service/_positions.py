@@ -1,0 +1,86 @@
+"""Turn search requests into what the search layer takes: an Observation, a config, a seed.
+
+Stateless positions arrive as observation JSON; everything about them is checked here, field by
+field, before any search starts. Nothing here is game-specific.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from core_ext import GameInputError, game_info, load_game
+from service._errors import invalid, precondition
+
+LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard", 4: "expert"}
+DEFAULT_TOP_K = 5
+MAX_TOP_K = 64
+
+
+def observation_from_input(game: str, text: str, *, field: str = "observation") -> Any:
+    """An Observation from (game, observation JSON), ready to search: the observer is to move."""
+    if not game:
+        raise invalid(f"{field}.game", "required")
+    try:
+        info = game_info(game)
+    except GameInputError as exc:
+        raise invalid(f"{field}.game", str(exc)) from None
+    where = f"{field}.observation_json"
+    if not text:
+        raise invalid(where, "required")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise invalid(where, f"malformed JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise invalid(where, "must be a JSON object")
+    if data.get("game") != game:
+        raise invalid(where, f"field 'game' is {str(data.get('game'))[:64]!r}, but {field}.game is {game!r}")
+    players, variant = data.get("players"), data.get("variant")
+    if isinstance(players, bool) or not isinstance(players, int) or players not in info.player_counts:
+        raise invalid(where, f"field 'players' must be one of {list(info.player_counts)}")
+    if not isinstance(variant, str) or variant not in info.variants:
+        raise invalid(where, f"field 'variant' must be one of {list(info.variants)}")
+    try:
+        observation = load_game(game, players=players, variant=variant).observation_from_json(text)
+    except (GameInputError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+        raise invalid(where, str(exc) or type(exc).__name__) from None
+    check_searchable(observation, where)
+    return observation
+
+
+def check_searchable(observation: Any, field: str) -> None:
+    if observation.is_terminal():
+        raise precondition(field, "the game is over")
+    if observation.current_player != observation.player:
+        raise precondition(
+            field, f"it is seat {observation.current_player}'s turn, not seat {observation.player}'s"
+        )
+
+
+def search_config(name: str, default: str) -> Any:
+    from search import get_config
+
+    try:
+        return get_config(name or default)
+    except ValueError as exc:
+        raise invalid("params.config", str(exc)) from None
+
+
+def level_name(level: int) -> str | None:
+    if level == 0:
+        return None
+    if level not in LEVEL_NAMES:
+        raise invalid("params.level", f"unknown level {level}; levels: 1..4 (easy, medium, hard, expert)")
+    return LEVEL_NAMES[level]
+
+
+def top_k(value: int) -> int:
+    if value > MAX_TOP_K:
+        raise invalid("params.top_k", f"{value} is out of range [0, {MAX_TOP_K}]")
+    return value or DEFAULT_TOP_K
+
+
+def seed(params: Any) -> int:
+    return int(params.seed) if params.HasField("seed") else secrets.randbits(63)

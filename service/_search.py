@@ -1,0 +1,299 @@
+"""Admission control and search execution for SuggestMove and Analyze.
+
+- At most `max_active` searches run at once; up to `max_queue` more wait for a slot; beyond that a
+  request gets RESOURCE_EXHAUSTED at once (a full queue means answers would miss their budgets).
+- A budget counts from the request's arrival, so time spent queued is part of it and an answer is
+  never later than its budget (plus the merge and reply), whatever the load.
+- Searches run in slices of SLICE_S: the backend's workers take slices from all active searches in
+  turn, so concurrent requests share the workers, and a cancel takes effect within a slice. With A
+  active searches on W workers a slice waits about A * SLICE_S / W for a worker, and that wait is
+  what an answer can run over its budget; so by default A is at most 2 W (wait <= 2 slices = 50 ms)
+  and further requests queue in the service, where their budget keeps running. Smaller slices or
+  more active searches cost more in per-slice Python work (merges, thread hand-offs) than they buy.
+- A search that starts with less than `local_below_ms` of its time left (it waited long in the queue,
+  or its budget is tiny) runs on one thread in the server instead of on the backend's workers: a
+  round trip to busy workers (Ray actor calls, a full thread pool) would cost more than the search,
+  and make the answer late.
+- Answers must be ready by arrival + budget, but merging the workers' results and building the answer
+  take time after the search stops. The scheduler learns that time: after each answer to a
+  milliseconds budget it moves `reserve_s` by a fraction of how late (or early) the answer was, and
+  millisecond searches stop `reserve_s` before the end of their budget.
+- Every search is stopped through its CancelToken when the client cancels, on StopAnalysis, and when
+  the server drains; the result is still produced (best so far) and reported to whoever waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from service._errors import exhausted, unavailable
+from service._levels import Grant
+from service._metrics import ServiceMetrics
+
+log = logging.getLogger("orrery.service")
+
+SLICE_S = 0.025  # longest stretch a search holds a worker before others get a turn (s)
+MAX_RESERVE_S = 0.05  # the answer reserve never exceeds this (s)
+RESERVE_GAIN = 0.2  # how fast the reserve follows observed lateness
+LATE_ITERATIONS = 32  # a search admitted with no time left still runs this many (for a sound answer)
+ACTIVE_PER_WORKER = 2  # default max_active = this many searches per worker
+STOP_BUDGET, STOP_DEADLINE, STOP_STOPPED, STOP_SHUTDOWN = "budget", "deadline", "stopped", "shutdown"
+
+
+@dataclass(eq=False)  # identity semantics: jobs live in a set
+class SearchJob:
+    """One admitted search: what to search, its grant, and how to stop it."""
+
+    observation: Any
+    config: Any  # search.SearchConfig
+    grant: Grant
+    seed: int
+    arrival: float  # time.time() when the request arrived
+    call_deadline: float | None  # absolute time.time() of the call's deadline, if any
+    cancel: Any  # search.CancelToken
+    stop_reason: str | None = None  # why it was stopped early, if it was
+    queue_s: float = 0.0
+    progress: Callable[[Any], None] | None = None  # called from a search thread
+    progress_interval_s: float = 0.5
+    _last_progress: float = field(default=0.0)
+
+    def stop(self, reason: str) -> None:
+        if self.stop_reason is None:
+            self.stop_reason = reason
+        self.cancel.cancel()
+
+    def time_left_s(self) -> float:
+        """Seconds until this search must stop (its deadline, or the end of a milliseconds budget)."""
+        end = self.grant.deadline
+        if self.grant.iterations is None:
+            end = min(end, self.arrival + self.grant.milliseconds / 1000.0)
+        return end - time.time()
+
+    @property
+    def answer_due(self) -> float:
+        """When the answer should be ready (time.time()): the end of its budget or of its deadline."""
+        if self.grant.iterations is not None:
+            return self.grant.deadline
+        return min(self.grant.deadline, self.arrival + self.grant.milliseconds / 1000.0)
+
+    def budget(self, reserve_s: float = 0.0) -> Any:
+        """search.Budget for the time left now (queueing has used part of the grant), stopping
+        reserve_s early so that the answer is built in time."""
+        from search import Budget
+
+        now = time.time()
+        deadline = self.grant.deadline - reserve_s
+        if self.grant.iterations is not None:
+            return Budget(iterations=self.grant.iterations, deadline=max(deadline, now + 1e-3))
+        budget_end = self.arrival + self.grant.milliseconds / 1000.0
+        time_left_ms = max((budget_end - reserve_s - now) * 1000.0, 1.0)
+        if self.call_deadline is not None and self.grant.deadline < budget_end:
+            # The call's deadline comes first: stop there, and say the answer was cut short.
+            return Budget(milliseconds=time_left_ms, deadline=max(deadline, now + 1e-3))
+        return Budget(milliseconds=time_left_ms)
+
+    def final_stop_reason(self, result: Any) -> str:
+        if self.stop_reason is not None:
+            return self.stop_reason
+        return STOP_DEADLINE if result.cut_short else STOP_BUDGET
+
+
+def lower_thread_priority(nice: int) -> None:
+    """Raise the calling thread's nice value by `nice` (Linux: nice is per thread, and threads and
+    processes started from this thread inherit it). Search work then yields the CPU to the event loop
+    that answers requests, so answers are not late because the searches hog the cores."""
+    if nice <= 0 or not hasattr(os, "setpriority"):
+        return
+    tid = threading.get_native_id()
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
+
+
+class SearchScheduler:
+    def __init__(
+        self,
+        metrics: ServiceMetrics,
+        *,
+        max_active: int | None,
+        max_queue: int,
+        local_below_ms: float = 20.0,
+        worker_nice: int = 0,
+    ) -> None:
+        if (max_active is not None and max_active < 1) or max_queue < 0:
+            raise ValueError("max_active must be >= 1 and max_queue >= 0")
+        self.backend: Any = None
+        self.metrics = metrics
+        self.max_active = max_active or 1
+        self._max_active_setting = max_active
+        self.max_queue = max_queue
+        self.local_below_s = local_below_ms / 1000.0
+        self.worker_nice = worker_nice
+        self.reserve_s = 0.0  # learned: stop a milliseconds search this long before its budget ends
+        self._slots = asyncio.Semaphore(self.max_active)
+        self._waiting = 0
+        self._jobs: set[SearchJob] = set()  # running
+        self._admitted: set[SearchJob] = set()  # running or waiting for a slot
+        self._threads: cf.ThreadPoolExecutor | None = None
+        self.ready = False  # set once the workers are warm
+        self.draining = False
+
+    def start(self, backend: Any) -> None:
+        """Use `backend` (warm) from now on: size the slots, then accept searches."""
+        self.backend = backend
+        self.max_active = self._max_active_setting or ACTIVE_PER_WORKER * max(1, self.live_workers())
+        self._slots = asyncio.Semaphore(self.max_active)
+        self._threads = cf.ThreadPoolExecutor(
+            self.max_active,
+            thread_name_prefix="orrery-request",
+            initializer=lower_thread_priority,
+            initargs=(self.worker_nice,),
+        )
+        self.ready = True
+
+    @property
+    def active(self) -> int:
+        return len(self._jobs)
+
+    def live_workers(self) -> int:
+        live = int(self.backend.live_workers) if self.backend is not None else 0
+        self.metrics.live_workers.set(live)
+        return live
+
+    def admit_check(self) -> None:
+        """Refuse at once what cannot be served: no workers, draining, or a full queue."""
+        if self.draining:
+            raise unavailable("the server is shutting down")
+        if not self.ready:
+            raise unavailable("search workers are still warming up")
+        if self.live_workers() == 0:
+            raise unavailable("no search workers are alive")
+        if self._slots.locked() and self._waiting >= self.max_queue:
+            raise exhausted(
+                f"too many searches: {self.active} running and {self._waiting} queued (max {self.max_queue})"
+            )
+
+    async def run(self, job: SearchJob) -> Any:
+        """Admit, wait for a slot, search, and return the SearchResult (best so far if stopped)."""
+        self.admit_check()
+        self._admitted.add(job)
+        try:
+            return await self._run_admitted(job)
+        finally:
+            self._admitted.discard(job)
+
+    async def _run_admitted(self, job: SearchJob) -> Any:
+        self._waiting += 1
+        self.metrics.queue_depth.set(self._waiting)
+        try:
+            await self._slots.acquire()
+        finally:
+            self._waiting -= 1
+            self.metrics.queue_depth.set(self._waiting)
+        job.queue_s = time.time() - job.arrival
+        self._jobs.add(job)
+        self.metrics.active_searches.set(len(self._jobs))
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(self._threads, self._search, job)
+        except BaseException:
+            self._release(job)
+            raise
+        future.add_done_callback(lambda _f: self._release(job))
+        try:
+            # shield: a cancelled caller stops the search, but the slot is freed only once it has ended.
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            job.stop(STOP_STOPPED)
+            raise
+
+    def note_answer(self, job: SearchJob, ready: float) -> None:
+        """An answer for `job` was ready at `ready` (time.time()): adjust the reserve."""
+        if job.grant.iterations is not None or job.stop_reason is not None:
+            return
+        late_s = ready - job.answer_due
+        self.reserve_s = min(MAX_RESERVE_S, max(0.0, self.reserve_s + RESERVE_GAIN * late_s))
+
+    def _release(self, job: SearchJob) -> None:
+        self._jobs.discard(job)
+        self.metrics.active_searches.set(len(self._jobs))
+        self._slots.release()
+
+    def _search(self, job: SearchJob) -> Any:
+        """In a request thread: the backend search, sliced for fairness, with metrics."""
+        interval = min(job.progress_interval_s, SLICE_S)
+
+        def on_slice(partial: Any) -> None:
+            now = time.time()
+            if job.progress is not None and now - job._last_progress >= job.progress_interval_s:
+                job._last_progress = now
+                job.progress(partial)
+
+        job._last_progress = time.time()
+        if job.cancel.cancelled or job.time_left_s() - self.reserve_s < self.local_below_s:
+            result = self._local_search(job)
+            self._count(result)
+            return result
+        try:
+            result = self.backend.search(
+                job.observation,
+                job.config,
+                job.budget(self.reserve_s),
+                seed=job.seed,
+                cancel=job.cancel,
+                progress=on_slice,
+                progress_interval_s=interval,
+            )
+        except RuntimeError as exc:
+            if self.live_workers() == 0 or "lost" in str(exc):
+                raise unavailable(f"search workers failed: {exc}") from None
+            raise
+        self._count(result)
+        return result
+
+    def _local_search(self, job: SearchJob) -> Any:
+        """One thread in this process, for what is left of the time (or a few iterations if nothing)."""
+        from search import Budget, search_observation
+
+        left_ms = (job.time_left_s() - self.reserve_s) * 1000.0
+        if left_ms >= 1.0 and not job.cancel.cancelled:
+            budget = Budget(milliseconds=left_ms)
+        else:
+            budget = Budget(iterations=LATE_ITERATIONS, deadline=time.time() + 0.002)
+        return search_observation(job.observation, job.config, budget, seed=job.seed, workers=1)
+
+    def _count(self, result: Any) -> None:
+        m = self.metrics
+        m.search_iterations.inc(result.iterations)
+        m.search_seconds.observe(result.elapsed_s)
+        if result.elapsed_s > 0:
+            m.search_iterations_per_second.observe(result.iterations / result.elapsed_s)
+        if result.workers_lost:
+            m.worker_losses.inc(result.workers_lost)
+        self.live_workers()
+
+    async def drain(self, grace_s: float) -> None:
+        """Refuse new searches; let running ones finish for up to grace_s, then stop them (best so far)."""
+        self.draining = True
+        end = time.monotonic() + grace_s
+        while self._jobs and time.monotonic() < end:
+            await asyncio.sleep(0.05)
+        for job in list(self._admitted):  # running or still queued: answer at once with what they have
+            job.stop(STOP_SHUTDOWN)
+        while self._jobs and time.monotonic() < end + 5.0:
+            await asyncio.sleep(0.02)
+
+    def close(self) -> None:
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+        if self.backend is not None:
+            with contextlib.suppress(Exception):
+                self.backend.close()

@@ -1,0 +1,227 @@
+"""Build and run the gRPC server: interceptors, health, reflection, metrics, warm-up and drain.
+
+Start-up order: metrics endpoint, match store, gRPC port (health NOT_SERVING), search workers
+(start and warm), then health SERVING and the "orrery serving on ..." line. SIGTERM/SIGINT: health
+NOT_SERVING, new searches refused, running searches get `drain_seconds` to finish before they are
+stopped (each still sends its final answer), then the server stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from grpc import aio
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from orrery.v1 import orrery_pb2, orrery_pb2_grpc
+from service._auth_interceptor import AuthInterceptor
+from service._limits_interceptor import LimitsInterceptor
+from service._matches import MatchStore
+from service._metrics import ServiceMetrics
+from service._metrics_interceptor import MetricsInterceptor
+from service._search import SearchScheduler, lower_thread_priority
+from service._servicer import SERVICE_NAME, OrreryServicer
+
+log = logging.getLogger("orrery.service")
+BACKENDS = ("ray", "in-process")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerConfig:
+    host: str = "0.0.0.0"
+    port: int = 50051  # 0 = any free port (the bound one is printed)
+    metrics_port: int = 9464  # 0 = any free port
+    backend: str = "ray"  # "ray" or "in-process" (threads in this process: tests, small budgets)
+    ray_address: str | None = None  # None: $RAY_ADDRESS, else start a local Ray
+    workers: int | None = None  # search workers; None = one per CPU
+    db: str = "orrery-matches.sqlite3"
+    tls_cert: str | None = None  # PEM files; both or neither
+    tls_key: str | None = None
+    max_budget_ms: float = 10_000.0  # no search runs longer than this (ms)
+    default_budget_ms: float = 1_000.0  # budget when a request names neither budget nor level (ms)
+    max_queue: int = 64  # searches that may wait for a slot before RESOURCE_EXHAUSTED
+    max_active: int | None = None  # searches that run at once, sharing the workers; None = 2 per worker
+    default_config: str = "ismcts"  # search configuration when a request names none
+    drain_seconds: float = 10.0  # on SIGTERM, how long running searches may go on
+    local_below_ms: float = 20.0  # a search with less time left than this runs on one local thread
+    worker_nice: int = 5  # nice increment for search threads and local Ray processes (0: none)
+    max_request_bytes: int = 1 << 20  # whole request message (bytes)
+    max_json_chars: int = 256 * 1024  # each *_json field (characters)
+    max_name_chars: int = 256  # every other string field: names, ids, tokens (characters)
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("give both --tls-cert and --tls-key, or neither")
+        if self.workers is not None and self.workers < 1:
+            raise ValueError("workers must be >= 1")
+        if self.max_budget_ms <= 0 or self.default_budget_ms <= 0:
+            raise ValueError("budgets must be > 0 ms")
+
+
+def make_backend(config: ServerConfig) -> Any:
+    if config.backend == "in-process":
+        from search import InProcessBackend
+
+        return InProcessBackend(workers=config.workers or os.cpu_count() or 1)
+    import ray
+
+    from search import RayBackend
+
+    address = config.ray_address or os.environ.get("RAY_ADDRESS") or None
+    if address is None and config.workers is not None and not ray.is_initialized():
+        # A local Ray sized to the workers asked for, not to the whole machine.
+        ray.init(num_cpus=config.workers, log_to_driver=False, configure_logging=False)
+    return RayBackend(num_workers=config.workers, address=address)
+
+
+def _shutdown_ray() -> None:
+    """Disconnect from Ray (and stop the local Ray this process started): quick here, slow at exit."""
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()
+
+
+class OrreryServer:
+    """One running server. `await start()`, then `await wait_for_termination()` or `await stop()`."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.metrics = ServiceMetrics(max_budget_s=config.max_budget_ms / 1000.0)
+        self.store = MatchStore(config.db)
+        self.metrics.matches_active.set(self.store.active_count())
+        self.scheduler = SearchScheduler(
+            self.metrics,
+            max_active=config.max_active,
+            max_queue=config.max_queue,
+            local_below_ms=config.local_below_ms,
+            worker_nice=config.worker_nice,
+        )
+        self.servicer = OrreryServicer(
+            store=self.store,
+            scheduler=self.scheduler,
+            metrics=self.metrics,
+            max_budget_ms=config.max_budget_ms,
+            default_budget_ms=config.default_budget_ms,
+            default_config=config.default_config,
+            backend_name=config.backend,
+        )
+        self.health = health.aio.HealthServicer()
+        self.server = aio.server(
+            interceptors=[
+                MetricsInterceptor(self.metrics),
+                LimitsInterceptor(max_json_chars=config.max_json_chars, max_name_chars=config.max_name_chars),
+                AuthInterceptor(SERVICE_NAME, self.servicer.check_token),
+            ],
+            options=[
+                ("grpc.max_receive_message_length", config.max_request_bytes),
+                ("grpc.max_send_message_length", 16 << 20),
+                ("grpc.so_reuseport", 0),
+            ],
+        )
+        orrery_pb2_grpc.add_OrreryServicer_to_server(self.servicer, self.server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        names = (
+            orrery_pb2.DESCRIPTOR.services_by_name["Orrery"].full_name,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        )
+        reflection.enable_server_reflection(names, self.server)
+        # The workers are started, warmed and stopped from this one thread, for its whole life: Ray's
+        # driver state belongs to the thread that initialised it (the process exits when that thread
+        # does), and a raised nice value here is inherited by the Ray processes or search threads it
+        # creates, so they yield the CPU to the request path.
+        self._backend_thread = cf.ThreadPoolExecutor(
+            1,
+            thread_name_prefix="orrery-workers",
+            initializer=lower_thread_priority,
+            initargs=(config.worker_nice,),
+        )
+        self.port = 0
+        self.metrics_port = 0
+        self._stopped = asyncio.Event()
+
+    async def _set_health(self, status: int) -> None:
+        for name in ("", SERVICE_NAME):
+            await self.health.set(name, status)
+
+    async def start(self) -> None:
+        """Bind, answer health checks (NOT_SERVING), start and warm the workers, then SERVING."""
+        c = self.config
+        self.metrics_port = self.metrics.serve_http(c.host, c.metrics_port)
+        address = f"{c.host}:{c.port}"
+        if c.tls_cert is not None and c.tls_key is not None:
+            with open(c.tls_key, "rb") as key, open(c.tls_cert, "rb") as cert:
+                credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
+            self.port = self.server.add_secure_port(address, credentials)
+        else:
+            self.port = self.server.add_insecure_port(address)
+        if self.port == 0:
+            raise RuntimeError(f"cannot bind {address}")
+        await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
+        await self.server.start()
+        loop = asyncio.get_running_loop()
+        backend = await loop.run_in_executor(self._backend_thread, make_backend, c)
+        try:
+            await loop.run_in_executor(self._backend_thread, backend.warm)
+        except BaseException:
+            backend.close()
+            raise
+        self.scheduler.start(backend)
+        await self._set_health(health_pb2.HealthCheckResponse.SERVING)
+
+    async def stop(self) -> None:
+        """Drain: NOT_SERVING, refuse new searches, let running ones finish or stop them, then stop."""
+        if self._stopped.is_set():
+            return
+        await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
+        await self.scheduler.drain(self.config.drain_seconds)
+        self.servicer.stop_all()
+        await self.server.stop(grace=2.0)
+        log.info("gRPC stopped; closing the search workers")
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._backend_thread, self.scheduler.close)
+        if self.config.backend == "ray":
+            await loop.run_in_executor(self._backend_thread, _shutdown_ray)
+        self._backend_thread.shutdown(wait=True)
+        self.servicer.close()
+        self.store.close()
+        log.info("stopped")
+        self._stopped.set()
+
+    async def wait_for_termination(self) -> None:
+        await self._stopped.wait()
+
+
+async def serve(config: ServerConfig, *, on_ready: Callable[[OrreryServer], None] | None = None) -> None:
+    """Run a server until SIGTERM or SIGINT, then drain and stop."""
+    server = OrreryServer(config)
+    loop = asyncio.get_running_loop()
+    stop_requested = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop_requested.set)
+    try:
+        await server.start()
+    except BaseException:
+        await server.stop()
+        raise
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        # again: starting Ray installs its own fatal-signal handlers over ours
+        loop.add_signal_handler(sig, stop_requested.set)
+    if on_ready is not None:
+        on_ready(server)
+    await stop_requested.wait()
+    print("orrery: draining", file=sys.stderr, flush=True)
+    await server.stop()

@@ -1,0 +1,431 @@
+"""The orrery.v1.Orrery servicer: request validation, conversion to and from the wire types.
+
+Every handler raises ServiceError (or a game-layer input error) for bad requests; `_rpc` turns those
+into a status with the field named. Blocking work goes to threads: SQLite to one store thread,
+searches to the scheduler's request threads, so the event loop only moves messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import functools
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import grpc
+
+from core_ext import GameInputError, registered_games
+from orrery.v1 import orrery_pb2 as pb
+from orrery.v1 import orrery_pb2_grpc as pb_grpc
+from service import _positions as positions
+from service._errors import ServiceError, invalid
+from service._levels import choose_by_temperature, grant_budget
+from service._matches import ActionView, MatchStore
+from service._metrics import ServiceMetrics
+from service._search import (
+    STOP_BUDGET,
+    STOP_DEADLINE,
+    STOP_SHUTDOWN,
+    STOP_STOPPED,
+    SearchJob,
+    SearchScheduler,
+)
+
+log = logging.getLogger("orrery.service")
+API_VERSION = "orrery.v1"
+SERVICE_NAME = "orrery.v1.Orrery"
+MIN_PROGRESS_MS = 20
+DEFAULT_PROGRESS_MS = 500
+STOP_REASONS = {
+    STOP_BUDGET: pb.STOP_REASON_BUDGET,
+    STOP_DEADLINE: pb.STOP_REASON_DEADLINE,
+    STOP_STOPPED: pb.STOP_REASON_STOPPED,
+    STOP_SHUTDOWN: pb.STOP_REASON_SHUTDOWN,
+}
+
+
+def server_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("orrery")
+    except Exception:  # noqa: BLE001 - running from a source tree without an install
+        return "0.1.0+source"
+
+
+def _rpc(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Map ServiceError / game input errors to status codes; log anything unexpected as INTERNAL."""
+
+    @functools.wraps(method)
+    async def wrapper(self: OrreryServicer, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            return await method(self, request, context)
+        except ServiceError as exc:
+            await context.abort(exc.code, exc.details)
+        except GameInputError as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        except (asyncio.CancelledError, grpc.aio.AbortError):
+            raise
+        except Exception:
+            log.exception("internal error in %s", method.__name__)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged on the server)")
+
+    return wrapper
+
+
+def _action(view: ActionView) -> pb.Action:
+    return pb.Action(id=view.id, label=view.label, struct_json=view.struct_json)
+
+
+class OrreryServicer(pb_grpc.OrreryServicer):
+    def __init__(
+        self,
+        *,
+        store: MatchStore,
+        scheduler: SearchScheduler,
+        metrics: ServiceMetrics,
+        max_budget_ms: float,
+        default_budget_ms: float,
+        default_config: str,
+        backend_name: str,
+    ) -> None:
+        self.store = store
+        self.scheduler = scheduler
+        self.metrics = metrics
+        self.max_budget_ms = max_budget_ms
+        self.default_budget_ms = default_budget_ms
+        self.default_config = default_config
+        self.backend_name = backend_name
+        self._db_thread = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="orrery-store")
+        # Parsing observation JSON and building answers take milliseconds for big games: off the loop.
+        self._cpu_threads = cf.ThreadPoolExecutor(max_workers=2, thread_name_prefix="orrery-cpu")
+        self._queries: dict[str, SearchJob] = {}
+
+    async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run a MatchStore call on the store's own thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db_thread, functools.partial(fn, *args, **kwargs))
+
+    async def cpu(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run CPU work (JSON parsing, answer building) off the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._cpu_threads, functools.partial(fn, *args, **kwargs))
+
+    async def check_token(self, match_id: str, seat: int, token: str) -> bool:
+        return bool(await self.db(self.store.check_seat_token, match_id, seat, token))
+
+    def close(self) -> None:
+        self._db_thread.shutdown(wait=True)
+        self._cpu_threads.shutdown(wait=True)
+
+    # ---- games and matches ----
+
+    @_rpc
+    async def ListGames(self, request: pb.ListGamesRequest, context: Any) -> pb.ListGamesResponse:
+        return pb.ListGamesResponse(
+            games=[
+                pb.GameDescription(
+                    name=g.name,
+                    title=g.title,
+                    variants=list(g.variants),
+                    player_counts=list(g.player_counts),
+                    action_description=g.action_description,
+                    testing_only=g.testing_only,
+                )
+                for g in registered_games()
+            ]
+        )
+
+    @_rpc
+    async def CreateMatch(self, request: pb.CreateMatchRequest, context: Any) -> pb.CreateMatchResponse:
+        seed = request.seed if request.HasField("seed") else None
+        created = await self.db(
+            self.store.create, request.game, request.players, request.variant or None, seed
+        )
+        self.metrics.matches_created.labels(game=created.game).inc()
+        await self._count_active_matches()
+        return pb.CreateMatchResponse(
+            match_id=created.match_id,
+            game=created.game,
+            variant=created.variant,
+            players=created.players,
+            seat_tokens=[pb.SeatToken(seat=s, token=t) for s, t in enumerate(created.tokens)],
+            current_player=max(created.current_player, 0),
+        )
+
+    async def _count_active_matches(self) -> None:
+        self.metrics.matches_active.set(await self.db(self.store.active_count))
+
+    @_rpc
+    async def GetObservation(
+        self, request: pb.GetObservationRequest, context: Any
+    ) -> pb.GetObservationResponse:
+        view = await self.db(self.store.seat_view, request.match_id, request.seat)
+        return pb.GetObservationResponse(
+            match_id=view.match_id,
+            seat=view.seat,
+            observation_json=view.observation_json,
+            rendered=view.rendered,
+            legal_actions=[_action(a) for a in view.legal_actions],
+            current_player=view.current_player,
+            your_turn=view.current_player == view.seat,
+            game_over=view.game_over,
+            move_number=view.move_number,
+            scores=list(view.scores),
+            ranks=list(view.ranks),
+        )
+
+    @_rpc
+    async def ApplyAction(self, request: pb.ApplyActionRequest, context: Any) -> pb.ApplyActionResponse:
+        kind = request.WhichOneof("action")
+        if kind is None:
+            raise invalid("action", "give action_id or action_json")
+        applied = await self.db(
+            self.store.apply,
+            request.match_id,
+            request.seat,
+            action_id=request.action_id if kind == "action_id" else None,
+            action_json=request.action_json if kind == "action_json" else None,
+            expected_move_number=(
+                request.expected_move_number if request.HasField("expected_move_number") else None
+            ),
+        )
+        if applied.game_over:
+            await self._count_active_matches()
+        return pb.ApplyActionResponse(
+            applied=_action(applied.action),
+            move_number=applied.move_number,
+            current_player=applied.current_player,
+            game_over=applied.game_over,
+        )
+
+    @_rpc
+    async def GetReplay(self, request: pb.GetReplayRequest, context: Any) -> pb.GetReplayResponse:
+        replay = await self.db(self.store.replay, request.match_id)
+        return pb.GetReplayResponse(
+            match_id=replay.match_id,
+            game=replay.game,
+            variant=replay.variant,
+            players=replay.players,
+            seed=replay.seed,
+            moves=[pb.ReplayMove(move_number=n, seat=s, action=_action(a)) for n, s, a in replay.moves],
+            final_state_json=replay.final_state_json,
+            scores=list(replay.scores),
+            ranks=list(replay.ranks),
+        )
+
+    @_rpc
+    async def GetVersion(self, request: pb.GetVersionRequest, context: Any) -> pb.GetVersionResponse:
+        from search import list_configs
+
+        return pb.GetVersionResponse(
+            server_version=server_version(),
+            api_version=API_VERSION,
+            default_config=positions.search_config("", self.default_config).label,
+            configs=[c.label for c in list_configs()],
+            backend=self.backend_name,
+            live_workers=self.scheduler.live_workers() if self.scheduler.ready else 0,
+            max_budget_ms=int(self.max_budget_ms),
+        )
+
+    # ---- search ----
+
+    async def _job(self, query: pb.SuggestMoveRequest, context: Any, progress_interval_s: float) -> SearchJob:
+        """Validate a query into an admitted-to-be SearchJob (nothing runs yet)."""
+        from search import CancelToken
+
+        arrival = time.time()
+        self.scheduler.admit_check()
+        params = query.params
+        level = positions.level_name(params.level)
+        config = positions.search_config(params.config, self.default_config)
+        positions.top_k(params.top_k)
+        which = params.budget.WhichOneof("limit") if params.HasField("budget") else None
+        remaining = context.time_remaining()
+        grant = grant_budget(
+            iterations=params.budget.iterations if which == "iterations" else None,
+            milliseconds=params.budget.milliseconds if which == "milliseconds" else None,
+            level=level,
+            max_budget_ms=self.max_budget_ms,
+            default_budget_ms=self.default_budget_ms,
+            arrival=arrival,
+            call_time_remaining=remaining,
+        )
+        observation = await self._position(query)
+        return SearchJob(
+            observation=observation,
+            config=config,
+            grant=grant,
+            seed=positions.seed(params),
+            arrival=arrival,
+            call_deadline=arrival + remaining if remaining is not None else None,
+            cancel=CancelToken(),
+            progress_interval_s=progress_interval_s,
+        )
+
+    async def _position(self, query: pb.SuggestMoveRequest) -> Any:
+        kind = query.WhichOneof("position")
+        if kind == "match":  # the seat's token was checked by the auth interceptor
+            return await self.db(self.store.observation, query.match.match_id, query.match.seat)
+        if kind == "observation":
+            return await self.cpu(
+                positions.observation_from_input, query.observation.game, query.observation.observation_json
+            )
+        raise invalid("position", "give match (a hosted seat) or observation (game and observation JSON)")
+
+    def _response(self, job: SearchJob, result: Any, *, top_k: int, final: bool) -> pb.SuggestMoveResponse:
+        observation = job.observation
+        actions = [a.action for a in result.actions]
+        visits = [a.visits for a in result.actions]
+        chosen = result.best_action
+        if final and actions:
+            chosen = choose_by_temperature(actions, visits, job.grant.temperature, job.seed)
+        total = sum(visits) or 1
+        sample_seed = random.Random(job.seed).getrandbits(63)
+        candidates = [
+            pb.Candidate(
+                action=self._root_action(observation, a.action),
+                visits=a.visits,
+                value=a.mean_reward,
+                availability=a.availability,
+                visit_share=a.visits / total,
+                principal_variation=_line(observation, a.principal_variation, sample_seed),
+            )
+            for a in result.actions[:top_k]
+        ]
+        grant = job.grant
+        budget = (
+            pb.Budget(iterations=grant.iterations)
+            if grant.iterations is not None
+            else pb.Budget(milliseconds=int(grant.milliseconds))
+        )
+        return pb.SuggestMoveResponse(
+            action=self._root_action(observation, chosen),
+            candidates=candidates,
+            principal_variation=_line(observation, result.principal_variation, sample_seed),
+            stats=pb.SearchStats(
+                iterations=result.iterations,
+                tree_size=result.tree_size,
+                max_depth=result.max_depth,
+                workers=result.workers - result.workers_lost,
+                workers_lost=result.workers_lost,
+                elapsed_ms=result.elapsed_s * 1000.0,
+                queue_ms=job.queue_s * 1000.0,
+                cut_short=bool(result.cut_short or job.stop_reason is not None),
+                seed=job.seed,
+                config=job.config.label,
+                budget=budget,
+                budget_clamped=grant.clamped,
+                deadline_ms=grant.deadline_ms,
+                temperature=grant.temperature,
+            ),
+        )
+
+    @staticmethod
+    def _root_action(observation: Any, action: int) -> pb.Action:
+        struct = observation.action_to_struct(action)
+        return pb.Action(
+            id=action, label=str(struct["label"]), struct_json=json.dumps(struct, sort_keys=True)
+        )
+
+    @_rpc
+    async def SuggestMove(self, request: pb.SuggestMoveRequest, context: Any) -> pb.SuggestMoveResponse:
+        job = await self._job(request, context, progress_interval_s=3600.0)
+        result = await self.scheduler.run(job)
+        top_k = positions.top_k(request.params.top_k)
+        answer = await self.cpu(self._response, job, result, top_k=top_k, final=True)
+        self.scheduler.note_answer(job, time.time())
+        return answer
+
+    async def Analyze(self, request: pb.AnalyzeRequest, context: Any) -> AsyncIterator[pb.AnalyzeUpdate]:
+        interval_ms = request.progress_interval_ms or DEFAULT_PROGRESS_MS
+        try:
+            if interval_ms < MIN_PROGRESS_MS:
+                raise invalid("progress_interval_ms", f"{interval_ms} is below the minimum {MIN_PROGRESS_MS}")
+            job = await self._job(request.query, context, progress_interval_s=interval_ms / 1000.0)
+        except ServiceError as exc:
+            await context.abort(exc.code, exc.details)
+        except GameInputError as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        top_k = positions.top_k(request.query.params.top_k)
+        query_id = secrets.token_hex(12)
+        loop = asyncio.get_running_loop()
+        updates: asyncio.Queue[Any] = asyncio.Queue()
+
+        def on_progress(partial: Any) -> None:  # in the search thread: build the message there too
+            message = self._response(job, partial, top_k=top_k, final=False)
+            loop.call_soon_threadsafe(updates.put_nowait, message)
+
+        job.progress = on_progress
+        self._queries[query_id] = job
+        search = asyncio.ensure_future(self.scheduler.run(job))
+        search.add_done_callback(_consume_exception)
+        sequence = 0
+        try:
+            yield pb.AnalyzeUpdate(query_id=query_id, sequence=sequence)
+            while True:
+                next_update = asyncio.ensure_future(updates.get())
+                done, _ = await asyncio.wait({search, next_update}, return_when=asyncio.FIRST_COMPLETED)
+                if next_update not in done:
+                    next_update.cancel()
+                    break
+                sequence += 1
+                yield pb.AnalyzeUpdate(query_id=query_id, sequence=sequence, result=next_update.result())
+            try:
+                result = search.result()
+            except ServiceError as exc:
+                await context.abort(exc.code, exc.details)
+            sequence += 1
+            answer = await self.cpu(self._response, job, result, top_k=top_k, final=True)
+            self.scheduler.note_answer(job, time.time())
+            yield pb.AnalyzeUpdate(
+                query_id=query_id,
+                sequence=sequence,
+                final=True,
+                stop_reason=STOP_REASONS[job.final_stop_reason(result)],
+                result=answer,
+            )
+        finally:
+            if not search.done():  # the client went away: stop the search, free its workers
+                job.stop(STOP_STOPPED)
+            self._queries.pop(query_id, None)
+
+    @_rpc
+    async def StopAnalysis(self, request: pb.StopAnalysisRequest, context: Any) -> pb.StopAnalysisResponse:
+        job = self._queries.get(request.query_id)
+        if job is None:
+            return pb.StopAnalysisResponse(stopped=False)
+        job.stop(STOP_STOPPED)
+        return pb.StopAnalysisResponse(stopped=True)
+
+    def stop_all(self) -> None:
+        for job in list(self._queries.values()):
+            job.stop(STOP_SHUTDOWN)
+
+
+def _consume_exception(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+def _line(observation: Any, line: Any, seed: int) -> list[pb.Action]:
+    """A line of play as Actions. The first is the observer's own (exact label and structure); later
+    ones are labelled from one determinization, so their hidden details are a sample, not the truth."""
+    if not line:
+        return []
+    out = [OrreryServicer._root_action(observation, line[0])]
+    state = observation.determinize(seed)
+    state.apply(line[0])
+    for action in line[1:]:
+        if state.is_terminal() or action not in state.legal_actions():
+            break
+        out.append(pb.Action(id=action, label=state.action_label(action)))
+        state.apply(action)
+    out.extend(pb.Action(id=a) for a in line[len(out) :])
+    return out

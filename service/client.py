@@ -1,0 +1,213 @@
+"""A small Python client for the Orrery service.
+
+    with OrreryClient("localhost:50051") as client:
+        match = client.create_match("kuhn", players=2, seed=7)
+        view = client.observation(match, seat=0)
+        client.apply(match, seat=0, action_id=view.legal_actions[0].id)
+        hint = client.suggest(match=match, seat=1, milliseconds=200)
+
+Seat tokens returned by create_match are remembered per (match, seat) and sent as call metadata
+automatically; pass token= to override. Errors surface as grpc.RpcError (.code(), .details()).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from orrery.v1 import orrery_pb2 as pb
+from orrery.v1 import orrery_pb2_grpc as pb_grpc
+
+TOKEN_KEY = "x-orrery-seat-token"
+LEVELS = {"easy": pb.LEVEL_EASY, "medium": pb.LEVEL_MEDIUM, "hard": pb.LEVEL_HARD, "expert": pb.LEVEL_EXPERT}
+
+
+@dataclass(frozen=True)
+class Match:
+    match_id: str
+    game: str
+    variant: str
+    players: int
+    tokens: tuple[str, ...] = field(repr=False)  # one per seat
+
+
+def search_params(
+    *,
+    iterations: int | None = None,
+    milliseconds: int | None = None,
+    level: str | None = None,
+    top_k: int = 0,
+    seed: int | None = None,
+    config: str = "",
+) -> pb.SearchParams:
+    params = pb.SearchParams(top_k=top_k, config=config)
+    if iterations is not None:
+        params.budget.iterations = iterations
+    elif milliseconds is not None:
+        params.budget.milliseconds = milliseconds
+    if level is not None:
+        params.level = LEVELS[level]
+    if seed is not None:
+        params.seed = seed
+    return params
+
+
+class OrreryClient:
+    def __init__(
+        self,
+        target: str,
+        *,
+        root_certificates: bytes | None = None,
+        tls: bool = False,
+        timeout: float | None = 30.0,
+    ) -> None:
+        if tls or root_certificates is not None:
+            credentials = grpc.ssl_channel_credentials(root_certificates=root_certificates)
+            self.channel = grpc.secure_channel(target, credentials)
+        else:
+            self.channel = grpc.insecure_channel(target)
+        self.stub = pb_grpc.OrreryStub(self.channel)
+        self.timeout = timeout
+        self._tokens: dict[tuple[str, int], str] = {}
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> OrreryClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        grpc.channel_ready_future(self.channel).result(timeout=timeout)
+
+    def _metadata(self, match_id: str, seat: int, token: str | None) -> list[tuple[str, str]]:
+        token = token if token is not None else self._tokens.get((match_id, seat))
+        return [(TOKEN_KEY, token)] if token else []
+
+    @staticmethod
+    def _id(match: Match | str) -> str:
+        return match.match_id if isinstance(match, Match) else match
+
+    # ---- games and matches ----
+
+    def games(self) -> list[pb.GameDescription]:
+        return list(self.stub.ListGames(pb.ListGamesRequest(), timeout=self.timeout).games)
+
+    def version(self) -> pb.GetVersionResponse:
+        return self.stub.GetVersion(pb.GetVersionRequest(), timeout=self.timeout)
+
+    def create_match(self, game: str, *, players: int, variant: str = "", seed: int | None = None) -> Match:
+        request = pb.CreateMatchRequest(game=game, players=players, variant=variant)
+        if seed is not None:
+            request.seed = seed
+        r = self.stub.CreateMatch(request, timeout=self.timeout)
+        tokens = tuple(t.token for t in r.seat_tokens)
+        for seat, token in enumerate(tokens):
+            self._tokens[(r.match_id, seat)] = token
+        return Match(r.match_id, r.game, r.variant, r.players, tokens)
+
+    def observation(
+        self, match: Match | str, seat: int, *, token: str | None = None
+    ) -> pb.GetObservationResponse:
+        mid = self._id(match)
+        return self.stub.GetObservation(
+            pb.GetObservationRequest(match_id=mid, seat=seat),
+            metadata=self._metadata(mid, seat, token),
+            timeout=self.timeout,
+        )
+
+    def apply(
+        self,
+        match: Match | str,
+        seat: int,
+        *,
+        action_id: int | None = None,
+        action_json: str | None = None,
+        expected_move_number: int | None = None,
+        token: str | None = None,
+    ) -> pb.ApplyActionResponse:
+        mid = self._id(match)
+        request = pb.ApplyActionRequest(match_id=mid, seat=seat)
+        if action_json is not None:
+            request.action_json = action_json
+        elif action_id is not None:
+            request.action_id = action_id
+        if expected_move_number is not None:
+            request.expected_move_number = expected_move_number
+        return self.stub.ApplyAction(request, metadata=self._metadata(mid, seat, token), timeout=self.timeout)
+
+    def replay(self, match: Match | str) -> pb.GetReplayResponse:
+        return self.stub.GetReplay(pb.GetReplayRequest(match_id=self._id(match)), timeout=self.timeout)
+
+    # ---- search ----
+
+    def _query(
+        self,
+        match: Match | str | None,
+        seat: int | None,
+        game: str | None,
+        observation_json: str | None,
+        params: pb.SearchParams,
+    ) -> tuple[pb.SuggestMoveRequest, list[tuple[str, str]]]:
+        if match is not None:
+            if seat is None:
+                raise ValueError("a hosted suggestion needs the seat")
+            mid = self._id(match)
+            request = pb.SuggestMoveRequest(match=pb.HostedSeat(match_id=mid, seat=seat), params=params)
+            return request, self._metadata(mid, seat, None)
+        if game is None or observation_json is None:
+            raise ValueError("give match and seat, or game and observation_json")
+        observation = pb.ObservationInput(game=game, observation_json=observation_json)
+        return pb.SuggestMoveRequest(observation=observation, params=params), []
+
+    def suggest(
+        self,
+        *,
+        match: Match | str | None = None,
+        seat: int | None = None,
+        game: str | None = None,
+        observation_json: str | None = None,
+        timeout: float | None = None,
+        token: str | None = None,
+        **params: Any,
+    ) -> pb.SuggestMoveResponse:
+        request, metadata = self._query(match, seat, game, observation_json, search_params(**params))
+        if token is not None:
+            metadata = [(TOKEN_KEY, token)]
+        return self.stub.SuggestMove(request, metadata=metadata, timeout=timeout or self.timeout)
+
+    def analyze(
+        self,
+        *,
+        match: Match | str | None = None,
+        seat: int | None = None,
+        game: str | None = None,
+        observation_json: str | None = None,
+        progress_interval_ms: int = 500,
+        timeout: float | None = None,
+        **params: Any,
+    ) -> Any:
+        """The stream of AnalyzeUpdate messages; call .cancel() on it to stop listening."""
+        query, metadata = self._query(match, seat, game, observation_json, search_params(**params))
+        request = pb.AnalyzeRequest(query=query, progress_interval_ms=progress_interval_ms)
+        return self.stub.Analyze(request, metadata=metadata, timeout=timeout or self.timeout)
+
+    def stop_analysis(self, query_id: str) -> bool:
+        request = pb.StopAnalysisRequest(query_id=query_id)
+        return bool(self.stub.StopAnalysis(request, timeout=self.timeout).stopped)
+
+
+def final_update(updates: Iterator[pb.AnalyzeUpdate]) -> pb.AnalyzeUpdate:
+    """Read a stream to its end and return its final message."""
+    final = None
+    for update in updates:
+        if update.final:
+            final = update
+    if final is None:
+        raise RuntimeError("the stream ended without a final message")
+    return final

@@ -1,0 +1,342 @@
+"""The gRPC service through a real server process (in-process search backend) and the real client:
+hosted matches to the end, stateless suggestions, Analyze, deadlines, tokens and every error code."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import grpc
+import pytest
+
+from core_ext import load_game
+from orrery.v1 import orrery_pb2 as pb
+from service._spawn import start_server
+from service.client import OrreryClient, final_update
+
+MAX_BUDGET_MS = 3000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("service")
+    args = ["--backend", "in-process", "--workers", "2", "--db", str(folder / "matches.sqlite3")]
+    args += ["--max-budget-ms", str(MAX_BUDGET_MS), "--config", "test-fast"]
+    spawned = start_server(args, cwd=str(folder), same_imports=True)
+    yield spawned
+    spawned.terminate()
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    with OrreryClient(server.target, timeout=30) as c:
+        yield c
+
+
+def code_of(call) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.RpcError) as info:
+        call()
+    return info.value.code(), info.value.details()
+
+
+def kuhn_observation_json(players: int = 2, seed: int = 3, moves: tuple[int, ...] = ()) -> tuple[str, int]:
+    state = load_game("kuhn", players=players).new_initial_state(seed)
+    for action in moves:
+        state.apply(action)
+    return state.observation(state.current_player).to_json(), state.current_player
+
+
+# ---- hosted matches ----
+
+
+def test_list_games_and_version(client):
+    games = {g.name: g for g in client.games()}
+    assert "kuhn" in games and list(games["kuhn"].player_counts) == [2, 3, 4]
+    assert games["kuhn"].action_description
+    version = client.version()
+    assert version.api_version == "orrery.v1" and version.backend == "in-process"
+    assert version.default_config == "test-fast@1" and version.live_workers == 2
+    assert version.max_budget_ms == MAX_BUDGET_MS
+
+
+def test_full_hosted_match_to_the_end_never_leaks_hidden_cards(client):
+    match = client.create_match("kuhn", players=3, seed=11)
+    seen: list[tuple[int, int, str]] = []  # (move number, seat, observation JSON) as the server sent them
+    while True:
+        views = [client.observation(match, seat) for seat in range(3)]
+        seen.extend((v.move_number, v.seat, v.observation_json) for v in views)
+        if views[0].game_over:
+            break
+        mover = views[0].current_player
+        assert [v.your_turn for v in views] == [s == mover for s in range(3)]
+        assert all(not v.legal_actions for s, v in enumerate(views) if s != mover)
+        hint = client.suggest(match=match, seat=mover, level="easy", seed=mover)
+        assert hint.action.id in [a.id for a in views[mover].legal_actions]
+        applied = client.apply(match, mover, action_id=hint.action.id)
+        assert applied.move_number == views[0].move_number + 1
+    final = views[0]
+    replay = client.replay(match)
+    assert replay.seed == 11 and len(replay.moves) == final.move_number
+    # Replay locally: every view the server gave equals the game layer's own observation for that seat.
+    state = load_game("kuhn", players=3).new_initial_state(11)
+    expected = {}
+    for move in replay.moves:
+        for seat in range(3):
+            expected[(move.move_number - 1, seat)] = state.observation(seat).to_json()
+        assert state.current_player == move.seat
+        state.apply(move.action.id)
+    for seat in range(3):
+        expected[(len(replay.moves), seat)] = state.observation(seat).to_json()
+    assert all(text == expected[(n, seat)] for n, seat, text in seen)
+    assert list(replay.scores) == state.scores() == list(final.scores)
+    assert list(final.ranks) == state.ranks()
+    assert replay.final_state_json == state.to_json()
+
+
+def test_apply_by_structured_action_and_expected_move_number(client):
+    match = client.create_match("kuhn", players=2, seed=5)
+    view = client.observation(match, 0)
+    bet = next(a for a in view.legal_actions if json.loads(a.struct_json)["kind"] == "bet")
+    code, details = code_of(lambda: client.apply(match, 0, action_id=bet.id, expected_move_number=3))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and details.startswith("expected_move_number")
+    applied = client.apply(match, 0, action_json=bet.struct_json, expected_move_number=0)
+    assert applied.applied.id == bet.id and applied.current_player == 1
+
+
+def test_match_errors_name_the_field(client):
+    code, details = code_of(lambda: client.create_match("chess", players=2))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("game:")
+    code, details = code_of(lambda: client.create_match("kuhn", players=7))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("players:")
+    code, details = code_of(lambda: client.create_match("kuhn", players=2, variant="nope"))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("variant:")
+
+    match = client.create_match("kuhn", players=2, seed=1)
+    code, details = code_of(lambda: client.apply(match, 1, action_id=0))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and details.startswith("seat:")
+    code, details = code_of(lambda: client.apply(match, 0, action_id=9))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("action_id:")
+    code, details = code_of(lambda: client.apply(match, 0))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("action:")
+    code, details = code_of(lambda: client.observation(match, 5, token=match.tokens[0]))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("seat:")
+    code, details = code_of(lambda: client.replay(match))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION  # the seed would reveal the deal
+    code, details = code_of(lambda: client.observation("0" * 32, 0, token="x"))
+    assert code == grpc.StatusCode.NOT_FOUND and details.startswith("match_id:")
+    code, _ = code_of(lambda: client.replay("no-such-match"))
+    assert code == grpc.StatusCode.NOT_FOUND
+
+    client.apply(match, 0, action_id=0)  # check
+    client.apply(match, 1, action_id=0)  # check: showdown, game over
+    code, details = code_of(lambda: client.apply(match, 0, action_id=0))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "over" in details
+    code, details = code_of(lambda: client.suggest(match=match, seat=0, iterations=10))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "over" in details
+    assert len(client.replay(match).moves) == 2
+
+
+def test_seat_tokens(client):
+    match = client.create_match("kuhn", players=2, seed=2)
+    other = client.create_match("kuhn", players=2, seed=2)
+    request = pb.GetObservationRequest(match_id=match.match_id, seat=0)
+    code, _ = code_of(lambda: client.stub.GetObservation(request))
+    assert code == grpc.StatusCode.UNAUTHENTICATED
+    for wrong in (match.tokens[1], other.tokens[0], "made-up-token"):
+        code, _ = code_of(lambda wrong=wrong: client.observation(match, 0, token=wrong))
+        assert code == grpc.StatusCode.PERMISSION_DENIED
+    code, _ = code_of(lambda: client.apply(match, 0, action_id=0, token=match.tokens[1]))
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+    code, _ = code_of(lambda: client.suggest(match=match, seat=0, iterations=10, token=match.tokens[1]))
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+    hosted = pb.SuggestMoveRequest(match=pb.HostedSeat(match_id=match.match_id, seat=0))
+    code, _ = code_of(lambda: client.stub.SuggestMove(hosted))
+    assert code == grpc.StatusCode.UNAUTHENTICATED
+    analyze = pb.AnalyzeRequest(query=hosted)
+    code, _ = code_of(lambda: list(client.stub.Analyze(analyze)))
+    assert code == grpc.StatusCode.UNAUTHENTICATED
+    bearer = [("authorization", f"Bearer {match.tokens[0]}")]
+    assert client.stub.GetObservation(request, metadata=bearer).your_turn
+    assert client.observation(match, 0).move_number == 0  # nothing changed by the refused calls
+
+
+# ---- search ----
+
+
+def test_stateless_suggest_is_reproducible_for_an_iteration_budget(client):
+    text, seat = kuhn_observation_json(players=3, seed=4, moves=(1,))
+    a = client.suggest(game="kuhn", observation_json=text, iterations=3000, seed=9, top_k=2)
+    b = client.suggest(game="kuhn", observation_json=text, iterations=3000, seed=9, top_k=2)
+    assert a.action.id == b.action.id and a.stats.iterations == b.stats.iterations == 3000
+    assert [c.visits for c in a.candidates] == [c.visits for c in b.candidates]
+    assert len(a.candidates) == 2 and a.candidates[0].visits >= a.candidates[1].visits
+    assert sum(c.visits for c in a.candidates) == 3000
+    assert a.action.id == a.candidates[0].action.id  # temperature 0: the most visited
+    assert all(0.0 <= c.value <= 1.0 and c.principal_variation[0].id == c.action.id for c in a.candidates)
+    s = a.stats
+    assert s.workers == 2 and not s.cut_short and s.seed == 9 and s.config == "test-fast@1"
+    assert s.budget.iterations == 3000 and s.temperature == 0.0
+    assert json.loads(a.action.struct_json)["label"] == a.action.label
+
+
+def test_milliseconds_budget_and_server_cap(client):
+    text, _ = kuhn_observation_json()
+    t0 = time.monotonic()
+    answer = client.suggest(game="kuhn", observation_json=text, milliseconds=200)
+    assert time.monotonic() - t0 >= 0.19 and answer.stats.iterations > 0
+    assert answer.stats.budget.milliseconds == 200 and not answer.stats.budget_clamped
+    capped = client.suggest(game="kuhn", observation_json=text, milliseconds=10**6, timeout=1.0)
+    assert capped.stats.budget_clamped and capped.stats.budget.milliseconds == MAX_BUDGET_MS
+
+
+def test_deadline_shorter_than_budget_answers_in_time(client):
+    text, _ = kuhn_observation_json()
+    t0 = time.monotonic()
+    answer = client.suggest(game="kuhn", observation_json=text, milliseconds=2900, timeout=2.0)
+    elapsed = time.monotonic() - t0
+    assert elapsed < 2.0 and answer.stats.cut_short and answer.stats.iterations > 0
+    assert answer.stats.deadline_ms < 1900  # about 200 ms kept to send the answer
+    t0 = time.monotonic()
+    answer = client.suggest(game="kuhn", observation_json=text, iterations=10**9, timeout=1.5)
+    assert time.monotonic() - t0 < 1.5 and answer.stats.cut_short
+
+
+def test_levels_set_budget_and_temperature(client):
+    text, _ = kuhn_observation_json()
+    easy = client.suggest(game="kuhn", observation_json=text, level="easy", seed=1)
+    assert easy.stats.temperature == 1.0 and easy.stats.budget.iterations == 50
+    assert easy.stats.iterations == 50
+    hard = client.suggest(game="kuhn", observation_json=text, level="hard", seed=1)
+    assert 0 < hard.stats.temperature < 1.0 and hard.stats.iterations == 3000
+    chosen = {
+        client.suggest(game="kuhn", observation_json=text, level="easy", seed=s).action.id for s in range(12)
+    }
+    assert chosen == {0, 1}  # temperature 1 over near-equal visits plays both moves
+
+
+def test_analyze_streams_progress_then_one_final_on_stop(client):
+    text, _ = kuhn_observation_json()
+    stream = client.analyze(game="kuhn", observation_json=text, milliseconds=2500, progress_interval_ms=50)
+    updates = []
+    for update in stream:
+        updates.append(update)
+        if len(updates) == 4:
+            assert client.stop_analysis(update.query_id)
+    assert updates[0].query_id and not updates[0].HasField("result")
+    assert [u.sequence for u in updates] == list(range(len(updates)))
+    assert [u.final for u in updates] == [False] * (len(updates) - 1) + [True]
+    final = updates[-1]
+    assert final.stop_reason == pb.STOP_REASON_STOPPED and final.result.stats.cut_short
+    progress = [u.result.stats.iterations for u in updates[1:-1]]
+    assert progress == sorted(progress) and final.result.stats.iterations >= progress[-1] > 0
+    assert final.result.stats.elapsed_ms < 2000
+    assert not client.stop_analysis(final.query_id)
+
+
+def test_analyze_budget_and_deadline_end_with_one_final(client):
+    text, _ = kuhn_observation_json()
+    done = final_update(client.analyze(game="kuhn", observation_json=text, iterations=20000))
+    assert done.stop_reason == pb.STOP_REASON_BUDGET and done.result.stats.iterations == 20000
+    t0 = time.monotonic()
+    stream = client.analyze(
+        game="kuhn", observation_json=text, milliseconds=2900, progress_interval_ms=100, timeout=1.5
+    )
+    updates = list(stream)
+    assert time.monotonic() - t0 < 1.5
+    assert sum(u.final for u in updates) == 1 and updates[-1].final
+    assert updates[-1].stop_reason == pb.STOP_REASON_DEADLINE and updates[-1].result.stats.cut_short
+
+
+def test_analyze_client_cancel_frees_the_search(client, server):
+    import urllib.request
+
+    def active() -> float:
+        text = urllib.request.urlopen(server.metrics_url).read().decode()
+        line = next(x for x in text.splitlines() if x.startswith("orrery_active_searches "))
+        return float(line.split()[1])
+
+    text, _ = kuhn_observation_json()
+    stream = client.analyze(game="kuhn", observation_json=text, milliseconds=3000, progress_interval_ms=50)
+    for update in stream:
+        if update.sequence == 2:
+            break
+    assert active() == 1.0
+    stream.cancel()
+    t0 = time.monotonic()
+    while active() > 0 and time.monotonic() - t0 < 2.0:
+        time.sleep(0.02)
+    assert active() == 0.0 and time.monotonic() - t0 < 1.0  # freed long before its 3 s budget
+    assert client.suggest(game="kuhn", observation_json=text, iterations=100).stats.iterations == 100
+
+
+def test_search_errors_name_the_field(client):
+    text, seat = kuhn_observation_json()
+    cases = [
+        (dict(game="kuhn", observation_json=text, iterations=0), "params.budget.iterations"),
+        (dict(game="kuhn", observation_json=text, milliseconds=10**8), "params.budget.milliseconds"),
+        (dict(game="kuhn", observation_json=text, config="no-such-config"), "params.config"),
+        (dict(game="kuhn", observation_json=text, top_k=1000), "params.top_k"),
+        (dict(game="chess", observation_json=text), "observation.game"),
+        (dict(game="kuhn", observation_json="{not json"), "observation.observation_json"),
+        (dict(game="kuhn", observation_json="[]"), "observation.observation_json"),
+        (dict(game="kuhn", observation_json=text.replace('"players":2', '"players":3')), "observation."),
+    ]
+    for kwargs, field in cases:
+        code, details = code_of(lambda kwargs=kwargs: client.suggest(**kwargs))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith(field), (kwargs, details)
+    request = pb.SuggestMoveRequest(params=pb.SearchParams(level=9))
+    request.observation.game, request.observation.observation_json = "kuhn", text
+    code, details = code_of(lambda: client.stub.SuggestMove(request))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("params.level")
+    code, details = code_of(lambda: client.stub.SuggestMove(pb.SuggestMoveRequest()))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("position")
+    code, details = code_of(
+        lambda: list(client.stub.Analyze(pb.AnalyzeRequest(query=request, progress_interval_ms=1)))
+    )
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("progress_interval_ms")
+    # a position where the observer is not the seat to move, and a finished game
+    state = load_game("kuhn", players=2).new_initial_state(3)
+    code, details = code_of(
+        lambda: client.suggest(game="kuhn", observation_json=state.observation(1 - seat).to_json())
+    )
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "turn" in details
+    state.apply(0)
+    state.apply(0)
+    over = state.observation(0).to_json()
+    code, details = code_of(lambda: client.suggest(game="kuhn", observation_json=over))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "over" in details
+
+
+# ---- command line ----
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(os.path.abspath(p) for p in sys.path if p)}
+    command = [sys.executable, "-m", "service.cli", *args]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_orrery_suggest_command(server):
+    done = run_cli(
+        "suggest", "--target", server.target, "--game", "kuhn", "--deal-seed", "3", "--iterations", "500",
+        "--seed", "1", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["stats"]["iterations"] == "500" and answer["action"]["label"] in ("check", "bet")
+    bad = run_cli("suggest", "--target", server.target, "--game", "kuhn", "--iterations", "0")
+    assert bad.returncode == 2 and "INVALID_ARGUMENT: params.budget.iterations" in bad.stderr
+
+
+def test_orrery_play_command_against_ai_seats(server):
+    moves = "\n".join(["0"] * 10) + "\n"  # always the first listed action
+    done = run_cli(
+        "play", "--target", server.target, "--game", "kuhn", "--players", "3", "--seed", "4",
+        "--level", "easy", stdin=moves,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "you are seat 0" in done.stdout and "(AI) plays" in done.stdout
+    assert "game over after" in done.stdout and "seat 0 (you): score" in done.stdout
