@@ -25,7 +25,11 @@ def position(game_name: str, players: int, seed: int, moves: Sequence[int] = (),
 
 def random_position(game_name: str, players: int, seed: int, random_moves: int, variant: str | None = None):
     """Deal `seed`, then play up to `random_moves` random moves (stopping before the end)."""
-    state = position(game_name, players, seed, variant=variant)
+    return advance_randomly(position(game_name, players, seed, variant=variant), seed, random_moves)
+
+
+def advance_randomly(state, seed: int, random_moves: int):
+    """Up to `random_moves` uniformly random moves from `seed`, stopping short of the end."""
     rng = random.Random(seed)
     for _ in range(random_moves):
         after = state.clone()
@@ -172,15 +176,7 @@ SIGNATURE_SEED = 20261125
 
 
 def _signature_position(game_name: str, players: int, deal: int, moves: tuple[int, ...], random_moves: int):
-    state = position(game_name, players, deal, moves)
-    rng = random.Random(deal)
-    for _ in range(random_moves):
-        after = state.clone()
-        after.apply(rng.choice(after.legal_actions()))
-        if after.is_terminal():
-            break
-        state = after
-    return state
+    return advance_randomly(position(game_name, players, deal, moves), deal, random_moves)
 
 
 def bench_signature() -> dict:

@@ -35,6 +35,7 @@ def _serve(args: argparse.Namespace) -> int:
         drain_seconds=args.drain_seconds,
         local_below_ms=args.local_below_ms,
         worker_nice=args.worker_nice,
+        slice_ms=args.slice_ms,
     )
 
     def ready(server: Any) -> None:
@@ -66,7 +67,7 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         "--max-queue", type=int, default=64, help="searches that may wait before RESOURCE_EXHAUSTED"
     )
     p.add_argument(
-        "--max-active", type=int, default=None, help="searches that run at once (default 2 per worker)"
+        "--max-active", type=int, default=None, help="searches that run at once (default 1 per worker)"
     )
     p.add_argument("--config", default="ismcts", help="default search configuration (name or name@version)")
     p.add_argument(
@@ -211,8 +212,8 @@ def _add_worker_nice(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--worker-nice",
         type=int,
-        default=5,
-        help="nice increment for search threads and a local Ray's processes (0: none; default 5)",
+        default=0,
+        help="nice increment for search threads and a local Ray's processes (default 0: none)",
     )
 
 
@@ -221,6 +222,9 @@ def register(commands: Any, bench: Any) -> None:
     add_serve_arguments(p)
     _add_local_below(p)
     _add_worker_nice(p)
+    p.add_argument(
+        "--slice-ms", type=float, default=100.0, help="searches take turns on the workers in slices this long"
+    )
     p.set_defaults(func=_serve)
 
     p = commands.add_parser("suggest", help="ask a running server for a move")

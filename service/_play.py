@@ -57,7 +57,11 @@ def play_in_terminal(
             seat = view.current_player
             if seat == me:
                 print(view.rendered, file=stdout)
-                choice = _ask(list(view.legal_actions), stdin, stdout)
+                try:
+                    choice = _ask(list(view.legal_actions), stdin, stdout)
+                except EOFError:
+                    print(f"\nleaving match {match.match_id} unfinished", file=stdout)
+                    return 1
                 try:
                     client.apply(match, me, action_id=choice.id, expected_move_number=view.move_number)
                 except grpc.RpcError as exc:

@@ -4,6 +4,7 @@ import pytest
 
 from core_ext import load_game, registered_games
 from search import Budget, get_config, make_bot, search_observation
+from search._bench import advance_randomly
 
 GAMES = [info.name for info in registered_games()]
 ITERATIONS = {"kuhn": 1500}  # other games: 300 iterations keep each search well under a second
@@ -11,17 +12,7 @@ ITERATIONS = {"kuhn": 1500}  # other games: 300 iterations keep each search well
 
 def midgame(name: str, seed: int, moves: int = 12):
     """A position a few random moves into a game, not over, with its seat to move."""
-    import random
-
-    state = load_game(name, players=2).new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        after = state.clone()
-        after.apply(rng.choice(after.legal_actions()))
-        if after.is_terminal():
-            break
-        state = after
-    return state
+    return advance_randomly(load_game(name, players=2).new_initial_state(seed=seed), seed, moves)
 
 
 @pytest.mark.parametrize("name", GAMES)
