@@ -382,21 +382,9 @@ cdef bint _event_pending(const TrianState* s, int root) noexcept nogil:
     return False
 
 
-cdef int _controller(const TrianState* s, int root) noexcept nogil:
+cdef inline int _controller(const TrianState* s, int root) noexcept nogil:
     # the only seat with units in a closed area; -1 none, -2 several (section VI.3)
-    cdef int i, owner = -1, node, e
-    for i in range(s.n_placed):
-        e = _active_emissary(s, i)
-        if e < 0:
-            continue
-        node = _area_node(s, i)
-        if node < 0 or _cfind(s, node) != root:
-            continue
-        if owner == -1:
-            owner = e
-        elif owner != e:
-            return -2
-    return owner
+    return _controller_except(s, root, -1)
 
 
 cdef void _area_census(const TrianState* s, int root, int* tiles, int* extractors, int* units,
@@ -1310,6 +1298,7 @@ cdef bint _may_receive_emissary(const TrianState* s, int j, int owner, int from_
 
 
 cdef int _controller_except(const TrianState* s, int root, int skip) noexcept nogil:
+    # the controller as if the emissary on placed tile `skip` were gone (skip = -1: none skipped)
     cdef int i, owner = -1, node, e
     for i in range(s.n_placed):
         e = _active_emissary(s, i)
