@@ -371,6 +371,18 @@ cdef int _nebula_record(const TrianState* s, int root) noexcept nogil:
     return -1
 
 
+cdef inline int _settled_root(const TrianState* s, int i) noexcept nogil:
+    # the union-find root of tile i's area when that area is closed and its events are resolved;
+    # -1 when the tile has no area part (e.g. a trade outpost), the area is open, or events wait
+    cdef int node = _area_node(s, i), root
+    if node < 0:
+        return -1
+    root = _cfind(s, node)
+    if s.uf_open[root] != 0 or _event_pending(s, root):
+        return -1
+    return root
+
+
 cdef bint _event_pending(const TrianState* s, int root) noexcept nogil:
     # an area closed this turn whose events are not resolved yet
     cdef int k
@@ -882,14 +894,11 @@ cdef void _ship_home(TrianState* s, int i) noexcept nogil:
 cdef void _check_unblock(TrianState* s, int i) noexcept nogil:
     # issue 3 / section XI: an emissary that becomes unblocked in a closed, resolved area held by
     # another player starts an emissary battle there (queued with the turn's events)
-    cdef int node, root, k
+    cdef int root, k
     if s.placed[i].emissary < 0:
         return
-    node = _area_node(s, i)
-    if node < 0:
-        return
-    root = _cfind(s, node)
-    if s.uf_open[root] != 0 or _event_pending(s, root) or _controller(s, root) != -2:
+    root = _settled_root(s, i)
+    if root < 0 or _controller(s, root) != -2:
         return
     if s.ev_n >= TR_EVENTS:
         return
@@ -1284,15 +1293,12 @@ cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
 
 cdef bint _may_receive_emissary(const TrianState* s, int j, int owner, int from_tile) noexcept nogil:
     # teleport target rules (section V.3.4) shared with the expedition's closed-area rule
-    cdef int f = s.placed[j].face, node, root, ctrl
+    cdef int f = s.placed[j].face, root, ctrl
     if s.placed[j].emissary >= 0 or not _emissary_may_stand(f) or _in_exmitter_field(s, j):
         return False
-    node = _area_node(s, j)
-    if node < 0:
-        return True              # a trade outpost
-    root = _cfind(s, node)
-    if s.uf_open[root] != 0 or _event_pending(s, root):
-        return True
+    root = _settled_root(s, j)
+    if root < 0:
+        return True              # a trade outpost, or an area still open
     ctrl = _controller_except(s, root, from_tile)
     return ctrl == -1 or ctrl == owner
 
@@ -1323,14 +1329,10 @@ cdef bint _may_construct(const TrianState* s, int i, int p) noexcept nogil:
         return False
     if s.placed[i].station == 1 and s.players[p].space == 0:
         return False
+    root = _settled_root(s, i)
+    if root < 0 or _controller(s, root) != p:
+        return False
     node = _area_node(s, i)
-    if node < 0:
-        return False
-    root = _cfind(s, node)
-    if s.uf_open[root] != 0 or _event_pending(s, root):
-        return False
-    if _controller(s, root) != p:
-        return False
     if node % 5 == K_SYSTEM and s.placed[i].station == 0:
         _area_census(s, root, &tiles, &ext, units, &st)
         if st > 0:
@@ -1493,18 +1495,15 @@ cdef void _sort_tail(action_t* out, int n) noexcept nogil:
 
 cdef bint _may_expedition(const TrianState* s, int me) noexcept nogil:
     # section V.3.2: one emissary onto the tile added this turn
-    cdef int i = s.new_tile, node, root, ctrl
+    cdef int i = s.new_tile, root, ctrl
     if i == TR_UNKNOWN or s.players[me].emissaries == 0:
         return False
     if s.placed[i].emissary >= 0 or not _emissary_may_stand(s.placed[i].face):
         return False
     if _in_exmitter_field(s, i):
         return False
-    node = _area_node(s, i)
-    if node < 0:
-        return True
-    root = _cfind(s, node)
-    if s.uf_open[root] != 0 or _event_pending(s, root):
+    root = _settled_root(s, i)
+    if root < 0:
         return True
     ctrl = _controller(s, root)
     return ctrl == -1 or ctrl == me
@@ -1529,13 +1528,8 @@ cdef bint trian_is_terminal(const void* p) noexcept nogil:
 
 cdef int _closed_area_owner(const TrianState* s, int j) noexcept nogil:
     # the controller (-1 none, -2 several) of the closed, resolved area of tile j; -3 if there is none
-    cdef int node = _area_node(s, j), root
-    if node < 0:
-        return -3
-    root = _cfind(s, node)
-    if s.uf_open[root] != 0 or _event_pending(s, root):
-        return -3
-    return _controller(s, root)
+    cdef int root = _settled_root(s, j)
+    return -3 if root < 0 else _controller(s, root)
 
 
 cdef int trian_apply(void* p, action_t action) noexcept nogil:
