@@ -148,7 +148,10 @@ cdef class Game:
         return s
 
     def observation_from_json(self, text):
-        data = _parse_json(text)
+        return self.observation_from_dict(_parse_json(text))
+
+    def observation_from_dict(self, dict data):
+        """observation_from_json for JSON already parsed (the service validates the header first)."""
         self._check_header(data, OBSERVATION_FORMAT)
         player = _field(data, "observer", int)
         if not 0 <= player < self.num_players:

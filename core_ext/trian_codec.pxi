@@ -117,37 +117,86 @@ MODE_NAMES = {M_PH1: "phase 1 (extraction)", M_DRAW: "phase 2 (draw)", M_PLACE: 
               M_END: "game over", M_SHIP_TARGET: "ship battle (the attacker picks a ship)"}
 
 
+# The codec walks FIELD_SPECS with typed C reads and writes: the generic struct.pack_into loop cost
+# 1.25 ms per observation (4,252 values), most of a SuggestMove's Python time under load.
+cdef dict _FMT_CODES = {"b": 0, "B": 1, "h": 2, "H": 3, "i": 4, "I": 5, "Q": 6}
+cdef tuple _CODEC_SPECS = tuple((name, <Py_ssize_t>off, _FMT_CODES[fmt], count, stride, _RANGES[fmt])
+                                for name, off, fmt, count, stride in FIELD_SPECS)
+
+
+cdef object _read(const char* p, int code):
+    if code == 0:
+        return (<const int8_t*>p)[0]
+    if code == 1:
+        return (<const uint8_t*>p)[0]
+    if code == 2:
+        return (<const int16_t*>p)[0]
+    if code == 3:
+        return (<const uint16_t*>p)[0]
+    if code == 4:
+        return (<const int32_t*>p)[0]
+    if code == 5:
+        return (<const uint32_t*>p)[0]
+    return (<const uint64_t*>p)[0]
+
+
+cdef int _write(char* p, int code, object v, tuple bounds, str name) except -1:
+    # JSON gives exact ints; bools and floats are refused, and so is anything outside the C type.
+    if type(v) is not int or not bounds[0] <= v <= bounds[1]:
+        raise StateFormatError(f"field 'state.{name}': {v!r} is not an integer in [{bounds[0]}, {bounds[1]}]")
+    if code == 0:
+        (<int8_t*>p)[0] = <int8_t>v
+    elif code == 1:
+        (<uint8_t*>p)[0] = <uint8_t>v
+    elif code == 2:
+        (<int16_t*>p)[0] = <int16_t>v
+    elif code == 3:
+        (<uint16_t*>p)[0] = <uint16_t>v
+    elif code == 4:
+        (<int32_t*>p)[0] = <int32_t>v
+    elif code == 5:
+        (<uint32_t*>p)[0] = <uint32_t>v
+    else:
+        (<uint64_t*>p)[0] = <uint64_t>v
+    return 0
+
+
 cdef object _dump(const TrianState* s):
-    raw = (<const char*>s)[:sizeof(TrianState)]
+    cdef const char* base = <const char*>s
+    cdef Py_ssize_t off, count, stride, k
+    cdef int code
     out = {}
-    for name, off, fmt, count, stride in FIELD_SPECS:
+    for name, off, code, count, stride, _bounds in _CODEC_SPECS:
         if stride == 0:
-            out[name] = _struct.unpack_from("<" + fmt, raw, off)[0]
+            out[name] = _read(base + off, code)
         else:
-            out[name] = [_struct.unpack_from("<" + fmt, raw, off + k * stride)[0] for k in range(count)]
+            out[name] = [_read(base + off + k * stride, code) for k in range(count)]
     return out
 
 
-def _pack(dict payload, int players, int variant):
-    buf = bytearray(sizeof(TrianState))
-    _struct.pack_into("<iiI", buf, 0, players, variant, 0)
-    expected = {spec[0] for spec in FIELD_SPECS}
-    extra = set(payload) - expected
-    if extra:
-        raise StateFormatError(f"field 'state': unknown keys {sorted(extra)}")
-    for name, off, fmt, count, stride in FIELD_SPECS:
+cdef int _pack_into(dict payload, TrianState* out) except -1:
+    """Fill `out` (zeroed, header set) from a payload dict, checking every key, length and range."""
+    cdef char* base = <char*>out
+    cdef Py_ssize_t off, count, stride, k
+    cdef int code
+    cdef list values
+    if len(payload) != len(_CODEC_SPECS) or not all(spec[0] in payload for spec in _CODEC_SPECS):
+        extra = set(payload) - {spec[0] for spec in _CODEC_SPECS}
+        if extra:
+            raise StateFormatError(f"field 'state': unknown keys {sorted(extra)}")
+    for name, off, code, count, stride, bounds in _CODEC_SPECS:
         if name not in payload:
             raise StateFormatError(f"missing field 'state.{name}'")
         value = payload[name]
-        lo, hi = _RANGES[fmt]
-        values = [value] if stride == 0 else value
-        if stride != 0 and (not isinstance(value, list) or len(value) != count):
+        if stride == 0:
+            _write(base + off, code, value, bounds, name)
+            continue
+        if type(value) is not list or len(<list>value) != count:
             raise StateFormatError(f"field 'state.{name}': expected a list of {count} integers")
-        for k, v in enumerate(values):
-            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                raise StateFormatError(f"field 'state.{name}': {v!r} is not an integer in [{lo}, {hi}]")
-            _struct.pack_into("<" + fmt, buf, off + k * stride, v)
-    return bytes(buf)
+        values = <list>value
+        for k in range(count):
+            _write(base + off + k * stride, code, values[k], bounds, name)
+    return 0
 
 
 cdef object _note(set seen, bint full, int tile, bint may_hide, str where):
@@ -357,9 +406,11 @@ cdef class TrianGame(Game):
         return _dump(_cst(s.ptr if s is not None else o.ptr))
 
     def _load_payload(self, State s, Observation o, dict payload):
-        raw = _pack(payload, self.num_players, self.params.variant)
         cdef TrianState tmp
-        memcpy(&tmp, <const char*>raw, sizeof(TrianState))
+        memset(&tmp, 0, sizeof(TrianState))
+        tmp.params.num_players = self.num_players
+        tmp.params.variant = self.params.variant
+        _pack_into(payload, &tmp)
         err = _check_state(&tmp, -1 if s is not None else o.player)
         if err is not None:
             raise StateFormatError(f"inconsistent Trian state: {err}")

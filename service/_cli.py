@@ -35,7 +35,9 @@ def _serve(args: argparse.Namespace) -> int:
         drain_seconds=args.drain_seconds,
         local_below_ms=args.local_below_ms,
         worker_nice=args.worker_nice,
+        thread_nice=args.thread_nice,
         slice_ms=args.slice_ms,
+        threads_up_to_ms=args.threads_up_to_ms,
     )
 
     def ready(server: Any) -> None:
@@ -213,7 +215,13 @@ def _add_worker_nice(p: argparse.ArgumentParser) -> None:
         "--worker-nice",
         type=int,
         default=0,
-        help="nice increment for search threads and a local Ray's processes (default 0: none)",
+        help="nice increment for a local Ray's processes (default 0: none)",
+    )
+    p.add_argument(
+        "--thread-nice",
+        type=int,
+        default=10,
+        help="nice increment for the search threads in the server, so requests win the CPU (default 10)",
     )
 
 
@@ -224,6 +232,12 @@ def register(commands: Any, bench: Any) -> None:
     _add_worker_nice(p)
     p.add_argument(
         "--slice-ms", type=float, default=100.0, help="searches take turns on the workers in slices this long"
+    )
+    p.add_argument(
+        "--threads-up-to-ms",
+        type=float,
+        default=300.0,
+        help="milliseconds budgets up to this run on threads in the server, not on Ray (0: never)",
     )
     p.set_defaults(func=_serve)
 

@@ -43,7 +43,7 @@ def observation_from_input(game: str, text: str, *, field: str = "observation") 
     if not isinstance(variant, str) or variant not in info.variants:
         raise invalid(where, f"field 'variant' must be one of {list(info.variants)}")
     try:
-        observation = load_game(game, players=players, variant=variant).observation_from_json(text)
+        observation = load_game(game, players=players, variant=variant).observation_from_dict(data)
     except (GameInputError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
         raise invalid(where, str(exc) or type(exc).__name__) from None
     check_searchable(observation, where)

@@ -54,9 +54,14 @@ class ServerConfig:
     default_config: str = "ismcts"  # search configuration when a request names none
     drain_seconds: float = 10.0  # on SIGTERM, how long running searches may go on
     local_below_ms: float = 20.0  # a search with less time left than this runs on one local thread
-    worker_nice: int = 0  # nice increment for search threads and local Ray processes (0: none)
+    worker_nice: int = 0  # nice increment for the processes of a local Ray (0: none)
+    # Nice increment for the search threads in the server (Linux), so the request path, which answers
+    # on time, wins the CPU from searches that only lose a few iterations.
+    thread_nice: int = 10
     gil_switch_interval_s: float = 0.001  # sys.setswitchinterval for the server process
     slice_ms: float = 100.0  # searches take turns on the workers in slices this long (ms)
+    # Milliseconds budgets up to this run on threads in the server process, not on Ray (ms; 0: never).
+    threads_up_to_ms: float = 300.0
     max_request_bytes: int = 1 << 20  # whole request message (bytes)
     max_json_chars: int = 256 * 1024  # each *_json field (characters)
     max_name_chars: int = 256  # every other string field: names, ids, tokens (characters)
@@ -124,8 +129,9 @@ class OrreryServer:
             max_active=config.max_active,
             max_queue=config.max_queue,
             local_below_ms=config.local_below_ms,
-            worker_nice=config.worker_nice,
+            thread_nice=config.thread_nice,
             slice_ms=config.slice_ms,
+            threads_up_to_ms=config.threads_up_to_ms,
         )
         self.servicer = OrreryServicer(
             store=self.store,
@@ -197,8 +203,16 @@ class OrreryServer:
         except BaseException:
             backend.close()
             raise
-        self.scheduler.start(backend)
+        self.scheduler.start(backend, self._thread_backend(backend))
         await self._set_health(health_pb2.HealthCheckResponse.SERVING)
+
+    def _thread_backend(self, backend: Any) -> Any:
+        """Threads in this process for short budgets, beside a Ray backend (one per local CPU)."""
+        if self.config.backend != "ray" or self.config.threads_up_to_ms <= 0:
+            return None
+        from search import InProcessBackend
+
+        return InProcessBackend(workers=os.cpu_count() or 1)
 
     async def stop(self) -> None:
         """Drain: NOT_SERVING, refuse new searches, let running ones finish or stop them, then stop."""

@@ -1,0 +1,104 @@
+"""The search scheduler with real in-process backends: where searches run, and refusal without workers."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import grpc
+import pytest
+
+from core_ext import load_game
+from search import CancelToken, InProcessBackend, get_config
+from service._errors import ServiceError
+from service._levels import Grant
+from service._metrics import ServiceMetrics
+from service._search import SearchJob, SearchScheduler
+
+
+class CountingBackend(InProcessBackend):
+    """A real in-process backend that counts the searches it ran."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.searches = 0
+
+    def search(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.searches += 1
+        return super().search(*args, **kwargs)
+
+
+def job(*, iterations: int | None = None, milliseconds: float) -> SearchJob:
+    state = load_game("kuhn", players=2).new_initial_state(seed=3)
+    now = time.time()
+    grant = Grant(
+        iterations=iterations,
+        milliseconds=milliseconds,
+        deadline=now + 5.0,
+        clamped=False,
+        deadline_ms=5000.0,
+        temperature=0.0,
+    )
+    return SearchJob(
+        observation=state.observation(state.current_player),
+        config=get_config("test-fast"),
+        grant=grant,
+        seed=7,
+        arrival=now,
+        call_deadline=None,
+        cancel=CancelToken(),
+    )
+
+
+def scheduler(**kwargs) -> SearchScheduler:  # type: ignore[no-untyped-def]
+    return SearchScheduler(ServiceMetrics(max_budget_s=10.0), max_active=None, max_queue=4, **kwargs)
+
+
+def test_short_millisecond_budgets_run_on_threads_and_the_rest_on_the_workers():
+    main, threads = CountingBackend(2), CountingBackend(2)
+    sched = scheduler(threads_up_to_ms=300.0)
+
+    async def go() -> None:
+        sched.start(main, threads)
+        await sched.run(job(milliseconds=60.0))  # short: threads
+        await sched.run(job(milliseconds=400.0))  # longer than threads_up_to_ms: the workers
+        await sched.run(job(iterations=200, milliseconds=1000.0))  # iteration budgets: the workers
+
+    try:
+        asyncio.run(go())
+    finally:
+        sched.close()
+    assert (threads.searches, main.searches) == (1, 2)
+
+
+def test_without_a_thread_backend_everything_runs_on_the_workers():
+    main = CountingBackend(1)
+    sched = scheduler(threads_up_to_ms=300.0)
+
+    async def go() -> None:
+        sched.start(main)
+        result = await sched.run(job(milliseconds=60.0))
+        assert result.iterations > 0
+
+    try:
+        asyncio.run(go())
+    finally:
+        sched.close()
+    assert main.searches == 1
+
+
+def test_no_live_workers_is_unavailable():
+    main = CountingBackend(1)
+    sched = scheduler()
+
+    async def go() -> None:
+        sched.start(main)
+        main.close()  # every worker gone: live_workers == 0
+        await sched.run(job(milliseconds=60.0))
+
+    with pytest.raises(ServiceError) as caught:
+        asyncio.run(go())
+    sched.close()
+    assert caught.value.code == grpc.StatusCode.UNAVAILABLE
+    assert "no search workers" in caught.value.message
+    assert main.searches == 0
