@@ -12,6 +12,7 @@ from dataclasses import dataclass
 ALGORITHMS = ("ismcts", "pimc")
 PLAYOUTS = ("random", "heuristic")
 REWARDS = ("win", "rank", "score_share")
+HORIZONS = ("leaf", "root")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -22,9 +23,12 @@ class SearchConfig:
     exploration: float = 0.7  # UCB constant c on [0, 1] rewards
     playout: str = "random"  # "random" or "heuristic" (the game's policy_action)
     max_playout_depth: int = 0  # moves; 0 = play to the end, else stop and use the game's evaluate()
+    # Where max_playout_depth counts from: "leaf" (the playout's own moves, after the tree) or "root"
+    # (all the iteration's moves from the searched position: every leaf is evaluated at one horizon).
+    horizon: str = "leaf"
     reward: str = "rank"  # "win", "rank" or "score_share", each normalised to [0, 1]
     pimc_determinizations: int = 16  # PIMC only: fixed determinizations (one UCT tree each) per worker
-    max_tree_nodes: int = 2_000_000  # nodes per worker tree (about 64 bytes each); then no expansion
+    max_tree_nodes: int = 2_000_000  # nodes per worker tree (80 to 128 bytes each); then no expansion
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -35,6 +39,7 @@ class SearchConfig:
         _check_choice("algorithm", self.algorithm, ALGORITHMS)
         _check_choice("playout", self.playout, PLAYOUTS)
         _check_choice("reward", self.reward, REWARDS)
+        _check_choice("horizon", self.horizon, HORIZONS)
         if not (isinstance(self.exploration, int | float) and math.isfinite(self.exploration)) or (
             self.exploration < 0
         ):
@@ -54,6 +59,7 @@ class SearchConfig:
             "exploration": float(self.exploration),
             "playout": self.playout,
             "max_playout_depth": self.max_playout_depth,
+            "horizon": self.horizon,
             "reward": self.reward,
             "determinizations": self.pimc_determinizations,
             "max_nodes": self.max_tree_nodes,
@@ -128,6 +134,18 @@ _preset(
         description="The default from version 2: SO-ISMCTS, heuristic playouts cut after 40 moves and "
         "scored by the game's evaluate(), rank reward (on 2-player Trian at 20 ms/move it beat ismcts@1's "
         "full random playouts and greedy in every test game).",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-horizon",
+        version=1,
+        algorithm="ismcts",
+        playout="heuristic",
+        max_playout_depth=40,
+        horizon="root",
+        description="ismcts@2 with the 40-move cap counted from the searched position: each iteration "
+        "plays 40 moves in all (tree and playout), so every leaf is scored at the same point of the game.",
     )
 )
 _preset(

@@ -83,6 +83,20 @@ for _log_i in range(1, LOG_TABLE_SIZE):
 cdef long long MAX_TREE_ITERATIONS = 2_000_000_000   # per searcher; visits are int32
 
 
+cdef inline int _find_sorted(const action_t* actions, int n, action_t action) noexcept nogil:
+    # game.find_action, inlined: it runs once per child at every tree level.
+    cdef int lo = 0, hi = n - 1, mid
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if actions[mid] == action:
+            return mid
+        if actions[mid] < action:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
 cdef inline int _num_players(const void* state) noexcept nogil:
     return (<const GameParams*>state).num_players
 
@@ -122,6 +136,7 @@ cdef class Searcher:
 
     def __cinit__(self):
         self.nodes = NULL
+        self.edge_arena = NULL
         self.root_obs = NULL
         self.dets = NULL
         self.work = NULL
@@ -132,7 +147,7 @@ cdef class Searcher:
 
     def __init__(self, Observation observation not None, *, str algorithm="ismcts", double exploration=0.7,
                  str playout="random", int max_playout_depth=0, str reward="rank",
-                 int determinizations=1, int max_nodes=2_000_000, seed=0):
+                 int determinizations=1, int max_nodes=2_000_000, seed=0, str horizon="leaf"):
         cdef Game game = observation.game
         cdef const GameOps* ops = game.ops
         cdef int i
@@ -140,6 +155,8 @@ cdef class Searcher:
             raise ValueError(f"algorithm must be one of {sorted(ALGORITHMS)}, got {algorithm!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {sorted(REWARDS)}, got {reward!r}")
+        if horizon not in ("leaf", "root"):
+            raise ValueError(f"horizon must be 'leaf' or 'root', got {horizon!r}")
         if playout not in ("random", "heuristic"):
             raise ValueError(f"playout must be 'random' or 'heuristic', got {playout!r}")
         if exploration < 0.0 or max_playout_depth < 0 or determinizations < 1 or max_nodes < 1:
@@ -157,6 +174,7 @@ cdef class Searcher:
         self.reward_form = REWARDS[reward]
         self.use_policy = playout == "heuristic"
         self.max_playout_depth = max_playout_depth
+        self.horizon_from_root = horizon == "root"
         self.exploration = exploration
         self.max_nodes = max_nodes
         self.num_roots = determinizations if self.algorithm == ALGO_PIMC else 1
@@ -170,8 +188,11 @@ cdef class Searcher:
         self.path = <int32_t*>orrery_line_alloc(sizeof(int32_t) * self.path_cap)
         self.node_cap = 1024 if self.num_roots < 1024 else self.num_roots * 2
         self.nodes = <Node*>orrery_line_alloc(sizeof(Node) * self.node_cap)
+        self.edge_arena_cap = 4096
+        self.edges_used = 0
+        self.edge_arena = <Edge*>orrery_line_alloc(sizeof(Edge) * self.edge_arena_cap)
         if (self.root_obs == NULL or self.work == NULL or self.legal == NULL or self.scratch == NULL
-                or self.marks == NULL or self.path == NULL or self.nodes == NULL):
+                or self.marks == NULL or self.path == NULL or self.nodes == NULL or self.edge_arena == NULL):
             raise MemoryError()
         memcpy(self.root_obs, observation.ptr, ops.state_size)
         self.num_nodes = 0
@@ -187,6 +208,7 @@ cdef class Searcher:
 
     def __dealloc__(self):
         free(self.nodes)
+        free(self.edge_arena)
         free(self.root_obs)
         free(self.dets)
         free(self.work)
@@ -195,8 +217,45 @@ cdef class Searcher:
         free(self.marks)
         free(self.path)
 
+    cdef int _reserve_edge(self, int parent) noexcept nogil:
+        """Make room for one more edge in the parent's block (moving the block to the end of the arena,
+        twice as large, when it is full). 0 on success, -1 when out of memory."""
+        cdef Node* p = &self.nodes[parent]
+        cdef int64_t cap, arena_cap
+        cdef Edge* grown
+        if p.n_edges < p.edge_cap:
+            return 0
+        cap = 4 if p.edge_cap == 0 else 2 * p.edge_cap
+        if p.edges + p.edge_cap == self.edges_used and p.edge_cap > 0:
+            cap = cap - p.edge_cap   # the block is the arena's last: grow it in place
+        if self.edges_used + cap > self.edge_arena_cap:
+            arena_cap = 2 * self.edge_arena_cap
+            while arena_cap < self.edges_used + cap:
+                arena_cap *= 2
+            grown = <Edge*>orrery_line_alloc(sizeof(Edge) * arena_cap)
+            if grown == NULL:
+                return -1
+            memcpy(grown, self.edge_arena, sizeof(Edge) * self.edges_used)
+            free(self.edge_arena)
+            self.edge_arena = grown
+            self.edge_arena_cap = arena_cap
+        if p.edge_cap > 0 and p.edges + p.edge_cap == self.edges_used:
+            p.edge_cap += <int32_t>cap
+        else:
+            memcpy(&self.edge_arena[self.edges_used], &self.edge_arena[p.edges], sizeof(Edge) * p.n_edges)
+            p.edges = self.edges_used
+            p.edge_cap = <int32_t>cap
+        self.edges_used = p.edges + p.edge_cap
+        return 0
+
+    cdef Edge* _edge_to(self, int node) noexcept nogil:
+        """The edge (statistics) of the action leading to a non-root node."""
+        cdef Node* n = &self.nodes[node]
+        return &self.edge_arena[self.nodes[n.parent].edges + n.parent_edge]
+
     cdef int _new_node(self, int parent, action_t action, int mover) noexcept nogil:
         cdef Node* grown
+        cdef Edge* edge
         cdef int cap, idx
         if self.num_nodes >= self.node_cap:
             cap = self.node_cap * 2
@@ -207,30 +266,43 @@ cdef class Searcher:
             free(self.nodes)
             self.nodes = grown
             self.node_cap = cap
+        if parent != NO_NODE and self._reserve_edge(parent) != 0:
+            return NO_NODE
         idx = self.num_nodes
         self.num_nodes += 1
         cdef Node* node = &self.nodes[idx]
         memset(node, 0, sizeof(Node))
         node.parent = parent
-        node.first_child = NO_NODE
-        node.next_sibling = NO_NODE
+        node.parent_edge = -1
         node.action = action
         node.mover = <short>mover
         node.depth = 0 if parent == NO_NODE else self.nodes[parent].depth + 1
-        if parent != NO_NODE:   # push front: the newest child is scanned first
-            node.next_sibling = self.nodes[parent].first_child
-            self.nodes[parent].first_child = idx
+        if parent != NO_NODE:
+            node.parent_edge = self.nodes[parent].n_edges
+            edge = &self.edge_arena[self.nodes[parent].edges + node.parent_edge]
+            memset(edge, 0, sizeof(Edge))
+            edge.action = action
+            edge.child = idx
+            self.nodes[parent].n_edges += 1
             if node.depth > self.max_depth:
                 self.max_depth = node.depth
         return idx
 
-    cdef void _reward(self, double* out) noexcept nogil:
-        """Play out self.work from where the tree left it and write every seat's reward."""
+    cdef void _reward(self, double* out, int tree_moves) noexcept nogil:
+        """Play out self.work from where the tree left it (after `tree_moves` moves from the root) and
+        write every seat's reward."""
         cdef const GameOps* ops = self.ops
-        cdef int moves, p
-        if self.max_playout_depth > 0:
-            moves = generic_playout(ops, self.work, &self.rng, self.max_playout_depth, self.scratch,
-                                    self.use_policy)
+        cdef int moves = 0, p, depth = self.max_playout_depth
+        if depth > 0 and self.horizon_from_root:
+            # The cap counts the whole iteration from the searched position, so every leaf is
+            # evaluated at the same point of the game however deep the tree reached.
+            depth -= tree_moves
+            if depth <= 0:
+                depth = -1   # at or past the horizon: evaluate now (0 would mean "to the end")
+        if depth > 0:
+            moves = generic_playout(ops, self.work, &self.rng, depth, self.scratch, self.use_policy)
+        elif depth < 0:
+            moves = 0
         elif ops.playout != NULL and not self.use_policy:
             moves = ops.playout(self.work, &self.rng, ops.max_game_length)
         else:
@@ -247,8 +319,11 @@ cdef class Searcher:
 
     cdef void _iterate(self) noexcept nogil:
         cdef const GameOps* ops = self.ops
-        cdef Node* nodes
-        cdef int root, node, child, best, n, i, idx, mover, untried, plen = 0, p, pick
+        cdef Edge* edges
+        cdef Edge* edge
+        cdef int root, node, child, best, n, i, e, idx, mover, untried, plen = 0, p, pick
+        cdef action_t best_action = 0
+        cdef int tree_moves = 0   # moves applied on the way down
         cdef double value, best_value, log_avail
         cdef double reward[MAX_PLAYERS]
         cdef bint stop_descent = False
@@ -272,16 +347,20 @@ cdef class Searcher:
                 # GameOps carries no odds, so outcomes are sampled uniformly): follow or grow the
                 # outcome's child like any other move.
                 i = <int>rng_below(&self.rng, <unsigned int>n)
-                child = self.nodes[node].first_child
-                while child != NO_NODE and self.nodes[child].action != self.legal[i]:
-                    child = self.nodes[child].next_sibling
+                child = NO_NODE
+                edges = self.edge_arena + self.nodes[node].edges
+                for e in range(self.nodes[node].n_edges):
+                    if edges[e].action == self.legal[i]:
+                        child = edges[e].child
+                        break
                 if child == NO_NODE and self.num_nodes < self.max_nodes:
                     child = self._new_node(node, self.legal[i], -1)
                     stop_descent = True
                 ops.apply(self.work, self.legal[i])
+                tree_moves += 1
                 if child == NO_NODE:
                     break
-                self.nodes[child].avail += 1
+                self._edge_to(child).avail += 1
                 node = child
                 self.path[plen] = node
                 plen += 1
@@ -290,25 +369,25 @@ cdef class Searcher:
             untried = n
             best = NO_NODE
             best_value = -INFINITY
-            nodes = self.nodes
-            child = nodes[node].first_child
-            while child != NO_NODE:
-                idx = find_action(self.legal, n, nodes[child].action)
+            edges = self.edge_arena + self.nodes[node].edges
+            for e in range(self.nodes[node].n_edges - 1, -1, -1):   # newest first
+                edge = &edges[e]
+                idx = _find_sorted(self.legal, n, edge.action)
                 if idx >= 0:
                     self.marks[idx] = 1
                     untried -= 1
-                    nodes[child].avail += 1
-                    if nodes[child].visits == 0:
+                    edge.avail += 1
+                    if edge.visits == 0:
                         value = INFINITY
                     else:
-                        log_avail = (LOG_TABLE[nodes[child].avail] if nodes[child].avail < LOG_TABLE_SIZE
-                                     else log(<double>nodes[child].avail))
-                        value = (nodes[child].reward[mover] / nodes[child].visits
-                                 + self.exploration * sqrt(log_avail / nodes[child].visits))
+                        log_avail = (LOG_TABLE[edge.avail] if edge.avail < LOG_TABLE_SIZE
+                                     else log(<double>edge.avail))
+                        value = (edge.reward[mover] / edge.visits
+                                 + self.exploration * sqrt(log_avail / edge.visits))
                     if value > best_value:
                         best_value = value
-                        best = child
-                child = nodes[child].next_sibling
+                        best = edge.child
+                        best_action = edge.action   # read here: the child node is a cache miss away
             if untried > 0:
                 # Expand one untried action, chosen uniformly, then play out from it.
                 pick = <int>rng_below(&self.rng, <unsigned int>untried)
@@ -320,23 +399,24 @@ cdef class Searcher:
                 if self.num_nodes < self.max_nodes:
                     child = self._new_node(node, self.legal[i], mover)
                     if child != NO_NODE:
-                        self.nodes[child].avail = 1
+                        self._edge_to(child).avail = 1
                         self.path[plen] = child
                         plen += 1
                 ops.apply(self.work, self.legal[i])
+                tree_moves += 1
                 stop_descent = True
             else:
                 node = best
-                ops.apply(self.work, self.nodes[node].action)
+                ops.apply(self.work, best_action)
+                tree_moves += 1
                 self.path[plen] = node
                 plen += 1
-        self._reward(reward)
-        nodes = self.nodes
-        for i in range(plen):
-            node = self.path[i]
-            nodes[node].visits += 1
+        self._reward(reward, tree_moves)
+        for i in range(1, plen):   # path[0] is the root, which has no edge
+            edge = self._edge_to(self.path[i])
+            edge.visits += 1
             for p in range(self.num_players):
-                nodes[node].reward[p] += reward[p]
+                edge.reward[p] += reward[p]
         self.iterations += 1
 
     def run(self, long long max_iterations=-1, double until=0.0, double deadline=0.0,
@@ -394,40 +474,40 @@ cdef class Searcher:
         """Per root action (merged over PIMC's roots): (action, visits, reward sum for the searching
         seat, availability, principal variation from that action)."""
         cdef dict merged = {}
-        cdef int r, child
+        cdef int r, e
         cdef list entry
+        cdef Edge* edge
         for r in range(self.num_roots):
-            child = self.nodes[r].first_child
-            while child != NO_NODE:
-                a = self.nodes[child].action
+            for e in range(self.nodes[r].n_edges - 1, -1, -1):
+                edge = &self.edge_arena[self.nodes[r].edges + e]
+                a = edge.action
                 entry = merged.get(a)
                 if entry is None:
                     entry = [a, 0, 0.0, 0, (), -1]
                     merged[a] = entry
-                entry[1] += self.nodes[child].visits
-                entry[2] += self.nodes[child].reward[self.observer]
-                entry[3] += self.nodes[child].avail
-                if self.nodes[child].visits > entry[5]:   # PV from the root that visited it most
-                    entry[5] = self.nodes[child].visits
-                    entry[4] = self._pv(child)
-                child = self.nodes[child].next_sibling
-        return [tuple(e[:5]) for e in sorted(merged.values())]
+                entry[1] += edge.visits
+                entry[2] += edge.reward[self.observer]
+                entry[3] += edge.avail
+                if edge.visits > entry[5]:   # PV from the root that visited it most
+                    entry[5] = edge.visits
+                    entry[4] = self._pv(edge.child)
+        return [tuple(item[:5]) for item in sorted(merged.values())]
 
     cdef tuple _pv(self, int node):
         cdef list pv = []
-        cdef int child, best, best_visits
+        cdef int e, best, best_visits
+        cdef Edge* edge
         while node != NO_NODE and len(pv) < PV_MAX_LENGTH:
             pv.append(self.nodes[node].action)
             best = NO_NODE
             best_visits = 0
-            child = self.nodes[node].first_child
-            while child != NO_NODE:
-                if self.nodes[child].visits > best_visits or (
-                        self.nodes[child].visits == best_visits and best != NO_NODE
-                        and self.nodes[child].action < self.nodes[best].action):
-                    best_visits = self.nodes[child].visits
-                    best = child
-                child = self.nodes[child].next_sibling
+            for e in range(self.nodes[node].n_edges - 1, -1, -1):
+                edge = &self.edge_arena[self.nodes[node].edges + e]
+                if edge.visits > best_visits or (
+                        edge.visits == best_visits and best != NO_NODE
+                        and edge.action < self.nodes[best].action):
+                    best_visits = edge.visits
+                    best = edge.child
             node = best
         return tuple(pv)
 
@@ -524,7 +604,7 @@ def raw_playouts(Observation observation not None, double seconds, seed=0, str p
         while now < end:
             memcpy(s.work, s.root_obs, s.ops.state_size)
             s.ops.determinize(s.work, s.observer, &s.rng)
-            s._reward(reward_out)
+            s._reward(reward_out, 0)
             count += 1
             now = orrery_wall_time()
     return count, now - start

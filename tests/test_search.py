@@ -100,6 +100,26 @@ def test_same_seed_and_iterations_reproduce(config_name):
     assert c.actions != a.actions  # another seed samples other determinizations
 
 
+def test_playout_horizon_from_the_root_counts_the_tree_moves():
+    """horizon="root" caps an iteration's moves from the searched position. With a cap past the end of
+    the game both horizons play every playout to the end (the same search); with a cap of one move the
+    root horizon scores each new leaf at once with evaluate() while the leaf horizon plays one more
+    move first, so the searches differ."""
+    obs = load_game("kuhn", players=3).new_initial_state(seed=5).observation(0)
+    budget = Budget(iterations=1500)
+
+    def search(depth: int, horizon: str):
+        config = SearchConfig(
+            name="t", version=1, algorithm="ismcts", max_playout_depth=depth, horizon=horizon
+        )
+        return search_observation(obs, config, budget, seed=3)
+
+    assert search(50, "root").actions == search(50, "leaf").actions
+    assert search(1, "root").actions != search(1, "leaf").actions
+    with pytest.raises(ValueError, match="horizon"):
+        SearchConfig(name="t", version=1, algorithm="ismcts", horizon="middle")
+
+
 def test_progress_slices_do_not_change_an_iteration_search():
     obs = load_game("kuhn", players=3).new_initial_state(seed=6).observation(0)
     budget = Budget(iterations=200_000)
