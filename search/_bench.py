@@ -11,7 +11,7 @@ from core_ext import load_game, registered_games
 from search._backends import InProcessBackend
 from search._bots import make_bot
 from search._config import Budget, get_config
-from search._kernel import raw_playouts
+from search._kernel import Searcher, raw_playouts
 from search._selfplay import play_game
 
 
@@ -41,6 +41,26 @@ def advance_randomly(state, seed: int, random_moves: int):
 
 
 # ---------------------------------------------------------------- bench search
+INTERLEAVE_SLICES = 20
+
+
+def interleaved_rates(observation, config, seconds: float, seed: int) -> tuple[float, float]:
+    """(raw playouts per second, search iterations per second) of one thread, measured in
+    INTERLEAVE_SLICES alternating slices of `seconds` in all each. The searcher keeps its tree
+    between slices, so its rate is that of one continuous search."""
+    searcher = Searcher(observation, seed=seed, **config.kernel_options())
+    options = dict(playout=config.playout, max_playout_depth=config.max_playout_depth, reward=config.reward)
+    slice_s = seconds / INTERLEAVE_SLICES
+    playouts, playout_s, search_s = 0, 0.0, 0.0
+    for k in range(INTERLEAVE_SLICES):
+        count, elapsed = raw_playouts(observation, slice_s, seed + k, **options)
+        playouts, playout_s = playouts + count, playout_s + elapsed
+        start = time.perf_counter()
+        searcher.run(until=time.time() + slice_s)
+        search_s += time.perf_counter() - start
+    return playouts / playout_s, searcher.iterations / search_s
+
+
 def bench_search(
     game_name: str,
     players: int,
@@ -68,6 +88,7 @@ def bench_search(
     )
     raw_rate = playouts / playout_s
     raw_cpu_s = time.process_time() - raw_cpu_start
+    interleaved_raw, interleaved_search = interleaved_rates(observation, config, seconds, seed)
     runs = []
     for w in workers:
         be = _backend(backend, w)
@@ -109,8 +130,16 @@ def bench_search(
         "random_moves": random_moves,
         "raw_playouts_per_second": round(raw_rate, 1),
         "iterations_per_second": first["iterations_per_second"],
+        # One searcher and raw playouts in alternating slices on this thread: the machine's speed
+        # drifts by 10-20% between runs of a few seconds, which the ratio of two separate runs
+        # (playout_ratio_separate) inherits.
+        "playout_ratio": round(interleaved_search / interleaved_raw, 3),
+        "interleaved": {
+            "raw_playouts_per_second": round(interleaved_raw, 1),
+            "iterations_per_second": round(interleaved_search, 1),
+        },
         # per worker, so the ratio measures the tree's overhead and not the parallelism
-        "playout_ratio": round(first["iterations_per_second_per_worker"] / raw_rate, 3),
+        "playout_ratio_separate": round(first["iterations_per_second_per_worker"] / raw_rate, 3),
         "runs": runs,
     }
     if backend == "inprocess" and raw_cpu_s > 0 and first["iterations_per_cpu_second"]:
