@@ -2,7 +2,7 @@
 #
 # Everything the hot loop touches is plain C (node and edge arenas grown by doubling, fixed-size state
 # buffers, an in-struct RNG), so an iteration runs without the GIL and without Python objects.
-from libc.stdint cimport int16_t, int32_t, int64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t
 from core_ext.types cimport action_t, MAX_PLAYERS
 from core_ext.game cimport GameOps
 from core_ext.rng cimport Rng
@@ -70,6 +70,11 @@ cdef class Searcher:
     cdef int num_nodes
     cdef int node_cap
     cdef Edge* edge_arena
+    cdef int32_t* action_pos     # action id -> index in self.legal (valid where the stamp matches)
+    cdef uint32_t* action_stamp
+    cdef int action_table_size   # -1: no table (out of memory), binary search instead
+    cdef uint32_t action_gen
+    cdef int legal_count
     cdef int64_t edges_used
     cdef int64_t edge_arena_cap
     cdef Rng rng
@@ -82,6 +87,8 @@ cdef class Searcher:
     cdef int _new_node(self, int parent, action_t action, int mover) noexcept nogil
     cdef int _reserve_edge(self, int parent) noexcept nogil
     cdef Edge* _edge_to(self, int node) noexcept nogil
+    cdef void _index_legal(self, int n) noexcept nogil
+    cdef int _legal_index(self, action_t action) noexcept nogil
     cdef void _iterate(self) noexcept nogil
     cdef void _reward(self, double* out, int tree_moves) noexcept nogil
     cdef tuple _pv(self, int node)

@@ -16,9 +16,9 @@ A Searcher keeps its tree between run() calls, so a budget can be spent in slice
 reports) with exactly the same result as one call: the RNG lives in the struct.
 """
 from libc.math cimport log, sqrt, INFINITY
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from core_ext.types cimport action_t, MAX_PLAYERS
 from core_ext.rng cimport Rng, rng_seed, rng_below
@@ -139,6 +139,11 @@ cdef class Searcher:
     def __cinit__(self):
         self.nodes = NULL
         self.edge_arena = NULL
+        self.action_pos = NULL
+        self.action_stamp = NULL
+        self.action_table_size = 0
+        self.action_gen = 0
+        self.legal_count = 0
         self.root_obs = NULL
         self.dets = NULL
         self.work = NULL
@@ -211,6 +216,8 @@ cdef class Searcher:
     def __dealloc__(self):
         free(self.nodes)
         free(self.edge_arena)
+        free(self.action_pos)
+        free(self.action_stamp)
         free(self.root_obs)
         free(self.dets)
         free(self.work)
@@ -249,6 +256,46 @@ cdef class Searcher:
             p.edge_cap = <int32_t>cap
         self.edges_used = p.edges + p.edge_cap
         return 0
+
+    cdef void _index_legal(self, int n) noexcept nogil:
+        """Index self.legal[:n] by action id for _legal_index (a table lookup per child, where a
+        binary search per child cost a fifth of the selection time). Stamps spare a clear per level."""
+        cdef int i, size
+        cdef int32_t* pos
+        cdef uint32_t* stamp
+        if n > 0 and self.action_table_size >= 0 and self.legal[n - 1] >= self.action_table_size:
+            size = 2 * (self.legal[n - 1] + 1)   # legal is sorted: the last is the largest
+            pos = <int32_t*>malloc(sizeof(int32_t) * size)
+            stamp = <uint32_t*>calloc(size, sizeof(uint32_t))
+            if pos == NULL or stamp == NULL:
+                free(pos)
+                free(stamp)
+                self.action_table_size = -1   # out of memory: binary search from now on
+            else:
+                free(self.action_pos)
+                free(self.action_stamp)
+                self.action_pos = pos
+                self.action_stamp = stamp
+                self.action_table_size = size
+                self.action_gen = 0
+        self.legal_count = n
+        if self.action_table_size < 0:
+            return
+        self.action_gen += 1
+        if self.action_gen == 0:   # wrapped: old stamps could match again
+            memset(self.action_stamp, 0, sizeof(uint32_t) * self.action_table_size)
+            self.action_gen = 1
+        for i in range(n):
+            self.action_pos[self.legal[i]] = i
+            self.action_stamp[self.legal[i]] = self.action_gen
+
+    cdef int _legal_index(self, action_t action) noexcept nogil:
+        """Where `action` is in the legal actions last indexed, or -1."""
+        if self.action_table_size < 0:
+            return _find_sorted(self.legal, self.legal_count, action)
+        if 0 <= action < self.action_table_size and self.action_stamp[action] == self.action_gen:
+            return self.action_pos[action]
+        return -1
 
     cdef Edge* _edge_to(self, int node) noexcept nogil:
         """The edge (statistics) of the action leading to a non-root node."""
@@ -368,13 +415,14 @@ cdef class Searcher:
                 plen += 1
                 continue
             memset(self.marks, 0, n)
+            self._index_legal(n)
             untried = n
             best = NO_NODE
             best_value = -INFINITY
             edges = self.edge_arena + self.nodes[node].edges
             for e in range(self.nodes[node].n_edges - 1, -1, -1):   # newest first
                 edge = &edges[e]
-                idx = _find_sorted(self.legal, n, edge.action)
+                idx = self._legal_index(edge.action)
                 if idx >= 0:
                     self.marks[idx] = 1
                     untried -= 1
@@ -410,6 +458,12 @@ cdef class Searcher:
                 stop_descent = True
             else:
                 node = best
+                # The next level scans this node's edge block from its newest edge down: fetch the
+                # block's end while apply() and legal_actions() run.
+                e = self.nodes[node].n_edges - 1
+                if e >= 0:
+                    orrery_prefetch(&self.edge_arena[self.nodes[node].edges + e])
+                    orrery_prefetch(<char*>&self.edge_arena[self.nodes[node].edges + e] - 64)
                 ops.apply(self.work, best_action)
                 tree_moves += 1
                 self.path[plen] = node
