@@ -92,8 +92,73 @@ def _warm_search(backend) -> None:
 
 
 def search_observation(
-    observation, config: SearchConfig, budget: Budget, *, seed: int, workers: int = 1
+    observation,
+    config: SearchConfig,
+    budget: Budget,
+    *,
+    seed: int,
+    workers: int = 1,
+    cancel: CancelToken | None = None,
+    progress: Callable[[SearchResult], None] | None = None,
+    progress_interval_s: float = 0.5,
 ) -> SearchResult:
-    """Search once in this process with `workers` threads."""
+    """Search once in this process with `workers` threads (one: on the calling thread itself)."""
+    if workers == 1:
+        return search_on_this_thread(
+            observation,
+            config,
+            budget,
+            seed=seed,
+            cancel=cancel,
+            progress=progress,
+            progress_interval_s=progress_interval_s,
+        )
     with InProcessBackend(workers) as backend:
-        return backend.search(observation, config, budget, seed=seed)
+        return backend.search(
+            observation,
+            config,
+            budget,
+            seed=seed,
+            cancel=cancel,
+            progress=progress,
+            progress_interval_s=progress_interval_s,
+        )
+
+
+def search_on_this_thread(
+    observation,
+    config: SearchConfig,
+    budget: Budget,
+    *,
+    seed: int,
+    cancel: CancelToken | None = None,
+    progress: Callable[[SearchResult], None] | None = None,
+    progress_interval_s: float = 0.5,
+) -> SearchResult:
+    """One worker, run by the calling thread: no pool, so no thread start and no hand-over of the
+    GIL per slice (the server answers late requests this way, many at once). The same result as
+    InProcessBackend(1) for the same seed and budget."""
+    started = time.time()
+    check_search_args(observation, config, budget, seed)
+    worker = WorkerSearch(observation, config, worker_seed(seed, 0))
+    flag = cancel.flag if cancel is not None else None
+
+    def submit(i: int, more: int, until: float, deadline: float) -> cf.Future:
+        future: cf.Future = cf.Future()
+        try:
+            future.set_result(worker.run_slice(more, until, deadline, flag))
+        except Exception as exc:  # reported like a lost worker, as a pool would
+            future.set_exception(exc)
+        return future
+
+    return drive(
+        observation,
+        budget,
+        seed=seed,
+        workers=1,
+        submit=submit,
+        cancel=cancel,
+        progress=progress,
+        progress_interval_s=progress_interval_s,
+        started=started,
+    )

@@ -16,6 +16,13 @@
   and the merge of remote reports, cost a large share of the budget and made answers late under load
   (16 clients, 100 ms budgets, 2 cores: p99 138 ms over budget on Ray, 85 ms on threads). Longer
   budgets, and iteration budgets, go to the backend's workers, which may span a cluster.
+  Short searches have their own lane of SHORT_PER_CPU searches per CPU at once. One that starts
+  alone uses every thread of the thread backend; under load each runs on its own request thread
+  (one worker, no pool), so the OS shares the cores among them and each stops at its own deadline.
+  With a few slots and a queue instead, the queued requests spent their budgets waiting. (A pool of
+  one thread per core taking turns over all searches in 2-5 ms quanta was tried too: the same
+  latency, but a third of the iterations, because each turn needs the GIL, which the event loop
+  holds most of the time under such load.)
 - A search that starts with less than `local_below_ms` of its time left (it waited long in the queue,
   or its budget is tiny) runs on one thread in the server instead of on the backend's workers: a
   round trip to busy workers (Ray actor calls, a full thread pool) would cost more than the search,
@@ -57,6 +64,7 @@ SEND_ALLOWANCE_S = 0.003  # an answer should be ready this long before it is due
 LATE_THREADS = 32  # most late searches that run at once (each on one thread, until its deadline)
 LATE_ITERATIONS = 32  # a search admitted with no time left still runs this many (for a sound answer)
 ACTIVE_PER_WORKER = 1  # default max_active = this many searches per worker
+SHORT_PER_CPU = 8  # short searches (on threads in the server) that run at once, per local CPU
 STOP_BUDGET, STOP_DEADLINE, STOP_STOPPED, STOP_SHUTDOWN = "budget", "deadline", "stopped", "shutdown"
 
 
@@ -118,6 +126,15 @@ class SearchJob:
         return STOP_DEADLINE if result.cut_short else STOP_BUDGET
 
 
+async def _acquire(slots: asyncio.Semaphore, patience_s: float) -> None:
+    """slots.acquire() within patience_s, else asyncio.TimeoutError. A free slot is taken at once:
+    asyncio.wait_for costs the event loop a task and a timer, and the loop is the server's bottleneck."""
+    if not slots.locked():
+        await slots.acquire()
+        return
+    await asyncio.wait_for(slots.acquire(), timeout=max(0.0, patience_s))
+
+
 def lower_thread_priority(nice: int) -> None:
     """Raise the calling thread's nice value by `nice` (Linux: nice is per thread, and threads and
     processes started from this thread inherit it). Search work then yields the CPU to the event loop
@@ -155,10 +172,13 @@ class SearchScheduler:
         self.thread_backend: Any = None  # in-process threads for short budgets (None: all on backend)
         self.reserve_s = 0.0  # learned: stop a milliseconds search this long before its budget ends
         self._slots = asyncio.Semaphore(self.max_active)
+        self._short_slots = asyncio.Semaphore(1)
+        self._short_running = 0
         self._waiting = 0
         self._jobs: set[SearchJob] = set()  # running
         self._admitted: set[SearchJob] = set()  # running or waiting for a slot
         self._threads: cf.ThreadPoolExecutor | None = None
+        self._short_threads: cf.ThreadPoolExecutor | None = None
         self._late_threads: cf.ThreadPoolExecutor | None = None
         self.ready = False  # set once the workers are warm
         self.draining = False
@@ -173,6 +193,14 @@ class SearchScheduler:
         self._threads = cf.ThreadPoolExecutor(
             self.max_active,
             thread_name_prefix="orrery-request",
+            initializer=lower_thread_priority,
+            initargs=(self.thread_nice,),
+        )
+        short_lanes = SHORT_PER_CPU * (os.cpu_count() or 1)
+        self._short_slots = asyncio.Semaphore(short_lanes)
+        self._short_threads = cf.ThreadPoolExecutor(
+            short_lanes,
+            thread_name_prefix="orrery-short",
             initializer=lower_thread_priority,
             initargs=(self.thread_nice,),
         )
@@ -218,13 +246,15 @@ class SearchScheduler:
             self._admitted.discard(job)
 
     async def _run_admitted(self, job: SearchJob) -> Any:
+        if self._is_short(job):
+            return await self._run_short(job)
         self._waiting += 1
         self.metrics.queue_depth.set(self._waiting)
         # Wait for a slot only while the wait leaves time for a search; after that, answer from a short
         # local search outside the slots: late answers then do not queue behind each other.
         patience = job.time_left_s() - self.reserve_s - self.local_below_s
         try:
-            await asyncio.wait_for(self._slots.acquire(), timeout=max(0.0, patience))
+            await _acquire(self._slots, patience)
         except asyncio.TimeoutError:
             job.queue_s = time.time() - job.arrival
             loop = asyncio.get_running_loop()
@@ -249,6 +279,72 @@ class SearchScheduler:
             job.stop(STOP_STOPPED)
             raise
 
+    def _is_short(self, job: SearchJob) -> bool:
+        grant = job.grant
+        return (
+            self.thread_backend is not None
+            and grant.iterations is None
+            and grant.milliseconds <= self.threads_up_to_ms
+        )
+
+    async def _run_short(self, job: SearchJob) -> Any:
+        """The short lane: wait for one of its slots while that leaves time, then search on threads."""
+        self._waiting += 1
+        self.metrics.queue_depth.set(self._waiting)
+        patience = job.time_left_s() - self.reserve_s - self.local_below_s
+        loop = asyncio.get_running_loop()
+        try:
+            await _acquire(self._short_slots, patience)
+        except asyncio.TimeoutError:
+            job.queue_s = time.time() - job.arrival
+            return await loop.run_in_executor(self._late_threads, self._late_search, job)
+        finally:
+            self._waiting -= 1
+            self.metrics.queue_depth.set(self._waiting)
+        job.queue_s = time.time() - job.arrival
+        self._jobs.add(job)
+        self.metrics.active_searches.set(len(self._jobs))
+
+        alone = self._short_running == 0
+        self._short_running += 1
+
+        def release(_future: Any) -> None:
+            self._short_running -= 1
+            self._jobs.discard(job)
+            self.metrics.active_searches.set(len(self._jobs))
+            self._short_slots.release()
+
+        future = loop.run_in_executor(self._short_threads, self._short_search, job, alone)
+        future.add_done_callback(release)
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            job.stop(STOP_STOPPED)
+            raise
+
+    def _short_search(self, job: SearchJob, alone: bool) -> Any:
+        """A short search: on every thread of the thread backend when it is the only one, else on
+        this thread alone."""
+        from search import search_observation
+
+        if alone:
+            return self._search(job, self.thread_backend)
+        if job.cancel.cancelled or job.time_left_s() - self.reserve_s < self.local_below_s:
+            result = self._local_search(job)
+        else:
+            result = search_observation(
+                job.observation,
+                job.config,
+                job.budget(self.reserve_s),
+                seed=job.seed,
+                cancel=job.cancel,
+                progress=self._progress_callback(job),
+                progress_interval_s=min(job.progress_interval_s, self.slice_s),
+            )
+        result = self._at_least_some(job, result)
+        self._count(result)
+        return result
+
     def note_answer(self, job: SearchJob, ready: float) -> None:
         """An answer for `job` was ready at `ready` (time.time()): adjust the reserve."""
         if job.grant.iterations is not None or job.stop_reason is not None:
@@ -262,9 +358,8 @@ class SearchScheduler:
         self.metrics.active_searches.set(len(self._jobs))
         self._slots.release()
 
-    def _search(self, job: SearchJob) -> Any:
-        """In a request thread: the backend search, sliced for fairness, with metrics."""
-        interval = min(job.progress_interval_s, self.slice_s)
+    def _progress_callback(self, job: SearchJob) -> Callable[[Any], None]:
+        """Progress for the job's caller, at most once per its interval (slices may be shorter)."""
 
         def on_slice(partial: Any) -> None:
             now = time.time()
@@ -273,12 +368,19 @@ class SearchScheduler:
                 job.progress(partial)
 
         job._last_progress = time.time()
+        return on_slice
+
+    def _search(self, job: SearchJob, backend: Any = None) -> Any:
+        """In a request thread: the search on `backend` (default: the workers), sliced for fairness,
+        with metrics."""
+        interval = min(job.progress_interval_s, self.slice_s)
+        on_slice = self._progress_callback(job)
         if job.cancel.cancelled or job.time_left_s() - self.reserve_s < self.local_below_s:
             result = self._at_least_some(job, self._local_search(job))
             self._count(result)
             return result
         try:
-            result = self._backend_for(job).search(
+            result = (backend or self.backend).search(
                 job.observation,
                 job.config,
                 job.budget(self.reserve_s),
@@ -294,11 +396,6 @@ class SearchScheduler:
         result = self._at_least_some(job, result)
         self._count(result)
         return result
-
-    def _backend_for(self, job: SearchJob) -> Any:
-        grant = job.grant
-        short = grant.iterations is None and grant.milliseconds <= self.threads_up_to_ms
-        return self.thread_backend if short and self.thread_backend is not None else self.backend
 
     def _late_search(self, job: SearchJob) -> Any:
         result = self._at_least_some(job, self._local_search(job))
@@ -318,7 +415,7 @@ class SearchScheduler:
         return dataclasses.replace(more, cut_short=True, elapsed_s=result.elapsed_s + more.elapsed_s)
 
     def _local_search(self, job: SearchJob) -> Any:
-        """One thread in this process, for what is left of the time (or a few iterations if nothing)."""
+        """On this thread, for what is left of the time (or a few iterations if nothing)."""
         from search import Budget, search_observation
 
         left_ms = (job.time_left_s() - self.reserve_s) * 1000.0
@@ -327,7 +424,7 @@ class SearchScheduler:
         else:
             # No deadline: an answer from zero iterations would be an arbitrary move.
             budget = Budget(iterations=LATE_ITERATIONS)
-        return search_observation(job.observation, job.config, budget, seed=job.seed, workers=1)
+        return search_observation(job.observation, job.config, budget, seed=job.seed, cancel=job.cancel)
 
     def _count(self, result: Any) -> None:
         m = self.metrics
@@ -351,7 +448,7 @@ class SearchScheduler:
             await asyncio.sleep(0.02)
 
     def close(self) -> None:
-        for threads in (self._threads, self._late_threads):
+        for threads in (self._threads, self._short_threads, self._late_threads):
             if threads is not None:
                 threads.shutdown(wait=False, cancel_futures=True)
         for backend in (self.thread_backend, self.backend):

@@ -120,6 +120,18 @@ def test_playout_horizon_from_the_root_counts_the_tree_moves():
         SearchConfig(name="t", version=1, algorithm="ismcts", horizon="middle")
 
 
+def test_one_worker_on_the_calling_thread_matches_a_one_thread_pool():
+    from search._backends import search_on_this_thread
+
+    obs = load_game("kuhn", players=3).new_initial_state(seed=5).observation(0)
+    budget = Budget(iterations=1500)
+    with InProcessBackend(1) as backend:
+        pooled = backend.search(obs, get_config("test-fast"), budget, seed=4)
+    direct = search_on_this_thread(obs, get_config("test-fast"), budget, seed=4)
+    assert direct.actions == pooled.actions and direct.tree_size == pooled.tree_size
+    assert direct.iterations == pooled.iterations == 1500
+
+
 def test_progress_slices_do_not_change_an_iteration_search():
     obs = load_game("kuhn", players=3).new_initial_state(seed=6).observation(0)
     budget = Budget(iterations=200_000)

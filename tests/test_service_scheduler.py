@@ -102,3 +102,20 @@ def test_no_live_workers_is_unavailable():
     assert caught.value.code == grpc.StatusCode.UNAVAILABLE
     assert "no search workers" in caught.value.message
     assert main.searches == 0
+
+
+def test_a_short_search_alone_uses_every_thread_and_concurrent_ones_one_thread_each():
+    main, threads = CountingBackend(2), CountingBackend(2)
+    sched = scheduler(threads_up_to_ms=300.0)
+
+    async def go() -> list:
+        sched.start(main, threads)
+        return await asyncio.gather(sched.run(job(milliseconds=150.0)), sched.run(job(milliseconds=150.0)))
+
+    try:
+        first, second = asyncio.run(go())
+    finally:
+        sched.close()
+    assert (threads.searches, main.searches) == (1, 0)  # the second ran on its own request thread
+    assert sorted((first.workers, second.workers)) == [1, 2]  # the first alone, the second beside it
+    assert first.iterations > 0 and second.iterations > 0
