@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Galaxy of Trian: New Order, the beginner and ships variants (no racial skills yet), as a compiled core.
+"""Galaxy of Trian: New Order, the beginner, ships and full (race evolution) variants, as a compiled core.
 
 Rules: ../shared/rules/galaxy_of_trian.md; every decision this engine makes where the rulebook is
 silent is recorded in docs/rules/trian.md with the section it rests on.
@@ -64,6 +64,7 @@ cdef enum:
     M_REROLL = 7
     M_END = 8
     M_SHIP_TARGET = 9        # the attacking ship's owner picks the enemy ship to clash with
+    M_RACE = 10              # a racial skill's sub-step waits for race_seat's decision (variant full)
     # action ids (see docs/rules/trian.md, "Actions")
     A_END_PH1 = 0
     A_BUY_MINERAL = 1        # + color
@@ -91,11 +92,13 @@ cdef enum:
     A_SHIP_TELE = 30000      # + from placed index * 84 + to placed index
     SHIP_CORVETTE = 1
     SHIP_ROGUE = 2
+    SHIP_PRIESTESS = 3       # the Supreme Priestess token in its ship form (variant full)
     SHIP_MOVES = 3           # tiles a ship moves at most (section V.3.5)
     AREA_UNBLOCKED = 4       # event kind: an emissary battle because a Corvette left (no closing)
     V_BEGINNER = 0
     V_SHIPS = 1
-    MAX_ACTIONS = 2080
+    V_FULL = 2
+    MAX_ACTIONS = 8192
     MAX_GAME_LENGTH = 20000
     # bags
     MINERALS_PER_COLOR = 30
@@ -111,7 +114,7 @@ cdef enum:
 
 SETUP_PIECES = {2: (9, 9, 4), 3: (8, 8, 3), 4: (7, 7, 2)}   # emissaries, research, space (section III)
 SETUP_SHIPS = (3, 2)        # Corvettes, Rogues per race (variant ships)
-VARIANT_IDS = {"beginner": V_BEGINNER, "ships": V_SHIPS}
+VARIANT_IDS = {"beginner": V_BEGINNER, "ships": V_SHIPS, "full": V_FULL}
 cdef int PIECES[5][3]
 PIECES[2][0] = 9; PIECES[2][1] = 9; PIECES[2][2] = 4
 PIECES[3][0] = 8; PIECES[3][1] = 8; PIECES[3][2] = 3
@@ -187,6 +190,8 @@ def _load_catalogue():
 
 CATALOGUE = _load_catalogue()
 FACE_NAMES = tuple(f["name"] for f in CATALOGUE["faces"])
+
+include "trian_races.pxi"
 
 # ---------------------------------------------------------------- small helpers
 
@@ -556,6 +561,8 @@ cdef inline bint _ship_may_teleport_from(const TrianState* s, int i, int me) noe
     # ended a move on a teleport on an earlier turn ("on your next turn", section V.3.5)
     if s.placed[i].ship_kind == 0:
         return False
+    if _ship_immobile(s, i):
+        return False
     if _teleport_radius(s, i):
         return True
     return s.placed[i].ship == me and not s.placed[i].ship_new and FACE_FEAT[s.placed[i].face] == F_TELEPORT
@@ -718,7 +725,7 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
     cdef int n = params.num_players, i, j, t, k, best, ties, roll
     cdef uint8_t order[TR_TILES]
     cdef int rolls[MAX_PLAYERS]
-    if n < 2 or n > MAX_PLAYERS or params.variant < V_BEGINNER or params.variant > V_SHIPS:
+    if n < 2 or n > MAX_PLAYERS or params.variant < V_BEGINNER or params.variant > V_FULL:
         return -1
     memset(s, 0, sizeof(TrianState))
     s.params = params[0]
@@ -762,6 +769,7 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
             s.players[i].rogues = 2
     for i in range(n):        # 1 combat token each, from the token stream in seat order
         _draw_token(s, i)
+    _races_setup(s, seed)
     for i in range(MAX_PLAYERS):
         s.b_order[i] = -1
     # section V: the highest attack die starts; ties roll again
@@ -793,6 +801,9 @@ cdef void _start_turn(TrianState* s) noexcept nogil:
     s.actions_left = 0
     s.actions_taken = 0
     s.teleport_used = 0
+    s.evolved = 0
+    s.race_used = 0
+    s.mission_tile = TR_UNKNOWN
     s.ev_pending = 0
     s.ev_n = 0
     s.ev_pos = 0
@@ -877,13 +888,15 @@ cdef void _plunder(TrianState* s) noexcept nogil:
 
 cdef void _ship_home(TrianState* s, int i) noexcept nogil:
     # the ship on tile i goes back to its owner's supply; an emissary it blocked may now fight
+    # (a racial ship token, e.g. the Supreme Priestess, is in its owner's supply when off the board)
     cdef int p = s.placed[i].ship
+    if s.placed[i].ship_kind == 0:
+        return
     if s.placed[i].ship_kind == SHIP_CORVETTE:
         s.players[p].corvettes += 1
     elif s.placed[i].ship_kind == SHIP_ROGUE:
         s.players[p].rogues += 1
-    else:
-        return
+    _race_ship_gone(s, i)
     s.placed[i].ship = -1
     s.placed[i].ship_kind = 0
     s.placed[i].ship_new = 0
@@ -946,13 +959,13 @@ cdef void _ship_clash_result(TrianState* s, int winner_tile, int loser_tile) noe
 
 cdef void _ship_clash(TrianState* s, int target) noexcept nogil:
     # the attacker picked `target`: a Corvette beats a Rogue without a roll, otherwise dice and tokens
-    cdef int a = s.sb_att, k
+    cdef int a = s.sb_att, k, w
     s.sb_def = <uint8_t>target
-    if s.placed[a].ship_kind != s.placed[target].ship_kind:
-        if s.placed[a].ship_kind == SHIP_CORVETTE:
-            _ship_clash_result(s, a, target)
-        else:
-            _ship_clash_result(s, target, a)
+    if _race_before_clash(s, a, target):
+        return                      # a racial skill decides first (e.g. Divine help)
+    w = _clash_auto(s, a, target)
+    if w >= 0:
+        _ship_clash_result(s, w, target if w == a else a)
         _ship_battle_next(s)
         return
     for k in range(MAX_PLAYERS):
@@ -968,9 +981,27 @@ cdef void _ship_clash(TrianState* s, int target) noexcept nogil:
     s.mode = M_DECLARE
 
 
+cdef int _clash_auto(const TrianState* s, int a, int t) noexcept nogil:
+    # the tile of the ship that wins a clash without a roll, or -1 when the clash is rolled:
+    # a Corvette beats a Rogue (section VI.2.A), the Supreme Priestess loses to any ship (VIII)
+    cdef int ka = s.placed[a].ship_kind, kt = s.placed[t].ship_kind
+    if ka == kt:
+        return -1
+    if ka == SHIP_PRIESTESS:
+        return t
+    if kt == SHIP_PRIESTESS:
+        return a
+    if ka == SHIP_CORVETTE and kt == SHIP_ROGUE:
+        return -1 if _rogue_fights(s, t) else a
+    if ka == SHIP_ROGUE and kt == SHIP_CORVETTE:
+        return -1 if _rogue_fights(s, a) else t
+    return -1
+
+
 cdef void _ship_clash_end(TrianState* s) noexcept nogil:
-    cdef int a = s.sb_att, d = s.sb_def, pa = s.placed[a].ship, pd = s.placed[d].ship, k, p
-    cdef int ta = s.b_dice[pa] + s.players[pa].decl_plus, td = s.b_dice[pd] + s.players[pd].decl_plus
+    cdef int a = s.sb_att, d = s.sb_def, pa = s.placed[a].ship, pd = s.placed[d].ship, k, p, tie
+    cdef int ta = s.b_dice[pa] + s.players[pa].decl_plus + _die_bonus(s, pa, a)
+    cdef int td = s.b_dice[pd] + s.players[pd].decl_plus + _die_bonus(s, pd, d)
     for k in range(s.b_n):
         p = s.b_order[k]
         s.players[p].decl_count = 0             # declared tokens go back to the bag
@@ -982,6 +1013,12 @@ cdef void _ship_clash_end(TrianState* s) noexcept nogil:
     s.b_n = 0
     s.b_pos = 0
     s.b_stage = 0
+    if ta == td:
+        tie = _wins_ties(s, pa, pd)       # a racial skill may win ties (Regeneration)
+        if tie == pa:
+            ta += 1
+        elif tie == pd:
+            td += 1
     if ta > td:
         _ship_clash_result(s, a, d)
     elif td > ta:
@@ -1005,10 +1042,13 @@ cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
 
 
 cdef void _return_emissary(TrianState* s, int i) noexcept nogil:
+    # a racial token acting as an emissary (unit != 0) goes back to the race's supply, i.e. off the board
     cdef int p = s.placed[i].emissary
     if p >= 0:
-        s.players[p].emissaries += 1
+        if s.placed[i].unit == 0:
+            s.players[p].emissaries += 1
         s.placed[i].emissary = -1
+        s.placed[i].unit = 0
 
 
 cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kinds) noexcept nogil:
@@ -1082,14 +1122,16 @@ cdef void _events_run(TrianState* s) noexcept nogil:
         s.ev_credits = <int16_t>value
         if n_part == 0:
             s.players[s.turn_player].credits += value
+            _closing_bonus(s, kind, tiles, -1)
             s.ev_pos += 1
             continue
         if n_part == 1:
             s.players[only].credits += value
+            _closing_bonus(s, kind, tiles, only)
             if only == s.turn_player:
                 s.mode = M_TAKEBACK
                 return
-            _draw_token(s, only)          # taking control (section VI.3)
+            _control_token(s, only)       # taking control (section VI.3)
             s.ev_pos += 1
             continue
         _battle_start(s, units)
@@ -1179,15 +1221,24 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     if s.sb_on:
         _ship_clash_end(s)
         return
+    cdef int totals[MAX_PLAYERS]
     for k in range(s.b_n):
         p = s.b_order[k]
-        total = s.b_dice[p] + s.b_bonus[p] + s.players[p].decl_plus   # +1 tokens always help
+        total = s.b_dice[p] + s.b_bonus[p] + s.players[p].decl_plus + _die_bonus(s, p, -1)  # +1 tokens help
+        totals[k] = total
         if total > best:
             best = total
             n_best = 1
             winner = p
         elif total == best:
             n_best += 1
+    if n_best > 1:
+        for k in range(s.b_n):           # a racial skill may win ties at the top (Regeneration)
+            p = s.b_order[k]
+            if totals[k] == best and _wins_ties(s, p, -1) == p:
+                winner = p
+                n_best = 1
+                break
     for k in range(s.b_n):
         p = s.b_order[k]
         if n_best > 1 or p != winner:
@@ -1221,14 +1272,26 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     if n_left == 1:
         winner = _sole_left(s, root)
         s.players[winner].credits += s.ev_credits
+        _battle_closing_bonus(s, root, winner)
         if winner == s.turn_player and s.ev_kind[s.ev_pos] != AREA_UNBLOCKED:
             s.mode = M_TAKEBACK
             return
-        _draw_token(s, winner)
+        _control_token(s, winner)
     else:
         s.players[s.turn_player].credits += s.ev_credits   # a tie: the closer is paid, no token
+        _battle_closing_bonus(s, root, -1)
     s.ev_pos += 1
     _events_run(s)
+
+
+cdef void _battle_closing_bonus(TrianState* s, int root, int controller) noexcept nogil:
+    cdef int tiles, ext, st
+    cdef int units[MAX_PLAYERS]
+    cdef int kind = s.ev_kind[s.ev_pos]
+    if s.params.variant < V_FULL or kind == AREA_UNBLOCKED:
+        return
+    _area_census(s, root, &tiles, &ext, units, &st)
+    _closing_bonus(s, kind, tiles, controller)
 
 
 cdef int _sole_left(const TrianState* s, int root) noexcept nogil:
@@ -1383,6 +1446,10 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
                     for c in range(TR_COLORS):
                         if s.neb_minerals[k][c] > 0:
                             out[n] = A_ROGUE + i * 4 + c; n += 1
+        if s.params.variant >= V_FULL:
+            n = _evolution_actions(s, me, out, n)
+            n = _race_ph1_actions(s, me, out, n)
+            _sort_tail(out, n)
         return n
     if s.mode == M_DRAW:
         for k in range(2):
@@ -1427,6 +1494,12 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
                         out[n] = A_TELEPORT + d * TR_TILES + j; n += 1
         if s.params.variant >= V_SHIPS:
             n = _ship_actions(s, me, out, n)
+        if s.params.variant >= V_FULL:
+            n = _race_ph3_actions(s, me, out, n)
+        _sort_tail(out, n)
+        return n
+    if s.mode == M_RACE:
+        n = _race_step_actions(s, out)
         _sort_tail(out, n)
         return n
     if s.mode == M_SHIP_TARGET:
@@ -1465,11 +1538,11 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
         if s.players[me].rogues > 0:
             out[n] = A_SHIP_EXPED + 1; n += 1
     for i in range(s.n_placed):
-        if s.placed[i].ship_kind == 0:
+        if s.placed[i].ship_kind == 0 or _ship_immobile(s, i):
             continue
         if s.placed[i].ship == me:
             memset(reach, 0, TR_TILES)
-            _reach(s, i, -1, SHIP_MOVES, i, reach)
+            _race_reach(s, i, reach)
             for j in range(s.n_placed):
                 if reach[j]:
                     out[n] = A_SHIP_MOVE + i * TR_TILES + j; n += 1
@@ -1517,6 +1590,8 @@ cdef int trian_current_player(const void* p) noexcept nogil:
         return s.b_order[s.b_pos]
     if s.mode == M_SHIP_TARGET:
         return s.placed[s.sb_att].ship
+    if s.mode == M_RACE:
+        return s.race_seat
     return s.turn_player
 
 
@@ -1574,6 +1649,7 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             s.neb_minerals[k][c] -= 1
             s.neb_gained[k] += 1
             pl.minerals[c] += 1
+            _race_after_gain(s, me, k, c)
             return 0
         if A_ROGUE <= action < A_ROGUE + TR_TILES * 4:
             i = (action - A_ROGUE) // 4
@@ -1582,8 +1658,11 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             s.neb_minerals[k][c] -= 1
             s.placed[i].rogue_used = 1
             pl.minerals[c] += 1
+            _race_after_gain(s, me, k, c)
             return 0
-        return -1
+        if s.params.variant >= V_FULL and _evolution_apply(s, me, action) == 0:
+            return 0
+        return _race_apply(s, me, action)
     if s.mode == M_DRAW:
         k = action - A_DRAW
         if k < 0 or k > 1 or s.stack_len[k] == 0:
@@ -1633,6 +1712,8 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
         if action == A_PASS:
             _finish_ph3(s)
             return 0
+        if action >= A_RACE:
+            return _race_apply(s, me, action)     # racial actions spend the phase 3 action themselves
         s.actions_left -= 1
         s.actions_taken += 1
         if action == A_RESEARCH:
@@ -1644,10 +1725,11 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             owner = _closed_area_owner(s, i)
             s.placed[i].emissary = <int8_t>me
             pl.emissaries -= 1
+            s.mission_tile = <uint8_t>i
             if FACE_FEAT[s.placed[i].face] == F_OUTPOST:
                 s.actions_left += 2       # section IX: two extra actions this phase 3
             if owner == -1:
-                _draw_token(s, me)        # took control of an uncontrolled closed area (VI.3)
+                _control_token(s, me)     # took control of an uncontrolled closed area (VI.3)
         elif A_CONSTRUCT <= action < A_CONSTRUCT + TR_TILES:
             i = action - A_CONSTRUCT
             node = _area_node(s, i)
@@ -1666,10 +1748,8 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
                 if _blocked(s, k) and s.placed[k].station == 0 and s.placed[k].emissary != me and \
                         _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
                     _return_emissary(s, k)
-            if node % 5 == K_SYSTEM:
-                pl.credits += (tiles + m) * 4
-            else:
-                pl.credits += tiles + m
+            pl.credits += _construct_credits(s, i, node % 5 == K_SYSTEM, tiles + m)
+            if node % 5 != K_SYSTEM:
                 k = _nebula_record(s, root)
                 for st in range(2 if s.placed[i].station == 1 else 4):
                     c = _draw_mineral(s)
@@ -1681,13 +1761,17 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             src = _nb_placed(s, s.new_tile, d)
             k = _closed_area_owner(s, j)          # before the move: a move within one area takes nothing
             owner = s.placed[src].emissary
+            s.placed[j].unit = s.placed[src].unit
             s.placed[src].emissary = -1
+            s.placed[src].unit = 0
             s.placed[j].emissary = <int8_t>owner
             s.teleport_used = 1
+            if owner == me:
+                s.mission_tile = <uint8_t>j
             if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me and not _blocked(s, j):
                 s.actions_left += 2       # a blocked emissary gives no outpost bonus (section XI)
             if k == -1:
-                _draw_token(s, owner)
+                _control_token(s, owner)
         elif action == A_SHIP_EXPED or action == A_SHIP_EXPED + 1:
             if action == A_SHIP_EXPED:
                 pl.corvettes -= 1
@@ -1709,6 +1793,8 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             s.placed[src].rogue_used = 0
             _ship_arrive(s, j, owner, k)
             _check_unblock(s, src)
+            if _race_after_ship_move(s, j, a == A_SHIP_TELE):
+                return 0             # a racial skill decides first; it lands the ship afterwards
             _ship_landed(s, j)       # a battle, or the end of phase 3 after its last action
             return 0
         else:
@@ -1719,12 +1805,14 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
     if s.mode == M_SHIP_TARGET:
         _ship_clash(s, action - A_SHIP_TARGET)
         return 0
+    if s.mode == M_RACE:
+        return _race_apply(s, me, action)
     if s.mode == M_TAKEBACK:
         k = action - A_TAKEBACK
         root = s.ev_root[s.ev_pos]
         _remove_from_area(s, root, me, k)
         if _own_free_in_area(s, root, me) > 0:
-            _draw_token(s, me)           # control kept: 1 combat token
+            _control_token(s, me)        # control kept: 1 combat token
         s.ev_pos += 1
         _events_run(s)
         return 0
