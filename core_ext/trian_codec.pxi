@@ -112,6 +112,7 @@ def _field_specs():
         ("race_seat", _off(&_PROBE.race_seat), "b", 1, 0),
         ("race_arg", _off(&_PROBE.race_arg), "B", 1, 0),
         ("race_count", _off(&_PROBE.race_count), "B", 1, 0),
+        ("b_warcry", _off(&_PROBE.b_warcry), "B", 1, 0),
         ("rng_minerals", _off(&_PROBE.rng_minerals), "Q", 4, 8),
         ("rng_tokens", _off(&_PROBE.rng_tokens), "Q", 4, 8),
         ("rng_dice", _off(&_PROBE.rng_dice), "Q", 4, 8),
@@ -511,9 +512,9 @@ cdef dict _describe(const TrianState* s, int a):
         return {"id": a, "kind": "mineral_set",
                 "label": f"discard a set of 4 minerals (one of each colour) for {SET_CREDITS} credits"}
     if a >= A_RACE:
-        d = _race_describe(s, me, a)
-        if d is not None:
-            return d
+        racial = _race_describe(s, me, a)       # (`d` is a C int here)
+        if racial is not None:
+            return racial
     if A_SHIP_MOVE <= a < A_SHIP_TELE + TR_TILES * TR_TILES:
         tele = a >= A_SHIP_TELE
         k = a - (A_SHIP_TELE if tele else A_SHIP_MOVE)

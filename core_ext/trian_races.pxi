@@ -69,10 +69,10 @@ SKILL_DONE = (
     (0, 0, 0, 0, 0),
     (0, 0, 0, 0, 0),
     (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
+    (1, 1, 1, 1, 1),
+    (1, 1, 0, 1, 1),
+    (1, 1, 1, 1, 1),
+    (1, 1, 1, 1, 1),
 )
 
 cdef int8_t C_PREREQ[N_RACES][RACE_SKILLS]
@@ -231,11 +231,30 @@ cdef void _control_token(TrianState* s, int p) noexcept nogil:
 
 cdef int _race_ph1_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # extra phase 1 actions of me's race
+    cdef int r = s.players[me].race
+    if r == R_MAEPHOS:
+        return _maephos_ph1_actions(s, me, out, n)
     return n
 
 
 cdef int _race_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # extra phase 3 actions of me's race (free ones and ones that cost the phase 3 action)
+    cdef int r = s.players[me].race
+    if r == R_MAEPHOS:
+        return _maephos_ph3_actions(s, me, out, n)
+    if r == R_ORVIN:
+        return _orvin_ph3_actions(s, me, out, n)
+    if r == R_SYLPHEX:
+        return _sylphex_ph3_actions(s, me, out, n)
+    if r == R_XEMH:
+        return _xemh_ph3_actions(s, me, out, n)
+    return n
+
+
+cdef int _race_declare_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
+    # mode M_DECLARE: extra racial decisions of the seat declaring, before the dice are rolled
+    if s.players[me].race == R_XEMH:
+        return _xemh_declare_actions(s, me, out, n)
     return n
 
 
@@ -246,6 +265,17 @@ cdef int _race_step_actions(const TrianState* s, action_t* out) noexcept nogil:
 
 cdef int _race_apply(TrianState* s, int me, action_t a) noexcept nogil:
     # a racial action (A_RACE block) in any mode; -1 when it is none
+    cdef int r = (a - A_RACE) // RACE_BLOCK
+    if a < A_RACE or r != s.players[me].race:
+        return -1
+    if r == R_MAEPHOS:
+        return _maephos_apply(s, me, (a - A_RACE) % RACE_BLOCK)
+    if r == R_ORVIN:
+        return _orvin_apply(s, me, (a - A_RACE) % RACE_BLOCK)
+    if r == R_SYLPHEX:
+        return _sylphex_apply(s, me, (a - A_RACE) % RACE_BLOCK)
+    if r == R_XEMH:
+        return _xemh_apply(s, me, (a - A_RACE) % RACE_BLOCK)
     return -1
 
 
@@ -255,8 +285,19 @@ cdef void _race_after_gain(TrianState* s, int me, int nebula, int color) noexcep
 
 
 cdef bint _race_after_ship_move(TrianState* s, int j, bint teleported) noexcept nogil:
-    # a ship just moved (or was teleported) onto tile j; True when a racial sub-step now waits, which
-    # then lands the ship itself (_ship_landed: battle or end of phase 3)
+    # a ship just moved (or was teleported, or came by expedition) onto tile j; True when a racial
+    # sub-step now waits, which then lands the ship itself (_ship_landed: battle or end of phase 3), or
+    # when a racial token destroyed the ship (then phase 3 ends here if no action is left)
+    cdef int p
+    for p in range(s.params.num_players):
+        if s.players[p].race == R_SYLPHEX:
+            _sylphex_ship_near(s, p, j)
+        elif s.players[p].race == R_XEMH:
+            _xemh_ship_near(s, p, j)
+    if s.placed[j].ship_kind == 0:
+        if s.mode == M_PH3 and s.actions_left == 0:
+            _finish_ph3(s)
+        return True
     return False
 
 
@@ -277,6 +318,11 @@ cdef bint _rogue_fights(const TrianState* s, int i) noexcept nogil:
 
 cdef int _die_bonus(const TrianState* s, int p, int ship_tile) noexcept nogil:
     # added to p's die in a clash (ship_tile: p's ship in a ship clash, -1 in an emissary battle)
+    cdef int r = s.players[p].race
+    if r == R_MAEPHOS:
+        return _maephos_die_bonus(s, p, ship_tile)
+    if r == R_XEMH:
+        return _xemh_die_bonus(s, p, ship_tile)
     return 0
 
 
@@ -292,7 +338,30 @@ cdef bint _ship_immobile(const TrianState* s, int i) noexcept nogil:
 
 cdef void _race_reach(const TrianState* s, int i, uint8_t* reach) noexcept nogil:
     # mark the tiles the ship on tile i may move to (section V.3.5 and the owner's racial skills)
-    _reach(s, i, -1, SHIP_MOVES, i, reach)
+    cdef int p = s.placed[i].ship, r = s.players[p].race if p >= 0 else TR_UNKNOWN
+    if r == R_MAEPHOS:
+        _maephos_reach(s, i, reach)
+    elif r == R_XEMH:
+        _xemh_reach(s, i, reach)
+    else:
+        _reach(s, i, -1, SHIP_MOVES, i, reach)
+
+
+cdef bint _race_exmitter_field(const TrianState* s, int i) noexcept nogil:
+    # tile i is in the radius of a racial exmitter token (ORVIN's Exmitter)
+    cdef int p
+    for p in range(s.params.num_players):
+        if s.players[p].race == R_ORVIN and _orvin_exmits(s, p, i):
+            return True
+    return False
+
+
+cdef void _race_exmitter_hits(TrianState* s, int j) noexcept nogil:
+    # an exmitter (tile or token) was just placed with tile j in its radius: racial tokens it removes
+    cdef int p
+    for p in range(s.params.num_players):
+        if s.players[p].race == R_XEMH:
+            _xemh_exmitted(s, p, j)
 
 
 cdef int _construct_credits(const TrianState* s, int i, bint system, int tiles_and_emissaries) noexcept nogil:
@@ -344,6 +413,8 @@ cdef object _check_races(const TrianState* s):
     for i in range(s.n_placed, TR_TILES):
         if s.placed[i].unit:
             return f"placed[{i}]: entries past n_placed must be 0"
+    if s.b_warcry >> n or (s.b_warcry and s.mode not in (M_DECLARE, M_REROLL, M_RACE)):
+        return "b_warcry is set outside a clash or for a seat that does not play"
     if s.evolved > 1 or (s.mission_tile != TR_UNKNOWN and s.mission_tile >= s.n_placed):
         return "turn fields of race evolution out of range"
     if (s.mode == M_RACE) != (s.race_step != 0):
@@ -372,6 +443,15 @@ cdef object _skills_line(const TrianPlayer* pl):
 cdef object _race_check(const TrianState* s, int p):
     # race-specific consistency of seat p's tokens and units; None when consistent
     cdef int i
+    r = s.players[p].race
+    if r == R_MAEPHOS:
+        return _maephos_check(s, p)
+    if r == R_ORVIN:
+        return _orvin_check(s, p)
+    if r == R_SYLPHEX:
+        return _sylphex_check(s, p)
+    if r == R_XEMH:
+        return _xemh_check(s, p)
     for i in range(s.n_placed):
         if (s.placed[i].unit and s.placed[i].emissary == p) or \
                 (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p):
@@ -384,6 +464,16 @@ cdef object _race_check(const TrianState* s, int p):
 
 cdef object _race_describe(const TrianState* s, int me, int a):
     # {'id', 'kind', 'label', ...} for a racial action id, or None
+    r = (a - A_RACE) // RACE_BLOCK
+    n = (a - A_RACE) % RACE_BLOCK
+    if r == R_MAEPHOS:
+        return _maephos_describe(s, me, n, a)
+    if r == R_ORVIN:
+        return _orvin_describe(s, me, n, a)
+    if r == R_SYLPHEX:
+        return _sylphex_describe(s, me, n, a)
+    if r == R_XEMH:
+        return _xemh_describe(s, me, n, a)
     return None
 
 
