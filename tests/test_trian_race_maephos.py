@@ -4,8 +4,19 @@ tunnel technology, Harvest technology, Harvest module, Subspace tunnel generator
 from __future__ import annotations
 
 from test_trian import A, B
-from test_trian_ships import CORVETTE, ROGUE, minerals, put_ship, ship_at, space_row, targets
-from trian_race_setup import MAEPHOS, ORVIN, XEMH, full, give_minerals, kinds, mineral, set_race, set_tokens, token
+from test_trian_ships import CORVETTE, ROGUE, minerals, put_ship, ship_at, space_row
+from trian_race_setup import (
+    MAEPHOS,
+    ORVIN,
+    XEMH,
+    full,
+    give_minerals,
+    kinds,
+    mineral,
+    set_race,
+    set_tokens,
+    token,
+)
 
 HARVEST_TECH, HARVEST_MODULE, GENERATOR = 2, 3, 4
 

@@ -58,7 +58,9 @@ def planets(mental: bool = False):
 
 
 def swaps(sc, unit: str) -> set[tuple[int, int]]:
-    return {(d["own"]["x"], d["enemy"]["x"]) for d in kinds(sc) if d["kind"] == "manipulate" and d["unit"] == unit}
+    return {
+        (d["own"]["x"], d["enemy"]["x"]) for d in kinds(sc) if d["kind"] == "manipulate" and d["unit"] == unit
+    }
 
 
 def test_manipulation_swaps_emissaries_within_one_system_for_green_and_blue_once_per_turn():
