@@ -32,8 +32,8 @@ cdef enum:
     # actions
     A_UNLOCK = 40000         # + module * 2 + side (0 the universal side, 1 the racial side)
     A_MINERAL_SET = 40010    # discard one mineral of each colour for 16 credits
-    A_RACE = 50000           # + race * 10000 + the race's own action number (< 10000)
-    RACE_BLOCK = 10000
+    A_RACE = 50000           # + race * 20000 + the race's own action number (< 20000)
+    RACE_BLOCK = 20000
     STREAM_RACES = 5         # the random stream of the race draw at setup
 
 RACE_NAMES = ("AURELI", "KORRAX", "VANTH", "QELLIA", "MAEPHOS", "ORVIN", "SYLPHEX", "XEMH")
@@ -65,14 +65,14 @@ SKILL_PREREQ = (
 # Which skills the engine implements. A race is dealt only when both its starting skills are, and a
 # racial side is offered only when its skill is (a skill that would do nothing is never available).
 SKILL_DONE = (
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
+    (0, 0, 0, 0, 0),     # AURELI
+    (0, 0, 0, 0, 0),     # KORRAX
+    (0, 0, 0, 0, 0),     # VANTH
+    (1, 1, 1, 1, 1),     # QELLIA
+    (0, 0, 0, 0, 0),     # MAEPHOS
+    (0, 0, 0, 0, 0),     # ORVIN
+    (0, 0, 0, 0, 0),     # SYLPHEX
+    (0, 0, 0, 0, 0),     # XEMH
 )
 
 cdef int8_t C_PREREQ[N_RACES][RACE_SKILLS]
@@ -155,7 +155,7 @@ cdef void _races_setup(TrianState* s, uint64_t seed) noexcept nogil:
         s.players[i].race = TR_UNKNOWN
         for k in range(4):
             s.players[i].tok_at[k] = TR_UNKNOWN
-    if s.params.variant < V_FULL or N_DEALT < n:
+    if s.params.variant < V_FULL:
         return
     rng_seed2(&rng, seed, STREAM_RACES)
     for i in range(N_DEALT):
@@ -163,7 +163,7 @@ cdef void _races_setup(TrianState* s, uint64_t seed) noexcept nogil:
     for i in range(N_DEALT - 1, 0, -1):
         j = <int>rng_below(&rng, <uint32_t>(i + 1))
         t = pool[i]; pool[i] = pool[j]; pool[j] = <uint8_t>t
-    for i in range(n):
+    for i in range(n if n < N_DEALT else N_DEALT):     # seats past the playable races get none
         s.players[i].race = pool[i]
         s.players[i].skills = 3          # the two starting skills
 
@@ -223,19 +223,49 @@ cdef void _closing_bonus(TrianState* s, int kind, int tiles, int controller) noe
 
 
 cdef void _control_token(TrianState* s, int p) noexcept nogil:
-    # taking control of a closed nebula or system: 1 random combat token (section VI.3)
+    # taking control of a closed nebula or system: 1 random combat token (section VI.3), one more
+    # with Holographic trick (QELLIA)
     _draw_token(s, p)
+    if _has(s, p, R_QELLIA, 4):
+        _draw_token(s, p)
 
 
-# ---------------------------------------------------------------- hook points (default: no race)
+cdef inline void _spend_action(TrianState* s) noexcept nogil:
+    # a racial action that is the phase 3 action (or one of the trade outpost's extra actions)
+    s.actions_left -= 1
+    s.actions_taken += 1
+
+
+cdef inline void _action_done(TrianState* s) noexcept nogil:
+    if s.actions_left == 0:
+        _finish_ph3(s)
+
+
+cdef inline int _race_of_action(action_t a) noexcept nogil:
+    return (a - A_RACE) // RACE_BLOCK
+
+
+cdef inline int _local(action_t a) noexcept nogil:
+    return (a - A_RACE) % RACE_BLOCK
+
+
+# ---------------------------------------------------------------- hook points
+#
+# Each hook dispatches to the race concerned; a race that does not use a hook keeps the default.
 
 cdef int _race_ph1_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # extra phase 1 actions of me's race
+    cdef int r = s.players[me].race
+    if r == R_QELLIA:
+        return _qellia_ph1_actions(s, me, out, n)
     return n
 
 
 cdef int _race_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # extra phase 3 actions of me's race (free ones and ones that cost the phase 3 action)
+    cdef int r = s.players[me].race
+    if r == R_QELLIA:
+        return _qellia_ph3_actions(s, me, out, n)
     return n
 
 
@@ -245,7 +275,14 @@ cdef int _race_step_actions(const TrianState* s, action_t* out) noexcept nogil:
 
 
 cdef int _race_apply(TrianState* s, int me, action_t a) noexcept nogil:
-    # a racial action (A_RACE block) in any mode; -1 when it is none
+    # a racial action (A_RACE block) in any mode; -1 when it is none. Only legal actions get here
+    # (Game.apply checks), so the block's race is me's race.
+    cdef int r
+    if a < A_RACE:
+        return -1
+    r = _race_of_action(a)
+    if r == R_QELLIA:
+        return _qellia_apply(s, me, _local(a))
     return -1
 
 
@@ -384,6 +421,9 @@ cdef object _race_check(const TrianState* s, int p):
 
 cdef object _race_describe(const TrianState* s, int me, int a):
     # {'id', 'kind', 'label', ...} for a racial action id, or None
+    r = _race_of_action(a)
+    if r == R_QELLIA:
+        return _qellia_describe(s, me, a, _local(a))
     return None
 
 
