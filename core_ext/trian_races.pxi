@@ -35,6 +35,8 @@ cdef enum:
     A_RACE = 50000           # + race * 20000 + the race's own action number (< 20000)
     RACE_BLOCK = 20000
     STREAM_RACES = 5         # the random stream of the race draw at setup
+    # racial sub-steps (race_step, mode M_RACE)
+    STEP_GATHER = 1          # VANTH: pick the extra minerals of Minerals gatherer
 
 RACE_NAMES = ("AURELI", "KORRAX", "VANTH", "QELLIA", "MAEPHOS", "ORVIN", "SYLPHEX", "XEMH")
 UNIVERSAL_NAMES = ("Gain more from nebulas", "A set of minerals", "Gain more from systems")
@@ -67,7 +69,7 @@ SKILL_PREREQ = (
 SKILL_DONE = (
     (0, 0, 0, 0, 0),     # AURELI
     (0, 0, 0, 0, 0),     # KORRAX
-    (0, 0, 0, 0, 0),     # VANTH
+    (1, 1, 1, 1, 1),     # VANTH
     (1, 1, 1, 1, 1),     # QELLIA
     (0, 0, 0, 0, 0),     # MAEPHOS
     (0, 0, 0, 0, 0),     # ORVIN
@@ -241,6 +243,13 @@ cdef inline void _action_done(TrianState* s) noexcept nogil:
         _finish_ph3(s)
 
 
+cdef inline void _race_step_clear(TrianState* s) noexcept nogil:
+    s.race_step = 0
+    s.race_seat = 0
+    s.race_arg = 0
+    s.race_count = 0
+
+
 cdef inline int _race_of_action(action_t a) noexcept nogil:
     return (a - A_RACE) // RACE_BLOCK
 
@@ -266,11 +275,15 @@ cdef int _race_ph3_actions(const TrianState* s, int me, action_t* out, int n) no
     cdef int r = s.players[me].race
     if r == R_QELLIA:
         return _qellia_ph3_actions(s, me, out, n)
+    if r == R_VANTH:
+        return _vanth_ph3_actions(s, me, out, n)
     return n
 
 
 cdef int _race_step_actions(const TrianState* s, action_t* out) noexcept nogil:
     # mode M_RACE: the decisions of the pending racial sub-step
+    if s.race_step == STEP_GATHER:
+        return _vanth_step_actions(s, out)
     return 0
 
 
@@ -283,12 +296,15 @@ cdef int _race_apply(TrianState* s, int me, action_t a) noexcept nogil:
     r = _race_of_action(a)
     if r == R_QELLIA:
         return _qellia_apply(s, me, _local(a))
+    if r == R_VANTH:
+        return _vanth_apply(s, me, _local(a))
     return -1
 
 
 cdef void _race_after_gain(TrianState* s, int me, int nebula, int color) noexcept nogil:
     # me just gained a mineral of `color` from closed-nebula record `nebula` (phase 1)
-    pass
+    if color == 2 and _has(s, me, R_VANTH, 1):
+        _vanth_after_gain(s, me, nebula)
 
 
 cdef bint _race_after_ship_move(TrianState* s, int j, bint teleported) noexcept nogil:
@@ -329,6 +345,10 @@ cdef bint _ship_immobile(const TrianState* s, int i) noexcept nogil:
 
 cdef void _race_reach(const TrianState* s, int i, uint8_t* reach) noexcept nogil:
     # mark the tiles the ship on tile i may move to (section V.3.5 and the owner's racial skills)
+    cdef int p = s.placed[i].ship
+    if _has(s, p, R_VANTH, 2):
+        _reach_ion(s, i, -1, SHIP_MOVES, i, reach)
+        return
     _reach(s, i, -1, SHIP_MOVES, i, reach)
 
 
@@ -389,11 +409,26 @@ cdef object _check_races(const TrianState* s):
         return "no seat to decide the racial sub-step"
     if s.mode != M_RACE and (s.race_seat or s.race_arg or s.race_count):
         return "racial sub-step fields must be 0 without one"
+    if s.mode == M_RACE:
+        err = _check_step(s)
+        if err:
+            return err
     for p in range(n):
         err = _race_check(s, p)
         if err:
             return err
     return None
+
+
+cdef object _check_step(const TrianState* s):
+    # the pending racial sub-step fits its race and its data
+    cdef int p = s.race_seat, k = s.race_arg
+    if s.race_step == STEP_GATHER:
+        if not _has(s, p, R_VANTH, 1) or k >= s.n_nebulas or not 1 <= s.race_count <= 2 or \
+                sum(s.neb_minerals[k][c] for c in range(TR_COLORS)) == 0:
+            return "Minerals gatherer step out of range"
+        return None
+    return f"unknown racial sub-step {s.race_step}"
 
 
 cdef object _skills_line(const TrianPlayer* pl):
@@ -424,6 +459,8 @@ cdef object _race_describe(const TrianState* s, int me, int a):
     r = _race_of_action(a)
     if r == R_QELLIA:
         return _qellia_describe(s, me, a, _local(a))
+    if r == R_VANTH:
+        return _vanth_describe(s, me, a, _local(a))
     return None
 
 
