@@ -37,6 +37,9 @@ cdef enum:
     STREAM_RACES = 5         # the random stream of the race draw at setup
     # racial sub-steps (race_step, mode M_RACE)
     STEP_GATHER = 1          # VANTH: pick the extra minerals of Minerals gatherer
+    STEP_MINION = 2          # KORRAX: send a Slave-minion with the emissary just placed (or none)
+    # TrianPlaced.unit
+    UNIT_PRIESTESS = 2       # the Supreme Priestess fixed as an emissary (AURELI)
 
 RACE_NAMES = ("AURELI", "KORRAX", "VANTH", "QELLIA", "MAEPHOS", "ORVIN", "SYLPHEX", "XEMH")
 UNIVERSAL_NAMES = ("Gain more from nebulas", "A set of minerals", "Gain more from systems")
@@ -68,7 +71,7 @@ SKILL_PREREQ = (
 # racial side is offered only when its skill is (a skill that would do nothing is never available).
 SKILL_DONE = (
     (0, 0, 0, 0, 0),     # AURELI
-    (0, 0, 0, 0, 0),     # KORRAX
+    (1, 1, 1, 1, 1),     # KORRAX
     (1, 1, 1, 1, 1),     # VANTH
     (1, 1, 1, 1, 1),     # QELLIA
     (0, 0, 0, 0, 0),     # MAEPHOS
@@ -277,6 +280,8 @@ cdef int _race_ph3_actions(const TrianState* s, int me, action_t* out, int n) no
         return _qellia_ph3_actions(s, me, out, n)
     if r == R_VANTH:
         return _vanth_ph3_actions(s, me, out, n)
+    if r == R_KORRAX:
+        return _korrax_ph3_actions(s, me, out, n)
     return n
 
 
@@ -284,6 +289,8 @@ cdef int _race_step_actions(const TrianState* s, action_t* out) noexcept nogil:
     # mode M_RACE: the decisions of the pending racial sub-step
     if s.race_step == STEP_GATHER:
         return _vanth_step_actions(s, out)
+    if s.race_step == STEP_MINION:
+        return _korrax_step_actions(s, out)
     return 0
 
 
@@ -298,7 +305,15 @@ cdef int _race_apply(TrianState* s, int me, action_t a) noexcept nogil:
         return _qellia_apply(s, me, _local(a))
     if r == R_VANTH:
         return _vanth_apply(s, me, _local(a))
+    if r == R_KORRAX:
+        return _korrax_apply(s, me, _local(a))
     return -1
+
+
+cdef void _race_after_mission(TrianState* s, int me, int tile) noexcept nogil:
+    # me's emissary just arrived on `tile` by expedition or teleport (phase 3); a sub-step may follow
+    if s.players[me].race == R_KORRAX:
+        _korrax_after_mission(s, me, tile)
 
 
 cdef void _race_after_gain(TrianState* s, int me, int nebula, int color) noexcept nogil:
@@ -325,7 +340,7 @@ cdef bint _race_before_clash(TrianState* s, int a, int t) noexcept nogil:
 
 cdef bint _rogue_fights(const TrianState* s, int i) noexcept nogil:
     # the Rogue on tile i rolls against a Corvette instead of losing at once
-    return False
+    return _korrax_rogue_fights(s, i)
 
 
 cdef int _die_bonus(const TrianState* s, int p, int ship_tile) noexcept nogil:
@@ -335,7 +350,7 @@ cdef int _die_bonus(const TrianState* s, int p, int ship_tile) noexcept nogil:
 
 cdef int _wins_ties(const TrianState* s, int p, int q) noexcept nogil:
     # the seat among p and q (q = -1: p alone is asked) whose skill wins every tie, or -1
-    return -1
+    return _korrax_wins_ties(s, p, q)
 
 
 cdef bint _ship_immobile(const TrianState* s, int i) noexcept nogil:
@@ -428,6 +443,11 @@ cdef object _check_step(const TrianState* s):
                 sum(s.neb_minerals[k][c] for c in range(TR_COLORS)) == 0:
             return "Minerals gatherer step out of range"
         return None
+    if s.race_step == STEP_MINION:
+        if not _has(s, p, R_KORRAX, 0) or k >= s.n_placed or s.placed[k].emissary != p or s.race_count or \
+                s.mode != M_RACE or _korrax_minions_free(s, p) <= 0 or s.players[p].minerals[3] == 0:
+            return "Slave-Minion step out of range"
+        return None
     return f"unknown racial sub-step {s.race_step}"
 
 
@@ -442,16 +462,27 @@ cdef object _skills_line(const TrianPlayer* pl):
 
 
 cdef object _race_check(const TrianState* s, int p):
-    # race-specific consistency of seat p's tokens and units; None when consistent
-    cdef int i
+    # seat p's racial units and special tokens on the board are ones its skills give; None when so
+    cdef int i, minions = 0, priestess = 0
     for i in range(s.n_placed):
-        if (s.placed[i].unit and s.placed[i].emissary == p) or \
+        if s.placed[i].emissary == p and s.placed[i].unit == UNIT_MINION:
+            minions += 1
+        if (s.placed[i].emissary == p and s.placed[i].unit == UNIT_PRIESTESS) or \
                 (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p):
-            return f"placed[{i}]: seat {p}'s race has no such token"
+            priestess += 1
+    if minions > _has(s, p, R_KORRAX, 0) + _has(s, p, R_KORRAX, 4):
+        return f"player {p}: more Slave-minions on the board than its skills give"
+    if priestess > _has(s, p, R_AURELI, 0):
+        return f"player {p}: a Supreme Priestess without the skill"
     for i in range(4):
-        if s.players[p].tok_at[i] != TR_UNKNOWN:
-            return f"player {p}: seat {p}'s race has no special token {i}"
+        if s.players[p].tok_at[i] != TR_UNKNOWN and not _tok_allowed(s, p, i):
+            return f"player {p}: seat {p}'s skills give no special token {i}"
     return None
+
+
+cdef bint _tok_allowed(const TrianState* s, int p, int k):
+    # special token slot k of seat p may be on the board
+    return False
 
 
 cdef object _race_describe(const TrianState* s, int me, int a):
@@ -461,6 +492,8 @@ cdef object _race_describe(const TrianState* s, int me, int a):
         return _qellia_describe(s, me, a, _local(a))
     if r == R_VANTH:
         return _vanth_describe(s, me, a, _local(a))
+    if r == R_KORRAX:
+        return _korrax_describe(s, me, a, _local(a))
     return None
 
 
