@@ -1615,7 +1615,7 @@ cdef int _closed_area_owner(const TrianState* s, int j) noexcept nogil:
 cdef int trian_apply(void* p, action_t action) noexcept nogil:
     cdef TrianState* s = _st(p)
     cdef int me = trian_current_player(p), c, k, a, b, cost, fi, side, rot, i, n_closed, j, d, src
-    cdef int owner, root, tiles, ext, st, m, node
+    cdef int owner, root, tiles, ext, st, m, node, mission = -1
     cdef int units[MAX_PLAYERS]
     cdef int roots[TR_EVENTS]
     cdef int kinds[TR_EVENTS]
@@ -1731,35 +1731,13 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             s.placed[i].emissary = <int8_t>me
             pl.emissaries -= 1
             s.mission_tile = <uint8_t>i
+            mission = i
             if FACE_FEAT[s.placed[i].face] == F_OUTPOST:
                 s.actions_left += 2       # section IX: two extra actions this phase 3
             if owner == -1:
                 _control_token(s, me)     # took control of an uncontrolled closed area (VI.3)
         elif A_CONSTRUCT <= action < A_CONSTRUCT + TR_TILES:
-            i = action - A_CONSTRUCT
-            node = _area_node(s, i)
-            root = _cfind(s, node)
-            _area_census(s, root, &tiles, &ext, units, &st)
-            m = 0
-            for k in range(s.params.num_players):
-                m += units[k]
-            if s.placed[i].station == 0:
-                pl.research -= 1
-            else:
-                pl.space -= 1
-            s.placed[i].station += 1
-            for k in range(s.n_placed):
-                # section XI: blocked emissaries in an area where an enemy builds go home
-                if _blocked(s, k) and s.placed[k].station == 0 and s.placed[k].emissary != me and \
-                        _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
-                    _return_emissary(s, k)
-            pl.credits += _construct_credits(s, i, node % 5 == K_SYSTEM, tiles + m)
-            if node % 5 != K_SYSTEM:
-                k = _nebula_record(s, root)
-                for st in range(2 if s.placed[i].station == 1 else 4):
-                    c = _draw_mineral(s)
-                    if c >= 0 and k >= 0:
-                        s.neb_minerals[k][c] += 1
+            _construct(s, me, action - A_CONSTRUCT, 1)
         elif A_TELEPORT <= action < A_TELEPORT + 3 * TR_TILES:
             d = (action - A_TELEPORT) // TR_TILES
             j = (action - A_TELEPORT) % TR_TILES
@@ -1773,6 +1751,7 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             s.teleport_used = 1
             if owner == me:
                 s.mission_tile = <uint8_t>j
+                mission = j
             if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me and not _blocked(s, j):
                 s.actions_left += 2       # a blocked emissary gives no outpost bonus (section XI)
             if k == -1:
@@ -1806,6 +1785,10 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             return 0
         else:
             return -1
+        if mission >= 0 and s.params.variant >= V_FULL:
+            _race_after_mission(s, me, mission)
+            if s.mode == M_RACE:
+                return 0             # the racial sub-step ends phase 3 when this was its last action
         if s.actions_left == 0:
             _finish_ph3(s)
         return 0
@@ -1845,6 +1828,38 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
         _battle_next_reroller(s)
         return 0
     return -1
+
+
+cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
+    # section V.3.3: build `levels` station levels (1; 2 at once with Living structures) on me's emissary
+    # on tile i: pay each level's credits, add each level's minerals in a nebula, and send blocked
+    # enemy emissaries of the area home (section XI)
+    cdef TrianPlayer* pl = &s.players[me]
+    cdef int node = _area_node(s, i), root, tiles, ext, st, m = 0, k, c, lv, q
+    cdef int units[MAX_PLAYERS]
+    root = _cfind(s, node)
+    _area_census(s, root, &tiles, &ext, units, &st)
+    for k in range(s.params.num_players):
+        m += units[k]
+    for lv in range(levels):
+        if s.placed[i].station == 0:
+            pl.research -= 1
+        else:
+            pl.space -= 1
+        s.placed[i].station += 1
+    for k in range(s.n_placed):
+        if _blocked(s, k) and s.placed[k].station == 0 and s.placed[k].emissary != me and \
+                _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
+            _return_emissary(s, k)
+    for lv in range(levels):
+        pl.credits += _construct_credits(s, i, node % 5 == K_SYSTEM, tiles + m)
+    if node % 5 != K_SYSTEM:
+        k = _nebula_record(s, root)
+        for lv in range(levels):
+            for q in range(2 if s.placed[i].station - levels + 1 + lv == 1 else 4):
+                c = _draw_mineral(s)
+                if c >= 0 and k >= 0:
+                    s.neb_minerals[k][c] += 1
 
 
 cdef void _clear_drawn(TrianState* s) noexcept nogil:

@@ -512,9 +512,9 @@ cdef dict _describe(const TrianState* s, int a):
         return {"id": a, "kind": "mineral_set",
                 "label": f"discard a set of 4 minerals (one of each colour) for {SET_CREDITS} credits"}
     if a >= A_RACE:
-        racial = _race_describe(s, me, a)       # (`d` is a C int here)
-        if racial is not None:
-            return racial
+        described = _race_describe(s, me, a)
+        if described is not None:
+            return described
     if A_SHIP_MOVE <= a < A_SHIP_TELE + TR_TILES * TR_TILES:
         tele = a >= A_SHIP_TELE
         k = a - (A_SHIP_TELE if tele else A_SHIP_MOVE)
@@ -527,7 +527,7 @@ cdef dict _describe(const TrianState* s, int a):
     return {"id": a, "kind": "unknown", "label": f"action {a}"}
 
 
-SHIP_NAMES = ("none", "Corvette", "Rogue")
+SHIP_NAMES = ("none", "Corvette", "Rogue", "Supreme Priestess")
 
 FACE_SHORT = {"space": "..", "nebula-cap": "n1", "nebula-bend": "n2", "nebula-core": "n3",
               "extractor-cap": "x1", "extractor-bend": "x2", "extractor-core": "x3",

@@ -32,9 +32,14 @@ cdef enum:
     # actions
     A_UNLOCK = 40000         # + module * 2 + side (0 the universal side, 1 the racial side)
     A_MINERAL_SET = 40010    # discard one mineral of each colour for 16 credits
-    A_RACE = 50000           # + race * 10000 + the race's own action number (< 10000)
-    RACE_BLOCK = 10000
+    A_RACE = 50000           # + race * 20000 + the race's own action number (< 20000)
+    RACE_BLOCK = 20000
     STREAM_RACES = 5         # the random stream of the race draw at setup
+    # racial sub-steps (race_step, mode M_RACE)
+    STEP_GATHER = 1          # VANTH: pick the extra minerals of Minerals gatherer
+    STEP_MINION = 2          # KORRAX: send a Slave-minion with the emissary just placed (or none)
+    # TrianPlaced.unit
+    UNIT_PRIESTESS = 2       # the Supreme Priestess fixed as an emissary (AURELI)
 
 RACE_NAMES = ("AURELI", "KORRAX", "VANTH", "QELLIA", "MAEPHOS", "ORVIN", "SYLPHEX", "XEMH")
 UNIVERSAL_NAMES = ("Gain more from nebulas", "A set of minerals", "Gain more from systems")
@@ -65,14 +70,14 @@ SKILL_PREREQ = (
 # Which skills the engine implements. A race is dealt only when both its starting skills are, and a
 # racial side is offered only when its skill is (a skill that would do nothing is never available).
 SKILL_DONE = (
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (0, 0, 0, 0, 0),
-    (1, 1, 1, 1, 1),
-    (1, 1, 0, 1, 1),
-    (1, 1, 1, 1, 1),
-    (1, 1, 1, 1, 1),
+    (0, 0, 0, 0, 0),     # AURELI
+    (1, 1, 1, 1, 1),     # KORRAX
+    (1, 1, 1, 1, 1),     # VANTH
+    (1, 1, 1, 1, 1),     # QELLIA
+    (1, 1, 1, 1, 1),     # MAEPHOS
+    (1, 1, 0, 1, 1),     # ORVIN (Adaptation Abilities: not implemented)
+    (1, 1, 1, 1, 1),     # SYLPHEX
+    (1, 1, 1, 1, 1),     # XEMH
 )
 
 cdef int8_t C_PREREQ[N_RACES][RACE_SKILLS]
@@ -155,7 +160,7 @@ cdef void _races_setup(TrianState* s, uint64_t seed) noexcept nogil:
         s.players[i].race = TR_UNKNOWN
         for k in range(4):
             s.players[i].tok_at[k] = TR_UNKNOWN
-    if s.params.variant < V_FULL or N_DEALT < n:
+    if s.params.variant < V_FULL:
         return
     rng_seed2(&rng, seed, STREAM_RACES)
     for i in range(N_DEALT):
@@ -163,7 +168,7 @@ cdef void _races_setup(TrianState* s, uint64_t seed) noexcept nogil:
     for i in range(N_DEALT - 1, 0, -1):
         j = <int>rng_below(&rng, <uint32_t>(i + 1))
         t = pool[i]; pool[i] = pool[j]; pool[j] = <uint8_t>t
-    for i in range(n):
+    for i in range(n if n < N_DEALT else N_DEALT):     # seats past the playable races get none
         s.players[i].race = pool[i]
         s.players[i].skills = 3          # the two starting skills
 
@@ -223,15 +228,48 @@ cdef void _closing_bonus(TrianState* s, int kind, int tiles, int controller) noe
 
 
 cdef void _control_token(TrianState* s, int p) noexcept nogil:
-    # taking control of a closed nebula or system: 1 random combat token (section VI.3)
+    # taking control of a closed nebula or system: 1 random combat token (section VI.3), one more
+    # with Holographic trick (QELLIA)
     _draw_token(s, p)
+    if _has(s, p, R_QELLIA, 4):
+        _draw_token(s, p)
 
 
-# ---------------------------------------------------------------- hook points (default: no race)
+cdef inline void _spend_action(TrianState* s) noexcept nogil:
+    # a racial action that is the phase 3 action (or one of the trade outpost's extra actions)
+    s.actions_left -= 1
+    s.actions_taken += 1
+
+
+cdef inline void _action_done(TrianState* s) noexcept nogil:
+    if s.actions_left == 0:
+        _finish_ph3(s)
+
+
+cdef inline void _race_step_clear(TrianState* s) noexcept nogil:
+    s.race_step = 0
+    s.race_seat = 0
+    s.race_arg = 0
+    s.race_count = 0
+
+
+cdef inline int _race_of_action(action_t a) noexcept nogil:
+    return (a - A_RACE) // RACE_BLOCK
+
+
+cdef inline int _local(action_t a) noexcept nogil:
+    return (a - A_RACE) % RACE_BLOCK
+
+
+# ---------------------------------------------------------------- hook points
+#
+# Each hook dispatches to the race concerned; a race that does not use a hook keeps the default.
 
 cdef int _race_ph1_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # extra phase 1 actions of me's race
     cdef int r = s.players[me].race
+    if r == R_QELLIA:
+        return _qellia_ph1_actions(s, me, out, n)
     if r == R_MAEPHOS:
         return _maephos_ph1_actions(s, me, out, n)
     return n
@@ -240,6 +278,12 @@ cdef int _race_ph1_actions(const TrianState* s, int me, action_t* out, int n) no
 cdef int _race_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # extra phase 3 actions of me's race (free ones and ones that cost the phase 3 action)
     cdef int r = s.players[me].race
+    if r == R_QELLIA:
+        return _qellia_ph3_actions(s, me, out, n)
+    if r == R_VANTH:
+        return _vanth_ph3_actions(s, me, out, n)
+    if r == R_KORRAX:
+        return _korrax_ph3_actions(s, me, out, n)
     if r == R_MAEPHOS:
         return _maephos_ph3_actions(s, me, out, n)
     if r == R_ORVIN:
@@ -260,28 +304,47 @@ cdef int _race_declare_actions(const TrianState* s, int me, action_t* out, int n
 
 cdef int _race_step_actions(const TrianState* s, action_t* out) noexcept nogil:
     # mode M_RACE: the decisions of the pending racial sub-step
+    if s.race_step == STEP_GATHER:
+        return _vanth_step_actions(s, out)
+    if s.race_step == STEP_MINION:
+        return _korrax_step_actions(s, out)
     return 0
 
 
 cdef int _race_apply(TrianState* s, int me, action_t a) noexcept nogil:
-    # a racial action (A_RACE block) in any mode; -1 when it is none
-    cdef int r = (a - A_RACE) // RACE_BLOCK
-    if a < A_RACE or r != s.players[me].race:
+    # a racial action (A_RACE block) in any mode; -1 when it is none. Only legal actions get here
+    # (Game.apply checks), so the block's race is me's race.
+    cdef int r
+    if a < A_RACE:
         return -1
+    r = _race_of_action(a)
+    if r == R_QELLIA:
+        return _qellia_apply(s, me, _local(a))
+    if r == R_VANTH:
+        return _vanth_apply(s, me, _local(a))
+    if r == R_KORRAX:
+        return _korrax_apply(s, me, _local(a))
     if r == R_MAEPHOS:
-        return _maephos_apply(s, me, (a - A_RACE) % RACE_BLOCK)
+        return _maephos_apply(s, me, _local(a))
     if r == R_ORVIN:
-        return _orvin_apply(s, me, (a - A_RACE) % RACE_BLOCK)
+        return _orvin_apply(s, me, _local(a))
     if r == R_SYLPHEX:
-        return _sylphex_apply(s, me, (a - A_RACE) % RACE_BLOCK)
+        return _sylphex_apply(s, me, _local(a))
     if r == R_XEMH:
-        return _xemh_apply(s, me, (a - A_RACE) % RACE_BLOCK)
+        return _xemh_apply(s, me, _local(a))
     return -1
+
+
+cdef void _race_after_mission(TrianState* s, int me, int tile) noexcept nogil:
+    # me's emissary just arrived on `tile` by expedition or teleport (phase 3); a sub-step may follow
+    if s.players[me].race == R_KORRAX:
+        _korrax_after_mission(s, me, tile)
 
 
 cdef void _race_after_gain(TrianState* s, int me, int nebula, int color) noexcept nogil:
     # me just gained a mineral of `color` from closed-nebula record `nebula` (phase 1)
-    pass
+    if color == 2 and _has(s, me, R_VANTH, 1):
+        _vanth_after_gain(s, me, nebula)
 
 
 cdef bint _race_after_ship_move(TrianState* s, int j, bint teleported) noexcept nogil:
@@ -313,7 +376,7 @@ cdef bint _race_before_clash(TrianState* s, int a, int t) noexcept nogil:
 
 cdef bint _rogue_fights(const TrianState* s, int i) noexcept nogil:
     # the Rogue on tile i rolls against a Corvette instead of losing at once
-    return False
+    return _korrax_rogue_fights(s, i)
 
 
 cdef int _die_bonus(const TrianState* s, int p, int ship_tile) noexcept nogil:
@@ -328,7 +391,7 @@ cdef int _die_bonus(const TrianState* s, int p, int ship_tile) noexcept nogil:
 
 cdef int _wins_ties(const TrianState* s, int p, int q) noexcept nogil:
     # the seat among p and q (q = -1: p alone is asked) whose skill wins every tie, or -1
-    return -1
+    return _korrax_wins_ties(s, p, q)
 
 
 cdef bint _ship_immobile(const TrianState* s, int i) noexcept nogil:
@@ -338,10 +401,12 @@ cdef bint _ship_immobile(const TrianState* s, int i) noexcept nogil:
 
 cdef void _race_reach(const TrianState* s, int i, uint8_t* reach) noexcept nogil:
     # mark the tiles the ship on tile i may move to (section V.3.5 and the owner's racial skills)
-    cdef int p = s.placed[i].ship, r = s.players[p].race if p >= 0 else TR_UNKNOWN
-    if r == R_MAEPHOS:
+    cdef int p = s.placed[i].ship
+    if _has(s, p, R_VANTH, 2):
+        _reach_ion(s, i, -1, SHIP_MOVES, i, reach)
+    elif s.players[p].race == R_MAEPHOS:
         _maephos_reach(s, i, reach)
-    elif r == R_XEMH:
+    elif s.players[p].race == R_XEMH:
         _xemh_reach(s, i, reach)
     else:
         _reach(s, i, -1, SHIP_MOVES, i, reach)
@@ -423,11 +488,31 @@ cdef object _check_races(const TrianState* s):
         return "no seat to decide the racial sub-step"
     if s.mode != M_RACE and (s.race_seat or s.race_arg or s.race_count):
         return "racial sub-step fields must be 0 without one"
+    if s.mode == M_RACE:
+        err = _check_step(s)
+        if err:
+            return err
     for p in range(n):
         err = _race_check(s, p)
         if err:
             return err
     return None
+
+
+cdef object _check_step(const TrianState* s):
+    # the pending racial sub-step fits its race and its data
+    cdef int p = s.race_seat, k = s.race_arg
+    if s.race_step == STEP_GATHER:
+        if not _has(s, p, R_VANTH, 1) or k >= s.n_nebulas or not 1 <= s.race_count <= 2 or \
+                sum(s.neb_minerals[k][c] for c in range(TR_COLORS)) == 0:
+            return "Minerals gatherer step out of range"
+        return None
+    if s.race_step == STEP_MINION:
+        if not _has(s, p, R_KORRAX, 0) or k >= s.n_placed or s.placed[k].emissary != p or s.race_count or \
+                s.mode != M_RACE or _korrax_minions_free(s, p) <= 0 or s.players[p].minerals[3] == 0:
+            return "Slave-Minion step out of range"
+        return None
+    return f"unknown racial sub-step {s.race_step}"
 
 
 cdef object _skills_line(const TrianPlayer* pl):
@@ -441,39 +526,60 @@ cdef object _skills_line(const TrianPlayer* pl):
 
 
 cdef object _race_check(const TrianState* s, int p):
-    # race-specific consistency of seat p's tokens and units; None when consistent
-    cdef int i
+    # seat p's racial units and special tokens on the board are ones its skills give; None when so
+    cdef int i, minions = 0, priestess = 0
     r = s.players[p].race
+    err = None
     if r == R_MAEPHOS:
-        return _maephos_check(s, p)
-    if r == R_ORVIN:
-        return _orvin_check(s, p)
-    if r == R_SYLPHEX:
-        return _sylphex_check(s, p)
-    if r == R_XEMH:
-        return _xemh_check(s, p)
+        err = _maephos_check(s, p)
+    elif r == R_ORVIN:
+        err = _orvin_check(s, p)
+    elif r == R_SYLPHEX:
+        err = _sylphex_check(s, p)
+    elif r == R_XEMH:
+        err = _xemh_check(s, p)
+    if err:
+        return err
     for i in range(s.n_placed):
-        if (s.placed[i].unit and s.placed[i].emissary == p) or \
+        if s.placed[i].emissary == p and s.placed[i].unit == UNIT_MINION:
+            minions += 1
+        if (s.placed[i].emissary == p and s.placed[i].unit == UNIT_PRIESTESS) or \
                 (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p):
-            return f"placed[{i}]: seat {p}'s race has no such token"
+            priestess += 1
+    if minions > _has(s, p, R_KORRAX, 0) + _has(s, p, R_KORRAX, 4):
+        return f"player {p}: more Slave-minions on the board than its skills give"
+    if priestess > _has(s, p, R_AURELI, 0):
+        return f"player {p}: a Supreme Priestess without the skill"
     for i in range(4):
-        if s.players[p].tok_at[i] != TR_UNKNOWN:
-            return f"player {p}: seat {p}'s race has no special token {i}"
+        if s.players[p].tok_at[i] != TR_UNKNOWN and not _tok_allowed(s, p, i):
+            return f"player {p}: seat {p}'s skills give no special token {i}"
     return None
+
+
+cdef bint _tok_allowed(const TrianState* s, int p, int k):
+    # special token slot k of seat p may be on the board (MAEPHOS, ORVIN, SYLPHEX and XEMH check their
+    # tokens in their own checks, run first)
+    cdef int r = s.players[p].race
+    return r == R_MAEPHOS or r == R_ORVIN or r == R_SYLPHEX or r == R_XEMH
 
 
 cdef object _race_describe(const TrianState* s, int me, int a):
     # {'id', 'kind', 'label', ...} for a racial action id, or None
-    r = (a - A_RACE) // RACE_BLOCK
-    n = (a - A_RACE) % RACE_BLOCK
+    r = _race_of_action(a)
+    if r == R_QELLIA:
+        return _qellia_describe(s, me, a, _local(a))
+    if r == R_VANTH:
+        return _vanth_describe(s, me, a, _local(a))
+    if r == R_KORRAX:
+        return _korrax_describe(s, me, a, _local(a))
     if r == R_MAEPHOS:
-        return _maephos_describe(s, me, n, a)
+        return _maephos_describe(s, me, _local(a), a)
     if r == R_ORVIN:
-        return _orvin_describe(s, me, n, a)
+        return _orvin_describe(s, me, _local(a), a)
     if r == R_SYLPHEX:
-        return _sylphex_describe(s, me, n, a)
+        return _sylphex_describe(s, me, _local(a), a)
     if r == R_XEMH:
-        return _xemh_describe(s, me, n, a)
+        return _xemh_describe(s, me, _local(a), a)
     return None
 
 

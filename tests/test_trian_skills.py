@@ -58,10 +58,11 @@ def test_full_variant_is_registered_with_ships_and_races_for_every_player_count(
         state = load_game("trian", players=players, variant="full").new_initial_state(7)
         d = json.loads(state.to_json())["state"]
         assert d["player_corvettes"][:players] == [3] * players, "full = ships + race evolution"
-        races = d["player_race"][:players]
-        if len(T.DEALT_RACES) >= players:
-            assert len(set(races)) == players and set(races) <= set(T.DEALT_RACES)
-            assert all(s & 3 == 3 for s in d["player_skills"][:players]), "2 starting skills are active"
+        dealt = min(players, len(T.DEALT_RACES))
+        races = d["player_race"][:dealt]
+        assert len(set(races)) == dealt and set(races) <= set(T.DEALT_RACES)
+        assert d["player_race"][dealt:players] == [255] * (players - dealt), "no playable race left"
+        assert all(s & 3 == 3 for s in d["player_skills"][:dealt]), "2 starting skills are active"
         again = json.loads(load_game("trian", players=players, variant="full").new_initial_state(7).to_json())
         assert again["state"]["player_race"] == d["player_race"], "the race draw is deterministic per seed"
 
@@ -168,3 +169,16 @@ def test_a_set_of_minerals_needs_the_skill():
     sc = full(["space"])
     give(sc, A, red=1, blue=1, green=1, yellow=1)
     assert not sc.has("mineral_set")
+
+
+def set_race(sc: Scenario, seat: int, race: int, *modules: int) -> None:
+    """Give `seat` the race `race` with its 2 starting skills and the racial sides of `modules` (0..2);
+    another seat holding that race is left without one."""
+    d = sc.data()
+    for p, r in enumerate(d["player_race"]):
+        if r == race and p != seat:
+            d["player_race"][p] = 255
+            d["player_skills"][p] = 0
+    d["player_race"][seat] = race
+    d["player_skills"][seat] = 3 | sum(1 << (2 + m) for m in modules)
+    sc.edit(player_race=d["player_race"], player_skills=d["player_skills"])
