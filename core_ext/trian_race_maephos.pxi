@@ -1,4 +1,4 @@
-# Included by trian_races.pxi: race 4, MAEPHOS (named by the rulebook) (section VIII; docs/rules/trian.md, section 14.10).
+# Included by trian_races.pxi: race 4, MAEPHOS (named by the rulebook) (section VIII; docs/rules/trian.md, section 14.14).
 #
 # Starting skills (racial skills 0, 1): Harvester, Subspace tunnel technology.
 # Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Harvest technology, Harvest module (needs Harvest technology), Subspace tunnel generator.

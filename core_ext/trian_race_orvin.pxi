@@ -1,4 +1,4 @@
-# Included by trian_races.pxi: race 5, ORVIN (invented name) (section VIII; docs/rules/trian.md, section 14.11).
+# Included by trian_races.pxi: race 5, ORVIN (invented name) (section VIII; docs/rules/trian.md, section 14.15).
 #
 # Starting skills (racial skills 0, 1): Exmitter, Manipulation.
 # Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Adaptation Abilities, An Extra Exmitter, Mental manipulation.

@@ -1,4 +1,4 @@
-# Included by trian_races.pxi: race 6, SYLPHEX (invented name) (section VIII; docs/rules/trian.md, section 14.12).
+# Included by trian_races.pxi: race 6, SYLPHEX (invented name) (section VIII; docs/rules/trian.md, section 14.16).
 #
 # Starting skills (racial skills 0, 1): Decoy, Space modulator technology.
 # Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Manoeuvring thrusters, Shockwave, Space Modulator.
