@@ -125,6 +125,7 @@ ctypedef struct TrianState:
     int8_t race_seat               # the seat deciding it
     uint8_t race_arg               # step data (a nebula record, a tile)
     uint8_t race_count             # step data (picks left)
+    uint8_t b_warcry               # bit p: seat p spent a red mineral on Warcry in the current clash (XEMH)
     # random streams, one per hidden source (the stacks are shuffled once at setup)
     Rng rng_minerals
     Rng rng_tokens

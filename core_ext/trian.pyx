@@ -321,7 +321,7 @@ cdef bint _in_exmitter_field(const TrianState* s, int i) noexcept nogil:
         j = _nb_placed(s, i, d)
         if j >= 0 and FACE_FEAT[s.placed[j].face] == F_EXMITTER:
             return True
-    return False
+    return s.params.variant >= V_FULL and _race_exmitter_field(s, i)
 
 
 cdef inline int _mineral_total(const TrianPlayer* p) noexcept nogil:
@@ -1013,6 +1013,7 @@ cdef void _ship_clash_end(TrianState* s) noexcept nogil:
     s.b_n = 0
     s.b_pos = 0
     s.b_stage = 0
+    s.b_warcry = 0
     if ta == td:
         tie = _wins_ties(s, pa, pd)       # a racial skill may win ties (Regeneration)
         if tie == pa:
@@ -1068,6 +1069,7 @@ cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kind
                 _return_emissary(s, j)
             if j >= 0:
                 _ship_home(s, j)
+                _race_exmitter_hits(s, j)
     _enter_ph3(s)
 
 
@@ -1247,6 +1249,7 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
         s.players[p].decl_plus = 0
         s.b_dice[p] = 0
         s.b_rerolls[p] = 0
+    s.b_warcry = 0
     # who is still in the battle
     n_left = 0
     for k in range(s.b_n):
@@ -1520,6 +1523,8 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
             for b in range(4):
                 if a + b <= 3 and a <= pl.tok_plus and b <= pl.tok_count - pl.tok_plus:
                     out[n] = A_DECLARE + a * 4 + b; n += 1
+        if s.params.variant >= V_FULL:
+            n = _race_declare_actions(s, me, out, n)     # e.g. Warcry, before the dice are rolled
         return n
     if s.mode == M_REROLL:
         out[0] = A_REROLL
@@ -1758,6 +1763,8 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             else:
                 pl.rogues -= 1
                 _ship_arrive(s, s.new_tile, me, SHIP_ROGUE)
+            if s.params.variant >= V_FULL and _race_after_ship_move(s, s.new_tile, False):
+                return 0             # a racial token destroyed the ship; phase 3 went on without it
         elif A_SHIP_MOVE <= action < A_SHIP_TELE + TR_TILES * TR_TILES:
             a = A_SHIP_MOVE if action < A_SHIP_TELE else A_SHIP_TELE
             src = (action - a) // TR_TILES
@@ -1800,6 +1807,8 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
         _events_run(s)
         return 0
     if s.mode == M_DECLARE:
+        if action >= A_RACE:
+            return _race_apply(s, me, action)
         a = (action - A_DECLARE) // 4
         b = (action - A_DECLARE) % 4
         pl.tok_count -= a + b

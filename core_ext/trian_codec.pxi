@@ -112,6 +112,7 @@ def _field_specs():
         ("race_seat", _off(&_PROBE.race_seat), "b", 1, 0),
         ("race_arg", _off(&_PROBE.race_arg), "B", 1, 0),
         ("race_count", _off(&_PROBE.race_count), "B", 1, 0),
+        ("b_warcry", _off(&_PROBE.b_warcry), "B", 1, 0),
         ("rng_minerals", _off(&_PROBE.rng_minerals), "Q", 4, 8),
         ("rng_tokens", _off(&_PROBE.rng_tokens), "Q", 4, 8),
         ("rng_dice", _off(&_PROBE.rng_dice), "Q", 4, 8),

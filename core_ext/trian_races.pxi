@@ -78,10 +78,10 @@ SKILL_DONE = (
     (1, 1, 1, 1, 1),     # KORRAX
     (1, 1, 1, 1, 1),     # VANTH
     (1, 1, 1, 1, 1),     # QELLIA
-    (0, 0, 0, 0, 0),     # MAEPHOS
-    (0, 0, 0, 0, 0),     # ORVIN
-    (0, 0, 0, 0, 0),     # SYLPHEX
-    (0, 0, 0, 0, 0),     # XEMH
+    (1, 1, 1, 1, 1),     # MAEPHOS
+    (1, 1, 0, 1, 1),     # ORVIN (Adaptation Abilities: not implemented)
+    (1, 1, 1, 1, 1),     # SYLPHEX
+    (1, 1, 1, 1, 1),     # XEMH
 )
 
 cdef int8_t C_PREREQ[N_RACES][RACE_SKILLS]
@@ -274,6 +274,8 @@ cdef int _race_ph1_actions(const TrianState* s, int me, action_t* out, int n) no
     cdef int r = s.players[me].race
     if r == R_QELLIA:
         return _qellia_ph1_actions(s, me, out, n)
+    if r == R_MAEPHOS:
+        return _maephos_ph1_actions(s, me, out, n)
     return n
 
 
@@ -289,7 +291,22 @@ cdef int _race_ph3_actions(const TrianState* s, int me, action_t* out, int n) no
         n = _korrax_ph3_actions(s, me, out, n)
     elif r == R_AURELI:
         n = _aureli_ph3_actions(s, me, out, n)
+    elif r == R_MAEPHOS:
+        n = _maephos_ph3_actions(s, me, out, n)
+    elif r == R_ORVIN:
+        n = _orvin_ph3_actions(s, me, out, n)
+    elif r == R_SYLPHEX:
+        n = _sylphex_ph3_actions(s, me, out, n)
+    elif r == R_XEMH:
+        n = _xemh_ph3_actions(s, me, out, n)
     return _release_actions(s, me, out, n)
+
+
+cdef int _race_declare_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
+    # mode M_DECLARE: extra racial decisions of the seat declaring, before the dice are rolled
+    if s.players[me].race == R_XEMH:
+        return _xemh_declare_actions(s, me, out, n)
+    return n
 
 
 cdef int _race_step_actions(const TrianState* s, action_t* out) noexcept nogil:
@@ -318,6 +335,14 @@ cdef int _race_apply(TrianState* s, int me, action_t a) noexcept nogil:
         return _korrax_apply(s, me, _local(a))
     if r == R_AURELI:
         return _aureli_apply(s, me, _local(a))
+    if r == R_MAEPHOS:
+        return _maephos_apply(s, me, _local(a))
+    if r == R_ORVIN:
+        return _orvin_apply(s, me, _local(a))
+    if r == R_SYLPHEX:
+        return _sylphex_apply(s, me, _local(a))
+    if r == R_XEMH:
+        return _xemh_apply(s, me, _local(a))
     return -1
 
 
@@ -334,8 +359,19 @@ cdef void _race_after_gain(TrianState* s, int me, int nebula, int color) noexcep
 
 
 cdef bint _race_after_ship_move(TrianState* s, int j, bint teleported) noexcept nogil:
-    # a ship just moved (or was teleported) onto tile j; True when a racial sub-step now waits, which
-    # then lands the ship itself (_ship_landed: battle or end of phase 3)
+    # a ship just moved (or was teleported, or came by expedition) onto tile j; True when a racial
+    # sub-step now waits, which then lands the ship itself (_ship_landed: battle or end of phase 3), or
+    # when a racial token destroyed the ship (then phase 3 ends here if no action is left)
+    cdef int p
+    for p in range(s.params.num_players):
+        if s.players[p].race == R_SYLPHEX:
+            _sylphex_ship_near(s, p, j)
+        elif s.players[p].race == R_XEMH:
+            _xemh_ship_near(s, p, j)
+    if s.placed[j].ship_kind == 0:
+        if s.mode == M_PH3 and s.actions_left == 0:
+            _finish_ph3(s)
+        return True
     if not teleported and s.placed[j].ship_kind == SHIP_PRIESTESS:
         return _aureli_after_move(s, j)
     return False
@@ -358,6 +394,11 @@ cdef bint _rogue_fights(const TrianState* s, int i) noexcept nogil:
 
 cdef int _die_bonus(const TrianState* s, int p, int ship_tile) noexcept nogil:
     # added to p's die in a clash (ship_tile: p's ship in a ship clash, -1 in an emissary battle)
+    cdef int r = s.players[p].race
+    if r == R_MAEPHOS:
+        return _maephos_die_bonus(s, p, ship_tile)
+    if r == R_XEMH:
+        return _xemh_die_bonus(s, p, ship_tile)
     return 0
 
 
@@ -376,8 +417,29 @@ cdef void _race_reach(const TrianState* s, int i, uint8_t* reach) noexcept nogil
     cdef int p = s.placed[i].ship
     if _has(s, p, R_VANTH, 2):
         _reach_ion(s, i, -1, SHIP_MOVES, i, reach)
-        return
-    _reach(s, i, -1, SHIP_MOVES, i, reach)
+    elif s.players[p].race == R_MAEPHOS:
+        _maephos_reach(s, i, reach)
+    elif s.players[p].race == R_XEMH:
+        _xemh_reach(s, i, reach)
+    else:
+        _reach(s, i, -1, SHIP_MOVES, i, reach)
+
+
+cdef bint _race_exmitter_field(const TrianState* s, int i) noexcept nogil:
+    # tile i is in the radius of a racial exmitter token (ORVIN's Exmitter)
+    cdef int p
+    for p in range(s.params.num_players):
+        if s.players[p].race == R_ORVIN and _orvin_exmits(s, p, i):
+            return True
+    return False
+
+
+cdef void _race_exmitter_hits(TrianState* s, int j) noexcept nogil:
+    # an exmitter (tile or token) was just placed with tile j in its radius: racial tokens it removes
+    cdef int p
+    for p in range(s.params.num_players):
+        if s.players[p].race == R_XEMH:
+            _xemh_exmitted(s, p, j)
 
 
 cdef int _construct_credits(const TrianState* s, int i, bint system, int tiles_and_emissaries) noexcept nogil:
@@ -429,6 +491,8 @@ cdef object _check_races(const TrianState* s):
     for i in range(s.n_placed, TR_TILES):
         if s.placed[i].unit:
             return f"placed[{i}]: entries past n_placed must be 0"
+    if s.b_warcry >> n or (s.b_warcry and s.mode not in (M_DECLARE, M_REROLL, M_RACE)):
+        return "b_warcry is set outside a clash or for a seat that does not play"
     if s.evolved > 1 or (s.mission_tile != TR_UNKNOWN and s.mission_tile >= s.n_placed):
         return "turn fields of race evolution out of range"
     if (s.mode == M_RACE) != (s.race_step != 0):
@@ -488,6 +552,18 @@ cdef object _skills_line(const TrianPlayer* pl):
 cdef object _race_check(const TrianState* s, int p):
     # seat p's racial units and special tokens on the board are ones its skills give; None when so
     cdef int i, minions = 0, priestess = 0
+    r = s.players[p].race
+    err = None
+    if r == R_MAEPHOS:
+        err = _maephos_check(s, p)
+    elif r == R_ORVIN:
+        err = _orvin_check(s, p)
+    elif r == R_SYLPHEX:
+        err = _sylphex_check(s, p)
+    elif r == R_XEMH:
+        err = _xemh_check(s, p)
+    if err:
+        return err
     for i in range(s.n_placed):
         if s.placed[i].emissary == p and s.placed[i].unit == UNIT_MINION:
             minions += 1
@@ -505,11 +581,12 @@ cdef object _race_check(const TrianState* s, int p):
 
 
 cdef bint _tok_allowed(const TrianState* s, int p, int k):
-    # special token slot k of seat p may be on the board
-    cdef int i = s.players[p].tok_at[k]
+    # special token slot k of seat p may be on the board (MAEPHOS, ORVIN, SYLPHEX and XEMH check their
+    # tokens in their own checks, run first)
+    cdef int r = s.players[p].race, i = s.players[p].tok_at[k]
     if k == 0 and _has(s, p, R_AURELI, 1):
         return s.placed[i].ship_kind != 0 and s.placed[i].ship != p      # the Harness on an enemy ship
-    return False
+    return r == R_MAEPHOS or r == R_ORVIN or r == R_SYLPHEX or r == R_XEMH
 
 
 cdef object _race_describe(const TrianState* s, int me, int a):
@@ -523,6 +600,14 @@ cdef object _race_describe(const TrianState* s, int me, int a):
         return _korrax_describe(s, me, a, _local(a))
     if r == R_AURELI:
         return _aureli_describe(s, me, a, _local(a))
+    if r == R_MAEPHOS:
+        return _maephos_describe(s, me, _local(a), a)
+    if r == R_ORVIN:
+        return _orvin_describe(s, me, _local(a), a)
+    if r == R_SYLPHEX:
+        return _sylphex_describe(s, me, _local(a), a)
+    if r == R_XEMH:
+        return _xemh_describe(s, me, _local(a), a)
     return None
 
 

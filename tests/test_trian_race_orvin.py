@@ -1,0 +1,113 @@
+"""Galaxy of Trian, race ORVIN (section VIII; docs/rules/trian.md, section 14.11): Exmitter, Manipulation,
+An Extra Exmitter, Mental manipulation (Adaptation Abilities is not implemented: never offered)."""
+
+from __future__ import annotations
+
+from test_trian import A, B
+from test_trian_ships import CORVETTE, ROGUE, put_ship, ship_at, space_row, targets
+from trian_race_setup import ORVIN, full, give_minerals, kinds, mineral, set_race, set_tokens, token
+
+ADAPTATION, EXTRA_EXMITTER, MENTAL = 2, 3, 4
+
+
+def test_the_exmitter_token_goes_on_the_new_tile_for_free_and_works_as_an_exmitter():
+    sc = full(["space"] * 6)
+    set_race(sc, A, ORVIN)
+    space_row(sc, 2)
+    put_ship(sc, 1, B, CORVETTE)
+    sc.place(2, 0, "space")  # A
+    sc.act("exmitter_token", x=2, y=0)
+    assert token(sc, A, 0) == 2
+    assert ship_at(sc, 1) == (-1, 0) and sc.data()["player_corvettes"][B] == 3, "its radius is cleared"
+    assert sc.state.current_player == A and not sc.has("ship_expedition"), "free, and the tile takes no unit"
+    assert not sc.has("exmitter_token"), "one token without An Extra Exmitter"
+    sc.act("pass")
+    put_ship(sc, 0, B, ROGUE)
+    sc.place(3, 0, "space")  # B: (3,0) is in the token's radius
+    assert targets(sc, "ship_move") == set(), "(1,0), (2,0) and (3,0) are in the radius"
+    assert not sc.has("ship_expedition")
+
+
+def test_an_extra_exmitter_gives_a_second_token():
+    sc = full(["space"] * 5)
+    set_race(sc, A, ORVIN, EXTRA_EXMITTER)
+    space_row(sc, 4)
+    set_tokens(sc, A, tok_at_0=0)
+    sc.place(4, 0, "space")
+    sc.act("exmitter_token", x=4)
+    assert (token(sc, A, 0), token(sc, A, 1)) == (0, 4)
+
+
+def planets(mental: bool = False):
+    """(0,0) planet-end - (1,0) planet-link - (2,0) space - (3,0) nebula-cap, A (ORVIN) to play:
+    A's emissary on (0,0), B's on (1,0) and on the nebula (3,0)."""
+    sc = full(["planet-end", "planet-link", "space", "nebula-cap", "space"])
+    set_race(sc, A, ORVIN, *([MENTAL] if mental else []))
+    sc.turn(0, 0, "planet-end", "pass", right="P")
+    sc.turn(1, 0, "planet-link", "pass", left="P", right="S")
+    sc.turn(2, 0, "space", "pass", left="S", right="S")
+    sc.turn(3, 0, "nebula-cap", "pass", left="S")
+    d = sc.data()
+    emissaries = d["placed_emissary"]
+    emissaries[0], emissaries[1], emissaries[3] = A, B, B
+    supply = d["player_emissaries"]
+    supply[A] -= 1
+    supply[B] -= 2
+    sc.edit(placed_emissary=emissaries, player_emissaries=supply)
+    return sc
+
+
+def swaps(sc, unit: str) -> set[tuple[int, int]]:
+    return {
+        (d["own"]["x"], d["enemy"]["x"]) for d in kinds(sc) if d["kind"] == "manipulate" and d["unit"] == unit
+    }
+
+
+def test_manipulation_swaps_emissaries_within_one_system_for_green_and_blue_once_per_turn():
+    sc = planets()
+    sc.place(4, 0, "space")
+    assert swaps(sc, "emissary") == set(), "Manipulation costs 1 green and 1 blue"
+    give_minerals(sc, A, green=1, blue=2)
+    assert swaps(sc, "emissary") == {(0, 1)}, "not with the emissary in the nebula"
+    sc.act("manipulate", unit="emissary")
+    d = sc.data()
+    assert d["placed_emissary"][:2] == [B, A]
+    assert (mineral(sc, A, "green"), mineral(sc, A, "blue")) == (0, 1)
+    assert sc.state.current_player == A, "Manipulation costs no action"
+    give_minerals(sc, A, green=1)
+    assert swaps(sc, "emissary") == set(), "once per turn"
+
+
+def test_mental_manipulation_reaches_other_areas_within_3_tiles():
+    sc = planets(mental=True)
+    give_minerals(sc, A, green=1, blue=1)
+    sc.place(4, 0, "space")
+    assert swaps(sc, "emissary") == {(0, 1), (0, 3)}
+
+
+def test_manipulation_swaps_ships_only_within_one_outer_space_area():
+    faces = ["space", "gas-cap", "gas-cap", "space", "space", "space"]
+    for mental in (False, True):
+        sc = full(faces)
+        set_race(sc, A, ORVIN, *([MENTAL] if mental else []))
+        sc.turn(0, 0, "space", "pass")  # A: 0
+        sc.turn(1, 0, "gas-cap", "pass", left="S", right="G")  # B: 1
+        sc.turn(2, 0, "gas-cap", "pass", left="G", right="S")  # A: 2
+        sc.turn(3, 0, "space", "pass")  # B: 3
+        put_ship(sc, 0, A, ROGUE)
+        put_ship(sc, 3, B, CORVETTE)
+        put_ship(sc, 1, B, ROGUE)
+        give_minerals(sc, A, green=1, blue=1)
+        sc.place(-1, 0, "space")  # A
+        expected = {(0, 1), (0, 3)} if mental else {(0, 1)}
+        assert swaps(sc, "ship") == expected, "the gas border splits outer space"
+        sc.act("manipulate", unit="ship", enemy={"x": 1, "y": 0})
+        assert ship_at(sc, 1) == (A, ROGUE) and ship_at(sc, 0) == (B, ROGUE)
+
+
+def test_adaptation_abilities_is_never_offered():
+    sc = full(["space"])
+    set_race(sc, A, ORVIN)
+    sc.edit(player_credits=[50, 10, 0, 0])
+    assert not sc.has("unlock", module=0, side="racial")
+    assert sc.has("unlock", module=1, side="racial") and sc.has("unlock", module=2, side="racial")
