@@ -38,6 +38,10 @@ cdef enum:
     # racial sub-steps (race_step, mode M_RACE)
     STEP_GATHER = 1          # VANTH: pick the extra minerals of Minerals gatherer
     STEP_MINION = 2          # KORRAX: send a Slave-minion with the emissary just placed (or none)
+    STEP_PR_GAIN = 3         # AURELI: the minerals after moving the Supreme Priestess
+    STEP_PR_FIX = 4          # AURELI: fix the Priestess as an emissary, or keep it a ship
+    STEP_DIVINE = 5          # AURELI: Divine help, evade the attack (pay 3 minerals) or not
+    STEP_DIVINE_TO = 6       # AURELI: where the evading Priestess goes
     # TrianPlaced.unit
     UNIT_PRIESTESS = 2       # the Supreme Priestess fixed as an emissary (AURELI)
 
@@ -70,7 +74,7 @@ SKILL_PREREQ = (
 # Which skills the engine implements. A race is dealt only when both its starting skills are, and a
 # racial side is offered only when its skill is (a skill that would do nothing is never available).
 SKILL_DONE = (
-    (0, 0, 0, 0, 0),     # AURELI
+    (1, 1, 1, 1, 1),     # AURELI
     (1, 1, 1, 1, 1),     # KORRAX
     (1, 1, 1, 1, 1),     # VANTH
     (1, 1, 1, 1, 1),     # QELLIA
@@ -276,23 +280,26 @@ cdef int _race_ph1_actions(const TrianState* s, int me, action_t* out, int n) no
 
 
 cdef int _race_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
-    # extra phase 3 actions of me's race (free ones and ones that cost the phase 3 action)
+    # extra phase 3 actions of me's race (free ones and ones that cost the phase 3 action), and
+    # freeing me's ship from an AURELI's Harness (any race)
     cdef int r = s.players[me].race
     if r == R_QELLIA:
-        return _qellia_ph3_actions(s, me, out, n)
-    if r == R_VANTH:
-        return _vanth_ph3_actions(s, me, out, n)
-    if r == R_KORRAX:
-        return _korrax_ph3_actions(s, me, out, n)
-    if r == R_MAEPHOS:
-        return _maephos_ph3_actions(s, me, out, n)
-    if r == R_ORVIN:
-        return _orvin_ph3_actions(s, me, out, n)
-    if r == R_SYLPHEX:
-        return _sylphex_ph3_actions(s, me, out, n)
-    if r == R_XEMH:
-        return _xemh_ph3_actions(s, me, out, n)
-    return n
+        n = _qellia_ph3_actions(s, me, out, n)
+    elif r == R_VANTH:
+        n = _vanth_ph3_actions(s, me, out, n)
+    elif r == R_KORRAX:
+        n = _korrax_ph3_actions(s, me, out, n)
+    elif r == R_AURELI:
+        n = _aureli_ph3_actions(s, me, out, n)
+    elif r == R_MAEPHOS:
+        n = _maephos_ph3_actions(s, me, out, n)
+    elif r == R_ORVIN:
+        n = _orvin_ph3_actions(s, me, out, n)
+    elif r == R_SYLPHEX:
+        n = _sylphex_ph3_actions(s, me, out, n)
+    elif r == R_XEMH:
+        n = _xemh_ph3_actions(s, me, out, n)
+    return _release_actions(s, me, out, n)
 
 
 cdef int _race_declare_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
@@ -308,6 +315,8 @@ cdef int _race_step_actions(const TrianState* s, action_t* out) noexcept nogil:
         return _vanth_step_actions(s, out)
     if s.race_step == STEP_MINION:
         return _korrax_step_actions(s, out)
+    if STEP_PR_GAIN <= s.race_step <= STEP_DIVINE_TO:
+        return _aureli_step_actions(s, out)
     return 0
 
 
@@ -324,6 +333,8 @@ cdef int _race_apply(TrianState* s, int me, action_t a) noexcept nogil:
         return _vanth_apply(s, me, _local(a))
     if r == R_KORRAX:
         return _korrax_apply(s, me, _local(a))
+    if r == R_AURELI:
+        return _aureli_apply(s, me, _local(a))
     if r == R_MAEPHOS:
         return _maephos_apply(s, me, _local(a))
     if r == R_ORVIN:
@@ -361,17 +372,19 @@ cdef bint _race_after_ship_move(TrianState* s, int j, bint teleported) noexcept 
         if s.mode == M_PH3 and s.actions_left == 0:
             _finish_ph3(s)
         return True
+    if not teleported and s.placed[j].ship_kind == SHIP_PRIESTESS:
+        return _aureli_after_move(s, j)
     return False
 
 
 cdef void _race_ship_gone(TrianState* s, int i) noexcept nogil:
     # the ship on tile i leaves the board (back to its owner's supply)
-    pass
+    _aureli_ship_gone(s, i)
 
 
 cdef bint _race_before_clash(TrianState* s, int a, int t) noexcept nogil:
     # the ship on tile a is about to clash with the ship on tile t; True when a sub-step now waits
-    return False
+    return _aureli_before_clash(s, a, t)
 
 
 cdef bint _rogue_fights(const TrianState* s, int i) noexcept nogil:
@@ -395,8 +408,8 @@ cdef int _wins_ties(const TrianState* s, int p, int q) noexcept nogil:
 
 
 cdef bint _ship_immobile(const TrianState* s, int i) noexcept nogil:
-    # the ship on tile i may neither move nor be teleported
-    return False
+    # the ship on tile i may neither move nor be teleported (an AURELI's Harness technology holds it)
+    return s.params.variant >= V_FULL and _harness_owner(s, i) >= 0
 
 
 cdef void _race_reach(const TrianState* s, int i, uint8_t* reach) noexcept nogil:
@@ -431,7 +444,7 @@ cdef void _race_exmitter_hits(TrianState* s, int j) noexcept nogil:
 
 cdef int _construct_credits(const TrianState* s, int i, bint system, int tiles_and_emissaries) noexcept nogil:
     # credits for building on the emissary on tile i (section V.3.3: x 4 in a system, x 1 in a nebula)
-    return tiles_and_emissaries * (4 if system else 1)
+    return _aureli_construct_credits(s, i, system, tiles_and_emissaries)
 
 
 # ---------------------------------------------------------------- Python side: checks, labels
@@ -512,6 +525,17 @@ cdef object _check_step(const TrianState* s):
                 s.mode != M_RACE or _korrax_minions_free(s, p) <= 0 or s.players[p].minerals[3] == 0:
             return "Slave-Minion step out of range"
         return None
+    if STEP_PR_GAIN <= s.race_step <= STEP_DIVINE_TO:
+        if not _has(s, p, R_AURELI, 0) or not s.sb_on == (s.race_step >= STEP_DIVINE):
+            return "Supreme Priestess step out of range"
+        if s.race_step == STEP_PR_GAIN and not (s.race_count == 2 and k < s.n_placed and
+                                                s.placed[k].ship_kind == SHIP_PRIESTESS or
+                                                s.race_count == 1 and k < s.n_nebulas):
+            return "Supreme Priestess step out of range"
+        if s.race_step != STEP_PR_GAIN and (s.race_count or k >= s.n_placed or
+                                            s.placed[k].ship_kind != SHIP_PRIESTESS or s.placed[k].ship != p):
+            return "Supreme Priestess step out of range"
+        return None
     return f"unknown racial sub-step {s.race_step}"
 
 
@@ -559,7 +583,9 @@ cdef object _race_check(const TrianState* s, int p):
 cdef bint _tok_allowed(const TrianState* s, int p, int k):
     # special token slot k of seat p may be on the board (MAEPHOS, ORVIN, SYLPHEX and XEMH check their
     # tokens in their own checks, run first)
-    cdef int r = s.players[p].race
+    cdef int r = s.players[p].race, i = s.players[p].tok_at[k]
+    if k == 0 and _has(s, p, R_AURELI, 1):
+        return s.placed[i].ship_kind != 0 and s.placed[i].ship != p      # the Harness on an enemy ship
     return r == R_MAEPHOS or r == R_ORVIN or r == R_SYLPHEX or r == R_XEMH
 
 
@@ -572,6 +598,8 @@ cdef object _race_describe(const TrianState* s, int me, int a):
         return _vanth_describe(s, me, a, _local(a))
     if r == R_KORRAX:
         return _korrax_describe(s, me, a, _local(a))
+    if r == R_AURELI:
+        return _aureli_describe(s, me, a, _local(a))
     if r == R_MAEPHOS:
         return _maephos_describe(s, me, _local(a), a)
     if r == R_ORVIN:

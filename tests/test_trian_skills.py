@@ -175,7 +175,7 @@ def set_race(sc: Scenario, seat: int, race: int, *modules: int) -> None:
     """Give `seat` the race `race` with its 2 starting skills and the racial sides of `modules` (0..2);
     another seat holding that race is left without one."""
     d = sc.data()
-    for p, r in enumerate(d["player_race"]):
+    for p, r in enumerate(d["player_race"][: sc.game.num_players]):
         if r == race and p != seat:
             d["player_race"][p] = 255
             d["player_skills"][p] = 0
