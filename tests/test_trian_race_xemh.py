@@ -150,3 +150,13 @@ def test_absorbing_shield_flies_through_gas_clouds_and_ends_in_outer_space():
             assert {(1, 0), (2, 0), (3, 0), (-1, 0)} <= reach, "through the gas border"
         else:
             assert reach == {(1, 0), (-1, 0)}
+
+
+def test_with_long_range_the_cannon_fires_when_placed():
+    sc = full(["space"] * 5)
+    set_race(sc, A, XEMH, LONG_RANGE)
+    space_row(sc, 2)
+    put_ship(sc, 0, B, ROGUE)
+    sc.place(2, 0, "space")  # A: (2,0) shares only a corner with (0,0)
+    sc.act("gauss_cannon")
+    assert ship_at(sc, 0) == (-1, 0) and minerals(sc, A) == 2
