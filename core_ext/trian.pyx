@@ -508,6 +508,12 @@ cdef inline bint _ship_may_stand(const TrianState* s, int j) noexcept nogil:
     return s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and not _in_exmitter_field(s, j)
 
 
+cdef inline bint _ship_may_stand_for(const TrianState* s, int j, int owner) noexcept nogil:
+    # _ship_may_stand for a ship of `owner`, whose race may ignore exmitters (Adaptation Abilities)
+    return s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
+        (not _in_exmitter_field(s, j) or _exmitter_immune(s, owner))
+
+
 cdef bint _enemy_ship_adjacent(const TrianState* s, int i, int owner) noexcept nogil:
     cdef int d, j
     for d in range(3):
@@ -526,7 +532,8 @@ cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_
         return
     for d in range(3):
         j = _space_nb(s, i, d)
-        if j < 0 or (g >= 0 and _side_group(s, i, d) != g) or _in_exmitter_field(s, j):
+        if j < 0 or (g >= 0 and _side_group(s, i, d) != g) or \
+                (_in_exmitter_field(s, j) and not _exmitter_immune(s, s.placed[start].ship)):
             continue
         if j != start and s.placed[j].ship_kind == 0:
             out[j] = 1
@@ -536,7 +543,7 @@ cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_
 cdef bint _ship_expedition_ok(const TrianState* s) noexcept nogil:
     # section V.3.2: onto the outer space of the tile added this turn, no ship on any adjacent tile
     cdef int i = s.new_tile, d, j
-    if i == TR_UNKNOWN or not _ship_may_stand(s, i):
+    if i == TR_UNKNOWN or not _ship_may_stand_for(s, i, s.turn_player):
         return False
     for d in range(3):
         j = _nb_placed(s, i, d)
@@ -815,6 +822,8 @@ cdef void _start_turn(TrianState* s) noexcept nogil:
     for k in range(s.n_placed):
         s.placed[k].ship_new = 0
         s.placed[k].rogue_used = 0
+    if s.params.variant >= V_FULL:
+        _race_turn_start(s)          # e.g. the upkeep of Adaptation Abilities (a racial sub-step)
 
 
 cdef void _end_turn(TrianState* s) noexcept nogil:
@@ -1065,10 +1074,11 @@ cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kind
         # section IX: units in the radius go back to their owners; stations stay; ships too (XII)
         for d in range(3):
             j = _nb_placed(s, i, d)
-            if j >= 0 and s.placed[j].station == 0:
+            if j >= 0 and s.placed[j].station == 0 and not _exmitter_immune(s, s.placed[j].emissary):
                 _return_emissary(s, j)
             if j >= 0:
-                _ship_home(s, j)
+                if not _exmitter_immune(s, s.placed[j].ship):
+                    _ship_home(s, j)
                 _race_exmitter_hits(s, j)
     _enter_ph3(s)
 
@@ -1360,7 +1370,8 @@ cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
 cdef bint _may_receive_emissary(const TrianState* s, int j, int owner, int from_tile) noexcept nogil:
     # teleport target rules (section V.3.4) shared with the expedition's closed-area rule
     cdef int f = s.placed[j].face, root, ctrl
-    if s.placed[j].emissary >= 0 or not _emissary_may_stand(f) or _in_exmitter_field(s, j):
+    if s.placed[j].emissary >= 0 or not _emissary_may_stand(f) or \
+            (_in_exmitter_field(s, j) and not _exmitter_immune(s, owner)):
         return False
     root = _settled_root(s, j)
     if root < 0:
@@ -1553,7 +1564,7 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
                     out[n] = A_SHIP_MOVE + i * TR_TILES + j; n += 1
         if _ship_may_teleport_from(s, i, me):
             for j in range(s.n_placed):
-                if j != i and _ship_may_stand(s, j):
+                if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
                     out[n] = A_SHIP_TELE + i * TR_TILES + j; n += 1
     return n
 
@@ -1578,7 +1589,7 @@ cdef bint _may_expedition(const TrianState* s, int me) noexcept nogil:
         return False
     if s.placed[i].emissary >= 0 or not _emissary_may_stand(s.placed[i].face):
         return False
-    if _in_exmitter_field(s, i):
+    if _in_exmitter_field(s, i) and not _exmitter_immune(s, me):
         return False
     root = _settled_root(s, i)
     if root < 0:

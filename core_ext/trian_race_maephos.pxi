@@ -1,4 +1,4 @@
-# Included by trian_races.pxi: race 4, MAEPHOS (named by the rulebook) (section VIII; docs/rules/trian.md, section 14.10).
+# Included by trian_races.pxi: race 4, MAEPHOS (named by the rulebook) (section VIII; docs/rules/trian.md, section 14.14).
 #
 # Starting skills (racial skills 0, 1): Harvester, Subspace tunnel technology.
 # Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Harvest technology, Harvest module (needs Harvest technology), Subspace tunnel generator.
@@ -88,7 +88,7 @@ cdef int _maephos_ph3_actions(const TrianState* s, int me, action_t* out, int n)
     # the tunnel (the action): any own ship, from anywhere, to a free Wormhole tile
     for k in range(2):
         w = pl.tok_at[k]
-        if w == TR_UNKNOWN or not _ship_may_stand(s, w):
+        if w == TR_UNKNOWN or not _ship_may_stand_for(s, w, me):
             continue
         for i in range(s.n_placed):
             if s.placed[i].ship == me and s.placed[i].ship_kind != 0 and not _ship_immobile(s, i):

@@ -1,4 +1,4 @@
-# Included by trian_races.pxi: race 5, ORVIN (invented name) (section VIII; docs/rules/trian.md, section 14.11).
+# Included by trian_races.pxi: race 5, ORVIN (invented name) (section VIII; docs/rules/trian.md, section 14.15).
 #
 # Starting skills (racial skills 0, 1): Exmitter, Manipulation.
 # Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Adaptation Abilities, An Extra Exmitter, Mental manipulation.
@@ -8,6 +8,9 @@
 #   n = 100 + own * 84 + enemy Manipulation (free, once per turn, 1 green + 1 blue): swap the emissaries on
 #                              placed tiles `own` and `enemy`
 #   n = 7300 + k * 84 + enemy  Manipulation of ships: own ship number k (in tile order) and the enemy ship
+#   n = 9000 + colour / 9010   Adaptation Abilities, at the start of the turn (sub-step STEP_ADAPT): pay a
+#                              mineral of that colour for the unit race_arg (tile) / race_count (0 its
+#                              emissary, 1 its ship), or send that unit home
 # Special tokens 0 and 1: the Exmitters (token 1 with An Extra Exmitter).
 # race_used bit 1: Manipulation was used this turn.
 
@@ -21,6 +24,8 @@ cdef enum:
     OA_SWAP_EMISSARY = 100
     OA_SWAP_SHIP = 7300
     OR_USED_MANIPULATION = 1
+    OA_ADAPT_PAY = 9000
+    OA_ADAPT_HOME = 9010
     MANIPULATION_RANGE = 3   # Mental manipulation: tiles away
 
 
@@ -135,15 +140,75 @@ cdef void _exmit(TrianState* s, int i) noexcept nogil:
         j = i if d == 3 else _nb_placed(s, i, d)
         if j < 0:
             continue
-        if s.placed[j].station == 0:
+        if s.placed[j].station == 0 and not _exmitter_immune(s, s.placed[j].emissary):
             _return_emissary(s, j)
-        _ship_home(s, j)
+        if not _exmitter_immune(s, s.placed[j].ship):
+            _ship_home(s, j)
         _race_exmitter_hits(s, j)
+
+
+# ------------------------------------------------ Adaptation Abilities: the upkeep at the start of a turn
+
+cdef int _adapt_next(const TrianState* s, int p, int after) noexcept nogil:
+    # the next unit of p (tile * 2 + 0 emissary / 1 ship) after `after` standing in an exmitter's
+    # radius; an emissary on a station is not affected by exmitters (section IX); -1 when none
+    cdef int u, i
+    for u in range(after + 1, 2 * s.n_placed):
+        i = u // 2
+        if not _in_exmitter_field(s, i):
+            continue
+        if u % 2 == 0 and s.placed[i].emissary == p and s.placed[i].station == 0:
+            return u
+        if u % 2 == 1 and s.placed[i].ship == p and s.placed[i].ship_kind != 0:
+            return u
+    return -1
+
+
+cdef void _adapt_step(TrianState* s, int p, int after) noexcept nogil:
+    # wait for p's decision on its next unit in a radius, or go on with phase 1
+    cdef int u = _adapt_next(s, p, after)
+    if u < 0:
+        s.mode = M_PH1
+        s.race_step = 0
+        s.race_seat = 0
+        s.race_arg = 0
+        s.race_count = 0
+        return
+    s.mode = M_RACE
+    s.race_step = STEP_ADAPT
+    s.race_seat = <int8_t>p
+    s.race_arg = <uint8_t>(u // 2)
+    s.race_count = <uint8_t>(u % 2)
+
+
+cdef void _orvin_turn_start(TrianState* s) noexcept nogil:
+    if _has(s, s.turn_player, R_ORVIN, OR_ADAPTATION):
+        _adapt_step(s, s.turn_player, -1)
+
+
+cdef int _orvin_step_actions(const TrianState* s, action_t* out) noexcept nogil:
+    cdef int c, n = 0, base = A_RACE + R_ORVIN * RACE_BLOCK
+    for c in range(TR_COLORS):
+        if s.players[s.race_seat].minerals[c] > 0:
+            out[n] = base + OA_ADAPT_PAY + c; n += 1
+    out[n] = base + OA_ADAPT_HOME; n += 1
+    return n
 
 
 cdef int _orvin_apply(TrianState* s, int me, int n) noexcept nogil:
     cdef TrianPlayer* pl = &s.players[me]
     cdef int a, b, k, owner, unit, kind, new, used
+    if s.mode == M_RACE and s.race_step == STEP_ADAPT:
+        a = s.race_arg
+        if OA_ADAPT_PAY <= n < OA_ADAPT_PAY + TR_COLORS:
+            pl.minerals[n - OA_ADAPT_PAY] -= 1
+            s.bag[n - OA_ADAPT_PAY] += 1
+        elif s.race_count == 0:
+            _return_emissary(s, a)
+        else:
+            _ship_home(s, a)
+        _adapt_step(s, me, a * 2 + s.race_count)
+        return 0
     if s.mode != M_PH3:
         return -1
     if n == OA_EXMITTER:
@@ -214,6 +279,14 @@ cdef object _orvin_describe(const TrianState* s, int me, int n, int a):
         i = s.new_tile if s.new_tile != TR_UNKNOWN else 0
         return dict(_cell(s, i), id=a, kind="exmitter_token",
                     label=f"place an Exmitter token at ({s.placed[i].x}, {s.placed[i].y})")
+    if OA_ADAPT_PAY <= n < OA_ADAPT_PAY + TR_COLORS:
+        return {"id": a, "kind": "adaptation", "pay": COLOR_NAMES[n - OA_ADAPT_PAY], "tile": _cell(s, s.race_arg),
+                "label": f"Adaptation Abilities: pay a {COLOR_NAMES[n - OA_ADAPT_PAY]} mineral to keep the "
+                         f"{('emissary', 'ship')[s.race_count]} at ({s.placed[s.race_arg].x}, {s.placed[s.race_arg].y})"}
+    if n == OA_ADAPT_HOME:
+        return {"id": a, "kind": "adaptation", "pay": None, "tile": _cell(s, s.race_arg),
+                "label": f"Adaptation Abilities: the {('emissary', 'ship')[s.race_count]} at "
+                         f"({s.placed[s.race_arg].x}, {s.placed[s.race_arg].y}) goes home"}
     if OA_SWAP_EMISSARY <= n < OA_SWAP_EMISSARY + TR_TILES * TR_TILES:
         i = (n - OA_SWAP_EMISSARY) // TR_TILES
         j = (n - OA_SWAP_EMISSARY) % TR_TILES

@@ -1,4 +1,4 @@
-# Included by trian_races.pxi: race 6, SYLPHEX (invented name) (section VIII; docs/rules/trian.md, section 14.12).
+# Included by trian_races.pxi: race 6, SYLPHEX (invented name) (section VIII; docs/rules/trian.md, section 14.16).
 #
 # Starting skills (racial skills 0, 1): Decoy, Space modulator technology.
 # Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Manoeuvring thrusters, Shockwave, Space Modulator.
@@ -113,7 +113,7 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                         out[n] = base + SA_MOD_TELEPORT + ((k * 2) * 4 + src) * TR_TILES + j; n += 1
             if s.placed[i].ship_kind != 0 and not _ship_immobile(s, i):
                 for j in range(s.n_placed):
-                    if j != i and _ship_may_stand(s, j):
+                    if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
                         out[n] = base + SA_MOD_TELEPORT + ((k * 2 + 1) * 4 + src) * TR_TILES + j; n += 1
     return n
 

@@ -1,4 +1,4 @@
-# Included by trian_races.pxi: race 7, XEMH (named by the rulebook) (section VIII; docs/rules/trian.md, section 14.13).
+# Included by trian_races.pxi: race 7, XEMH (named by the rulebook) (section VIII; docs/rules/trian.md, section 14.17).
 #
 # Starting skills (racial skills 0, 1): Gauss Cannon, Warcry.
 # Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Afterburner, Absorbing shield, Long range system (needs Gauss Cannon).

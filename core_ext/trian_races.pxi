@@ -42,6 +42,7 @@ cdef enum:
     STEP_PR_FIX = 4          # AURELI: fix the Priestess as an emissary, or keep it a ship
     STEP_DIVINE = 5          # AURELI: Divine help, evade the attack (pay 3 minerals) or not
     STEP_DIVINE_TO = 6       # AURELI: where the evading Priestess goes
+    STEP_ADAPT = 10          # ORVIN: Adaptation Abilities, a mineral for each unit in an exmitter's radius
     # TrianPlaced.unit
     UNIT_PRIESTESS = 2       # the Supreme Priestess fixed as an emissary (AURELI)
 
@@ -79,7 +80,7 @@ SKILL_DONE = (
     (1, 1, 1, 1, 1),     # VANTH
     (1, 1, 1, 1, 1),     # QELLIA
     (1, 1, 1, 1, 1),     # MAEPHOS
-    (1, 1, 0, 1, 1),     # ORVIN (Adaptation Abilities: not implemented)
+    (1, 1, 1, 1, 1),     # ORVIN
     (1, 1, 1, 1, 1),     # SYLPHEX
     (1, 1, 1, 1, 1),     # XEMH
 )
@@ -317,7 +318,20 @@ cdef int _race_step_actions(const TrianState* s, action_t* out) noexcept nogil:
         return _korrax_step_actions(s, out)
     if STEP_PR_GAIN <= s.race_step <= STEP_DIVINE_TO:
         return _aureli_step_actions(s, out)
+    if s.race_step == STEP_ADAPT:
+        return _orvin_step_actions(s, out)
     return 0
+
+
+cdef void _race_turn_start(TrianState* s) noexcept nogil:
+    # the turn player's phase 1 is about to begin; a racial sub-step may come first
+    if s.players[s.turn_player].race == R_ORVIN:
+        _orvin_turn_start(s)
+
+
+cdef bint _exmitter_immune(const TrianState* s, int p) noexcept nogil:
+    # exmitters do not affect seat p's ships and emissaries (ORVIN's Adaptation Abilities)
+    return p >= 0 and _has(s, p, R_ORVIN, 2)
 
 
 cdef int _race_apply(TrianState* s, int me, action_t a) noexcept nogil:

@@ -105,9 +105,48 @@ def test_manipulation_swaps_ships_only_within_one_outer_space_area():
         assert ship_at(sc, 1) == (A, ROGUE) and ship_at(sc, 0) == (B, ROGUE)
 
 
-def test_adaptation_abilities_is_never_offered():
-    sc = full(["space"])
-    set_race(sc, A, ORVIN)
-    sc.edit(player_credits=[50, 10, 0, 0])
-    assert not sc.has("unlock", module=0, side="racial")
-    assert sc.has("unlock", module=1, side="racial") and sc.has("unlock", module=2, side="racial")
+def exmitter_next_to(adaptation: bool):
+    """Tiles (0,0), (1,0), (2,0); A (ORVIN) has a Rogue on (0,0); B places an exmitter at (-1,0), whose
+    radius holds (0,0)."""
+    sc = full(["space"] * 3 + ["exmitter"] + ["space"] * 3)
+    set_race(sc, A, ORVIN, *([ADAPTATION] if adaptation else []))
+    space_row(sc, 3)  # tiles 0, 1, 2 (A, B, A); B to play
+    put_ship(sc, 0, A, ROGUE)
+    sc.place(-1, 0, "exmitter")  # B: tile 3; (0,0) is in its radius
+    return sc
+
+
+def test_adaptation_abilities_an_exmitter_does_not_send_the_players_units_home():
+    sc = exmitter_next_to(adaptation=False)
+    assert ship_at(sc, 0) == (-1, 0)
+    sc = exmitter_next_to(adaptation=True)
+    assert ship_at(sc, 0) == (A, ROGUE)
+
+
+def test_adaptation_abilities_a_mineral_per_unit_in_a_radius_at_the_start_of_the_turn_or_it_goes_home():
+    sc = exmitter_next_to(adaptation=True)
+    give_minerals(sc, A, red=1)
+    sc.act("pass")  # B's turn ends; A's starts with the upkeep
+    assert sc.state.current_player == A and sc.has("adaptation", pay="red")
+    sc.act("adaptation", pay="red")
+    assert ship_at(sc, 0) == (A, ROGUE) and mineral(sc, A, "red") == 0
+    assert sc.has("end_phase1"), "then phase 1"
+    sc.turn(3, 0, "space", "pass")  # A
+    sc.turn(4, 0, "space", "pass")  # B
+    assert not sc.has("adaptation", pay="red") and sc.has("adaptation", pay=None)
+    sc.act("adaptation", pay=None)
+    assert ship_at(sc, 0) == (-1, 0) and sc.data()["player_rogues"][A] == 2
+
+
+def test_adaptation_abilities_units_may_enter_an_exmitters_radius():
+    sc = exmitter_next_to(adaptation=True)
+    sc.act("pass")
+    sc.act("adaptation", pay=None)  # the Rogue goes home; A has a Corvette on (2,0) instead
+    put_ship(sc, 2, A, CORVETTE)
+    sc.place(3, 0, "space")  # A
+    assert (0, 0) in targets(sc, "ship_move"), "(0,0) is in the exmitter's radius"
+    sc = exmitter_next_to(adaptation=False)
+    sc.act("pass")
+    put_ship(sc, 2, A, CORVETTE)
+    sc.place(3, 0, "space")
+    assert (0, 0) not in targets(sc, "ship_move")
