@@ -550,6 +550,11 @@ cdef object _check_step(const TrianState* s):
                                             s.placed[k].ship_kind != SHIP_PRIESTESS or s.placed[k].ship != p):
             return "Supreme Priestess step out of range"
         return None
+    if s.race_step == STEP_ADAPT:
+        if not _has(s, p, R_ORVIN, 2) or p != s.turn_player or s.race_count > 1 or \
+                _adapt_next(s, p, k * 2 + s.race_count - 1) != k * 2 + s.race_count:
+            return "Adaptation Abilities step out of range"
+        return None
     return f"unknown racial sub-step {s.race_step}"
 
 

@@ -1,4 +1,4 @@
-"""Galaxy of Trian, race MAEPHOS (section VIII; docs/rules/trian.md, section 14.10): Harvester, Subspace
+"""Galaxy of Trian, race MAEPHOS (section VIII; docs/rules/trian.md, section 14.14): Harvester, Subspace
 tunnel technology, Harvest technology, Harvest module, Subspace tunnel generator."""
 
 from __future__ import annotations

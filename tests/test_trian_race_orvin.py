@@ -1,5 +1,5 @@
-"""Galaxy of Trian, race ORVIN (section VIII; docs/rules/trian.md, section 14.11): Exmitter, Manipulation,
-An Extra Exmitter, Mental manipulation (Adaptation Abilities is not implemented: never offered)."""
+"""Galaxy of Trian, race ORVIN (section VIII; docs/rules/trian.md, section 14.15): Exmitter, Manipulation,
+An Extra Exmitter, Mental manipulation, Adaptation Abilities."""
 
 from __future__ import annotations
 

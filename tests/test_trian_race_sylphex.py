@@ -1,4 +1,4 @@
-"""Galaxy of Trian, race SYLPHEX (section VIII; docs/rules/trian.md, section 14.12): Decoy, Space modulator
+"""Galaxy of Trian, race SYLPHEX (section VIII; docs/rules/trian.md, section 14.16): Decoy, Space modulator
 technology, Manoeuvring thrusters, Shockwave, Space Modulator."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Galaxy of Trian, race XEMH (section VIII; docs/rules/trian.md, section 14.13): Gauss Cannon, Warcry,
+"""Galaxy of Trian, race XEMH (section VIII; docs/rules/trian.md, section 14.17): Gauss Cannon, Warcry,
 Afterburner, Absorbing shield, Long range system."""
 
 from __future__ import annotations
