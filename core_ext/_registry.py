@@ -95,7 +95,7 @@ register(
             "Ships variant: 618/619 Corvette/Rogue expedition; 620 + tile clash with the ship there; "
             "10000 + tile*4 + colour Rogue mining; 20000 + from*84 + to move a ship; 30000 + from*84 + to "
             "teleport a ship. Full variant: 40000 + module*2 + side unlock a skill (side 0 universal, 1 "
-            "racial); 40010 trade a set of 4 minerals; 50000 + race*10000 + n racial actions (see "
+            "racial); 40010 trade a set of 4 minerals; 50000 + race*20000 + n racial actions (see "
             "docs/rules/trian.md). action_to_struct gives coordinates and a label for every id."
         ),
     )

@@ -231,6 +231,8 @@ cdef int _aureli_apply(TrianState* s, int me, int local) noexcept nogil:
     if local == AU_PLACE:
         _spend_action(s)
         _ship_arrive(s, s.new_tile, me, SHIP_PRIESTESS)
+        if _race_after_ship_move(s, s.new_tile, True):
+            return 0                 # a racial token destroyed it (phase 3 went on or ended there)
         _action_done(s)
         return 0
     if AU_GAIN <= local < AU_FIX:
@@ -287,6 +289,7 @@ cdef int _aureli_apply(TrianState* s, int me, int local) noexcept nogil:
         s.placed[t].ship_new = 0
         _race_ship_gone(s, t)
         _ship_arrive(s, j, me, SHIP_PRIESTESS)
+        _race_after_ship_move(s, j, True)            # racial tokens near its new tile (no gain: no move)
         _ship_battle_next(s)                         # the attacker goes on if enemies are left
         return 0
     if AU_HARNESS <= local < AU_RELEASE:

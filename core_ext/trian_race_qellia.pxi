@@ -99,6 +99,8 @@ cdef int _qellia_apply(TrianState* s, int me, int local) noexcept nogil:
     s.placed[src].rogue_used = 0
     _ship_arrive(s, j, owner, kind)
     _check_unblock(s, src)
+    if _race_after_ship_move(s, j, True):
+        return 0                     # a racial token destroyed it
     _ship_landed(s, j)
     return 0
 

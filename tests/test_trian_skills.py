@@ -182,3 +182,36 @@ def set_race(sc: Scenario, seat: int, race: int, *modules: int) -> None:
     d["player_race"][seat] = race
     d["player_skills"][seat] = 3 | sum(1 << (2 + m) for m in modules)
     sc.edit(player_race=d["player_race"], player_skills=d["player_skills"])
+
+
+# ---------------------------------------------------------------- observation (issue 3, point 4)
+
+
+def test_races_skills_and_racial_units_are_public_and_survive_determinize():
+    game = load_game("trian", players=3, variant="full")
+    state = game.new_initial_state(5)
+    rng = __import__("random").Random(5)
+    for _ in range(300):
+        state.apply(rng.choice(state.legal_actions()))
+    truth = json.loads(state.to_json())["state"]
+    public = ("player_race", "player_skills", "placed_unit", "placed_ship", "placed_ship_kind", "race_step")
+    public += tuple(f"player_tok_at_{k}" for k in range(4))
+    for seat in range(3):
+        obs = json.loads(state.observation(seat).to_json())["state"]
+        det = json.loads(state.determinize(seat, 11).to_json())["state"]
+        for key in public:
+            assert obs[key] == truth[key] == det[key], key
+
+
+def test_an_upgrade_whose_base_is_a_module_waits_for_that_module():
+    maephos = 4  # Harvest module (module 1) upgrades Harvest technology (module 0)
+    sc = full(["space", "space", "space"])
+    set_race(sc, A, maephos)
+    give(sc, A, credits=40)
+    assert not sc.has("unlock", module=1, side="racial"), "Harvest technology is not unlocked yet"
+    assert sc.has("unlock", module=1, side="universal")
+    sc.act("unlock", module=0, side="racial")
+    assert sc.credits(A) == 30, "a racial skill costs 10"
+    sc.turn(0, 0, "space", "pass")  # A
+    sc.turn(1, 0, "space", "pass")  # B
+    assert sc.has("unlock", module=1, side="racial")
