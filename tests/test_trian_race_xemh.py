@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from test_trian import A, B
 from test_trian_ships import CORVETTE, ROGUE, minerals, put_ship, ship_at, space_row, targets
-from trian_race_setup import XEMH, full, give_minerals, mineral, set_race, set_tokens, token
+from trian_race_setup import ORVIN, XEMH, full, give_minerals, mineral, set_race, set_tokens, token
 
 AFTERBURNER, SHIELD, LONG_RANGE = 2, 3, 4
 
@@ -160,3 +160,31 @@ def test_with_long_range_the_cannon_fires_when_placed():
     sc.place(2, 0, "space")  # A: (2,0) shares only a corner with (0,0)
     sc.act("gauss_cannon")
     assert ship_at(sc, 0) == (-1, 0) and minerals(sc, A) == 2
+
+
+def test_the_cannon_destroys_a_ship_sent_by_expedition_into_its_field():
+    sc = full(["space"] * 4)
+    set_race(sc, A, XEMH, LONG_RANGE)
+    space_row(sc, 2)  # A, B; A to play
+    set_tokens(sc, A, tok_at_0=0)
+    sc.turn(2, 0, "space", "pass")  # A
+    sc.place(3, 0, "space")  # B: (3,0) is outside even the wide field of (0,0)
+    assert sc.has("ship_expedition", ship="Corvette")
+    sc = full(["space"] * 4)
+    set_race(sc, A, XEMH, LONG_RANGE)
+    space_row(sc, 1)  # A; B to play
+    set_tokens(sc, A, tok_at_0=0)
+    sc.place(1, 0, "space")  # B: (1,0) shares an edge with the cannon's tile
+    sc.act("ship_expedition", ship="Corvette")
+    assert ship_at(sc, 1) == (-1, 0) and sc.data()["player_corvettes"][B] == 3
+    assert minerals(sc, A) == 2 and sc.state.current_player == A
+
+
+def test_an_orvin_exmitter_token_removes_the_cannon():
+    sc = full(["space"] * 3)
+    set_race(sc, A, XEMH, other=ORVIN)
+    space_row(sc, 1)  # A; B to play
+    set_tokens(sc, A, tok_at_0=0)
+    sc.place(1, 0, "space")  # B
+    sc.act("exmitter_token", x=1)
+    assert token(sc, A, 0) == 255
