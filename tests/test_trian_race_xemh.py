@@ -188,3 +188,20 @@ def test_an_orvin_exmitter_token_removes_the_cannon():
     sc.place(1, 0, "space")  # B
     sc.act("exmitter_token", x=1)
     assert token(sc, A, 0) == 255
+
+
+def test_warcry_also_counts_in_an_emissary_battle():
+    sc = full(["planet-end", "planet-link", "planet-end"])
+    set_race(sc, A, XEMH, other=ORVIN)
+    give_minerals(sc, A, red=1)
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # B
+    sc.place(2, 0, "planet-end", left="P")  # A closes the system: 1 emissary each
+    sc.fix_dice([4, 4])
+    sc.act("pass")
+    sc.act("warcry")  # A, the attacker, before the dice
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)  # B
+    d = sc.data()
+    assert d["placed_emissary"][:3] == [A, -1, -1], "4 + 1 + 1 beats 4 + 1: B's emissary goes home"
+    assert mineral(sc, A, "red") == 0
