@@ -560,6 +560,9 @@ cdef str _render(const TrianState* s, observer):
                      f", score {pl.credits + 3 * _mineral_total(pl)}")
         if s.params.variant >= V_FULL:
             lines.append(f"seat {p}: " + _skills_line(pl))
+            placed_tokens = _tokens_line(s, p)
+            if placed_tokens:
+                lines.append(f"seat {p}: special tokens on the board: " + placed_tokens)
     ships = s.params.variant >= V_SHIPS
     if ships:
         for p in range(n):

@@ -568,6 +568,28 @@ cdef object _skills_line(const TrianPlayer* pl):
     return f"race {RACE_NAMES[r]}; skills: " + ", ".join(names)
 
 
+# what each special token slot holds, per race (render only; slots of other races say "token k")
+TOKEN_NAMES = {
+    R_AURELI: ("Harness technology",),
+    R_MAEPHOS: ("Wormhole", "Wormhole"),
+    R_ORVIN: ("Exmitter", "Exmitter"),
+    R_SYLPHEX: ("Decoy", "Space Modulator", "Space Modulator"),
+    R_XEMH: ("Gauss Cannon",),
+}
+
+
+cdef object _tokens_line(const TrianState* s, int p):
+    # "Decoy at (2, 0), Space Modulator at (0, 0)": seat p's special tokens on the board, or ""
+    names = TOKEN_NAMES.get(s.players[p].race, ())
+    out = []
+    for k in range(4):
+        i = s.players[p].tok_at[k]
+        if i != TR_UNKNOWN and i < s.n_placed:
+            name = names[k] if k < len(names) else f"token {k}"
+            out.append(f"{name} at ({s.placed[i].x}, {s.placed[i].y})")
+    return ", ".join(out)
+
+
 cdef object _race_check(const TrianState* s, int p):
     # seat p's racial units and special tokens on the board are ones its skills give; None when so
     cdef int i, minions = 0, priestess = 0

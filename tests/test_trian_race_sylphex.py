@@ -149,3 +149,9 @@ def test_the_space_modulator_teleports_an_emissary_by_the_teleport_rules():
     d = sc.data()
     assert d["placed_emissary"][0] == -1 and d["placed_emissary"][3] == B
     assert sc.state.current_player == B
+
+
+def test_render_shows_where_the_special_tokens_are():
+    sc = blast_row()
+    set_tokens(sc, A, tok_at_1=0)
+    assert f"seat {A}: special tokens on the board: Decoy at (2, 0), Space Modulator at (0, 0)" in sc.state.render()
