@@ -154,4 +154,5 @@ def test_the_space_modulator_teleports_an_emissary_by_the_teleport_rules():
 def test_render_shows_where_the_special_tokens_are():
     sc = blast_row()
     set_tokens(sc, A, tok_at_1=0)
-    assert f"seat {A}: special tokens on the board: Decoy at (2, 0), Space Modulator at (0, 0)" in sc.state.render()
+    line = f"seat {A}: special tokens on the board: Decoy at (2, 0), Space Modulator at (0, 0)"
+    assert line in sc.state.render()
