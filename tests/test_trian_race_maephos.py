@@ -129,3 +129,17 @@ def test_harvest_module_a_rogue_mines_3_minerals():
     assert three
     sc.act("harvest", minerals=three[0]["minerals"])
     assert minerals(sc, B) == 3 and sum(sc.data()["neb_minerals"][:4]) == 0
+
+
+def test_a_ship_arriving_through_the_tunnel_next_to_an_enemy_ship_attacks_it():
+    sc = full(["space"] * 8)
+    set_race(sc, A, MAEPHOS)
+    space_row(sc, 6)  # A to play
+    set_tokens(sc, A, tok_at_0=4)
+    put_ship(sc, 0, A, CORVETTE)
+    put_ship(sc, 5, B, ROGUE)
+    sc.place(6, 0, "space")
+    sc.act("tunnel", **{"from": {"x": 0, "y": 0}})
+    assert sc.state.current_player == A and sc.has("ship_target", x=5)
+    sc.act("ship_target", x=5)
+    assert ship_at(sc, 5) == (-1, 0) and minerals(sc, A) == 2, "a Corvette beats a Rogue"

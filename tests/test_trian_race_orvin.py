@@ -103,6 +103,7 @@ def test_manipulation_swaps_ships_only_within_one_outer_space_area():
         assert swaps(sc, "ship") == expected, "the gas border splits outer space"
         sc.act("manipulate", unit="ship", enemy={"x": 1, "y": 0})
         assert ship_at(sc, 1) == (A, ROGUE) and ship_at(sc, 0) == (B, ROGUE)
+        assert sc.has("ship_target", x=0), "A's swapped ship attacks the enemy ship next to it"
 
 
 def exmitter_next_to(adaptation: bool):

@@ -123,3 +123,29 @@ def test_the_space_modulator_module_gives_a_second_token():
     assert not sc.has("space_modulator", x=0)
     sc.act("space_modulator", x=3, color="red")
     assert (token(sc, A, 1), token(sc, A, 2)) == (0, 3)
+
+
+def test_a_decoy_moved_next_to_an_enemy_ship_explodes():
+    sc = blast_row()
+    put_ship(sc, 4, B, CORVETTE)
+    sc.place(6, 0, "space")  # A
+    sc.act("decoy_move", x=3, detonate=False)  # (4,0) shares an edge with (3,0)
+    assert token(sc, A, 0) == 255 and ship_at(sc, 4) == (-1, 0) and minerals(sc, A) == 2
+
+
+def test_the_space_modulator_teleports_an_emissary_by_the_teleport_rules():
+    sc = full(["planet-end", "space", "space", "planet-end", "space", "space"])
+    set_race(sc, A, SYLPHEX)
+    sc.turn(0, 0, "planet-end", "pass", right="S")  # A: 0
+    sc.turn(1, 0, "space", "pass")  # B: 1
+    sc.turn(2, 0, "space", "pass")  # A: 2
+    sc.turn(3, 0, "planet-end", "pass", left="S")  # B: 3
+    d = sc.data()
+    d["placed_emissary"][0] = B
+    sc.edit(placed_emissary=d["placed_emissary"], player_emissaries=[d["player_emissaries"][0], 8, 0, 0])
+    set_tokens(sc, A, tok_at_1=1)
+    sc.place(4, 0, "space")  # A
+    sc.act("modulator_teleport", unit="emissary", to={"x": 3, "y": 0})  # B's emissary, from (0,0)
+    d = sc.data()
+    assert d["placed_emissary"][0] == -1 and d["placed_emissary"][3] == B
+    assert sc.state.current_player == B

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from test_trian import A, B
 from test_trian_ships import CORVETTE, ROGUE, minerals, put_ship, ship_at, space_row, targets
-from trian_race_setup import XEMH, full, give_minerals, mineral, set_race, set_tokens, token
+from trian_race_setup import ORVIN, XEMH, full, give_minerals, mineral, set_race, set_tokens, token
 
 AFTERBURNER, SHIELD, LONG_RANGE = 2, 3, 4
 
@@ -150,3 +150,58 @@ def test_absorbing_shield_flies_through_gas_clouds_and_ends_in_outer_space():
             assert {(1, 0), (2, 0), (3, 0), (-1, 0)} <= reach, "through the gas border"
         else:
             assert reach == {(1, 0), (-1, 0)}
+
+
+def test_with_long_range_the_cannon_fires_when_placed():
+    sc = full(["space"] * 5)
+    set_race(sc, A, XEMH, LONG_RANGE)
+    space_row(sc, 2)
+    put_ship(sc, 0, B, ROGUE)
+    sc.place(2, 0, "space")  # A: (2,0) shares only a corner with (0,0)
+    sc.act("gauss_cannon")
+    assert ship_at(sc, 0) == (-1, 0) and minerals(sc, A) == 2
+
+
+def test_the_cannon_destroys_a_ship_sent_by_expedition_into_its_field():
+    sc = full(["space"] * 4)
+    set_race(sc, A, XEMH, LONG_RANGE)
+    space_row(sc, 2)  # A, B; A to play
+    set_tokens(sc, A, tok_at_0=0)
+    sc.turn(2, 0, "space", "pass")  # A
+    sc.place(3, 0, "space")  # B: (3,0) is outside even the wide field of (0,0)
+    assert sc.has("ship_expedition", ship="Corvette")
+    sc = full(["space"] * 4)
+    set_race(sc, A, XEMH, LONG_RANGE)
+    space_row(sc, 1)  # A; B to play
+    set_tokens(sc, A, tok_at_0=0)
+    sc.place(1, 0, "space")  # B: (1,0) shares an edge with the cannon's tile
+    sc.act("ship_expedition", ship="Corvette")
+    assert ship_at(sc, 1) == (-1, 0) and sc.data()["player_corvettes"][B] == 3
+    assert minerals(sc, A) == 2 and sc.state.current_player == A
+
+
+def test_an_orvin_exmitter_token_removes_the_cannon():
+    sc = full(["space"] * 3)
+    set_race(sc, A, XEMH, other=ORVIN)
+    space_row(sc, 1)  # A; B to play
+    set_tokens(sc, A, tok_at_0=0)
+    sc.place(1, 0, "space")  # B
+    sc.act("exmitter_token", x=1)
+    assert token(sc, A, 0) == 255
+
+
+def test_warcry_also_counts_in_an_emissary_battle():
+    sc = full(["planet-end", "planet-link", "planet-end"])
+    set_race(sc, A, XEMH, other=ORVIN)
+    give_minerals(sc, A, red=1)
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # B
+    sc.place(2, 0, "planet-end", left="P")  # A closes the system: 1 emissary each
+    sc.fix_dice([4, 4])
+    sc.act("pass")
+    sc.act("warcry")  # A, the attacker, before the dice
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)  # B
+    d = sc.data()
+    assert d["placed_emissary"][:3] == [A, -1, -1], "4 + 1 + 1 beats 4 + 1: B's emissary goes home"
+    assert mineral(sc, A, "red") == 0
