@@ -1915,8 +1915,15 @@ cdef void trian_evaluate(const void* p, double* out) noexcept nogil:
     cdef int n = s.params.num_players, i, k
     cdef double v[MAX_PLAYERS]
     cdef double mean, diff
+    cdef uint32_t sk
     for i in range(n):
         v[i] = s.players[i].credits + 3.0 * _mineral_total(&s.players[i]) + 2.0 * s.players[i].tok_count
+        sk = s.players[i].skills          # variant full: a module is worth its price + 1 (racial + 3)
+        for k in range(3):
+            if (sk >> (2 + k)) & 1:
+                v[i] += PRICE_RACIAL + 3
+            if (sk >> (U_BIT + k)) & 1:
+                v[i] += PRICE_UNIVERSAL + 1
     for k in range(s.n_placed):
         if s.placed[k].emissary >= 0:
             v[s.placed[k].emissary] += 2.0 + 4.0 * s.placed[k].station
@@ -1940,6 +1947,11 @@ cdef action_t trian_policy(const void* p, Rng* rng, action_t* scratch) noexcept 
         for k in range(n):
             if A_GAIN <= scratch[k] < A_GAIN + TR_NEBULAS * 4:
                 return scratch[k]
+        if s.params.variant >= V_FULL and s.players[s.turn_player].credits >= 20:
+            for k in range(n):            # variant full: a racial skill while 10 credits are left
+                a = scratch[k]
+                if A_UNLOCK <= a < A_UNLOCK + 6 and (a - A_UNLOCK) % 2 == 1:
+                    return a
         return A_END_PH1
     if s.mode == M_PH3:
         for k in range(n):
