@@ -77,9 +77,12 @@ register(
 register(
     GameInfo(
         name="trian",
-        title="Galaxy of Trian: New Order (beginner variant; ships variant with Corvettes and Rogues)",
+        title=(
+            "Galaxy of Trian: New Order (beginner variant; ships variant with Corvettes and Rogues; "
+            "full game with ships and race evolution)"
+        ),
         module="core_ext.trian",
-        variants=("beginner", "ships"),
+        variants=("beginner", "ships", "full"),
         player_counts=(2, 3, 4),
         action_description=(
             "Phase 1: 0 end phase 1; 1-4 buy a mineral (red, blue, green, yellow); 5 buy a combat token; "
@@ -91,7 +94,9 @@ register(
             "back; 600 + plus*4 + rerolls declare combat tokens; 616 reroll; 617 keep the die. "
             "Ships variant: 618/619 Corvette/Rogue expedition; 620 + tile clash with the ship there; "
             "10000 + tile*4 + colour Rogue mining; 20000 + from*84 + to move a ship; 30000 + from*84 + to "
-            "teleport a ship. action_to_struct gives coordinates and a label for every id."
+            "teleport a ship. Full variant: 40000 + module*2 + side unlock a skill (side 0 universal, 1 "
+            "racial); 40010 trade a set of 4 minerals; 50000 + race*20000 + n racial actions (see "
+            "docs/rules/trian.md). action_to_struct gives coordinates and a label for every id."
         ),
     )
 )

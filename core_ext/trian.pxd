@@ -22,7 +22,7 @@ cdef enum:
     TR_UNKNOWN = 255
     TR_HIDDEN = -1         # hidden int8 values in an observation
 
-# Per seat. `skills` is the reserved seam for race evolution (always 0 now).
+# Per seat. Race evolution (variant full): `race`, `skills`, `tok_at` (see core_ext/trian_races.pxi).
 ctypedef struct TrianPlayer:
     int32_t credits
     uint8_t minerals[TR_COLORS]
@@ -35,8 +35,9 @@ ctypedef struct TrianPlayer:
     int8_t decl_plus         # of which "+1"; TR_HIDDEN to others until the roll reveals them
     uint8_t corvettes        # Corvettes in supply (variant ships)
     uint8_t rogues           # Rogues in supply (variant ships)
-    uint8_t skills_pad
-    uint32_t skills          # issue 3: unlocked skill bits
+    uint8_t race             # race index 0..7 (variant full), TR_UNKNOWN without races
+    uint32_t skills          # active skills: bit k racial skill k of the race, bit 8 + u universal skill u
+    uint8_t tok_at[4]        # special tokens on the board: placed index, TR_UNKNOWN in the supply
 
 ctypedef struct TrianPlaced:
     int16_t x
@@ -53,6 +54,8 @@ ctypedef struct TrianPlaced:
     uint8_t ship_kind        # 0 none, 1 Corvette, 2 Rogue
     uint8_t ship_new         # 1: the ship arrived on this tile this turn
     uint8_t rogue_used       # 1: the Rogue on this tile mined this turn
+    uint8_t unit             # what the emissary here is: 0 an emissary, 1 a Slave-minion, 2 the Supreme
+                             # Priestess fixed as an emissary (variant full)
 
 ctypedef struct TrianState:
     GameParams params
@@ -114,6 +117,15 @@ ctypedef struct TrianState:
     uint8_t sb_on                  # 1 while a ship battle is being fought
     uint8_t sb_att                 # ship battle: placed index of the attacking ship
     uint8_t sb_def                 # ship battle: placed index of the ship it clashes with
+    # race evolution (variant full), this turn
+    uint8_t evolved                # 1: a skill was unlocked this turn (one per turn, section V.1.3)
+    uint8_t race_used              # bits: once-per-turn racial abilities already used this turn
+    uint8_t mission_tile           # where an own emissary arrived this turn (expedition or teleport)
+    uint8_t race_step              # sub-step of a racial skill waiting for a decision (mode M_RACE)
+    int8_t race_seat               # the seat deciding it
+    uint8_t race_arg               # step data (a nebula record, a tile)
+    uint8_t race_count             # step data (picks left)
+    uint8_t b_warcry               # bit p: seat p spent a red mineral on Warcry in the current clash (XEMH)
     # random streams, one per hidden source (the stacks are shuffled once at setup)
     Rng rng_minerals
     Rng rng_tokens

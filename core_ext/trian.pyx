@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Galaxy of Trian: New Order, the beginner and ships variants (no racial skills yet), as a compiled core.
+"""Galaxy of Trian: New Order, the beginner, ships and full (race evolution) variants, as a compiled core.
 
 Rules: ../shared/rules/galaxy_of_trian.md; every decision this engine makes where the rulebook is
 silent is recorded in docs/rules/trian.md with the section it rests on.
@@ -64,6 +64,7 @@ cdef enum:
     M_REROLL = 7
     M_END = 8
     M_SHIP_TARGET = 9        # the attacking ship's owner picks the enemy ship to clash with
+    M_RACE = 10              # a racial skill's sub-step waits for race_seat's decision (variant full)
     # action ids (see docs/rules/trian.md, "Actions")
     A_END_PH1 = 0
     A_BUY_MINERAL = 1        # + color
@@ -91,11 +92,13 @@ cdef enum:
     A_SHIP_TELE = 30000      # + from placed index * 84 + to placed index
     SHIP_CORVETTE = 1
     SHIP_ROGUE = 2
+    SHIP_PRIESTESS = 3       # the Supreme Priestess token in its ship form (variant full)
     SHIP_MOVES = 3           # tiles a ship moves at most (section V.3.5)
     AREA_UNBLOCKED = 4       # event kind: an emissary battle because a Corvette left (no closing)
     V_BEGINNER = 0
     V_SHIPS = 1
-    MAX_ACTIONS = 2080
+    V_FULL = 2
+    MAX_ACTIONS = 8192
     MAX_GAME_LENGTH = 20000
     # bags
     MINERALS_PER_COLOR = 30
@@ -111,7 +114,7 @@ cdef enum:
 
 SETUP_PIECES = {2: (9, 9, 4), 3: (8, 8, 3), 4: (7, 7, 2)}   # emissaries, research, space (section III)
 SETUP_SHIPS = (3, 2)        # Corvettes, Rogues per race (variant ships)
-VARIANT_IDS = {"beginner": V_BEGINNER, "ships": V_SHIPS}
+VARIANT_IDS = {"beginner": V_BEGINNER, "ships": V_SHIPS, "full": V_FULL}
 cdef int PIECES[5][3]
 PIECES[2][0] = 9; PIECES[2][1] = 9; PIECES[2][2] = 4
 PIECES[3][0] = 8; PIECES[3][1] = 8; PIECES[3][2] = 3
@@ -187,6 +190,8 @@ def _load_catalogue():
 
 CATALOGUE = _load_catalogue()
 FACE_NAMES = tuple(f["name"] for f in CATALOGUE["faces"])
+
+include "trian_races.pxi"
 
 # ---------------------------------------------------------------- small helpers
 
@@ -316,7 +321,7 @@ cdef bint _in_exmitter_field(const TrianState* s, int i) noexcept nogil:
         j = _nb_placed(s, i, d)
         if j >= 0 and FACE_FEAT[s.placed[j].face] == F_EXMITTER:
             return True
-    return False
+    return s.params.variant >= V_FULL and _race_exmitter_field(s, i)
 
 
 cdef inline int _mineral_total(const TrianPlayer* p) noexcept nogil:
@@ -503,6 +508,12 @@ cdef inline bint _ship_may_stand(const TrianState* s, int j) noexcept nogil:
     return s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and not _in_exmitter_field(s, j)
 
 
+cdef inline bint _ship_may_stand_for(const TrianState* s, int j, int owner) noexcept nogil:
+    # _ship_may_stand for a ship of `owner`, whose race may ignore exmitters (Adaptation Abilities)
+    return s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
+        (not _in_exmitter_field(s, j) or _exmitter_immune(s, owner))
+
+
 cdef bint _enemy_ship_adjacent(const TrianState* s, int i, int owner) noexcept nogil:
     cdef int d, j
     for d in range(3):
@@ -521,7 +532,8 @@ cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_
         return
     for d in range(3):
         j = _space_nb(s, i, d)
-        if j < 0 or (g >= 0 and _side_group(s, i, d) != g) or _in_exmitter_field(s, j):
+        if j < 0 or (g >= 0 and _side_group(s, i, d) != g) or \
+                (_in_exmitter_field(s, j) and not _exmitter_immune(s, s.placed[start].ship)):
             continue
         if j != start and s.placed[j].ship_kind == 0:
             out[j] = 1
@@ -531,7 +543,7 @@ cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_
 cdef bint _ship_expedition_ok(const TrianState* s) noexcept nogil:
     # section V.3.2: onto the outer space of the tile added this turn, no ship on any adjacent tile
     cdef int i = s.new_tile, d, j
-    if i == TR_UNKNOWN or not _ship_may_stand(s, i):
+    if i == TR_UNKNOWN or not _ship_may_stand_for(s, i, s.turn_player):
         return False
     for d in range(3):
         j = _nb_placed(s, i, d)
@@ -555,6 +567,8 @@ cdef inline bint _ship_may_teleport_from(const TrianState* s, int i, int me) noe
     # any ship in the radius of the teleport added this turn (section V.3.4), or one's own ship that
     # ended a move on a teleport on an earlier turn ("on your next turn", section V.3.5)
     if s.placed[i].ship_kind == 0:
+        return False
+    if _ship_immobile(s, i):
         return False
     if _teleport_radius(s, i):
         return True
@@ -718,7 +732,7 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
     cdef int n = params.num_players, i, j, t, k, best, ties, roll
     cdef uint8_t order[TR_TILES]
     cdef int rolls[MAX_PLAYERS]
-    if n < 2 or n > MAX_PLAYERS or params.variant < V_BEGINNER or params.variant > V_SHIPS:
+    if n < 2 or n > MAX_PLAYERS or params.variant < V_BEGINNER or params.variant > V_FULL:
         return -1
     memset(s, 0, sizeof(TrianState))
     s.params = params[0]
@@ -762,6 +776,7 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
             s.players[i].rogues = 2
     for i in range(n):        # 1 combat token each, from the token stream in seat order
         _draw_token(s, i)
+    _races_setup(s, seed)
     for i in range(MAX_PLAYERS):
         s.b_order[i] = -1
     # section V: the highest attack die starts; ties roll again
@@ -793,6 +808,9 @@ cdef void _start_turn(TrianState* s) noexcept nogil:
     s.actions_left = 0
     s.actions_taken = 0
     s.teleport_used = 0
+    s.evolved = 0
+    s.race_used = 0
+    s.mission_tile = TR_UNKNOWN
     s.ev_pending = 0
     s.ev_n = 0
     s.ev_pos = 0
@@ -804,6 +822,8 @@ cdef void _start_turn(TrianState* s) noexcept nogil:
     for k in range(s.n_placed):
         s.placed[k].ship_new = 0
         s.placed[k].rogue_used = 0
+    if s.params.variant >= V_FULL:
+        _race_turn_start(s)          # e.g. the upkeep of Adaptation Abilities (a racial sub-step)
 
 
 cdef void _end_turn(TrianState* s) noexcept nogil:
@@ -877,13 +897,15 @@ cdef void _plunder(TrianState* s) noexcept nogil:
 
 cdef void _ship_home(TrianState* s, int i) noexcept nogil:
     # the ship on tile i goes back to its owner's supply; an emissary it blocked may now fight
+    # (a racial ship token, e.g. the Supreme Priestess, is in its owner's supply when off the board)
     cdef int p = s.placed[i].ship
+    if s.placed[i].ship_kind == 0:
+        return
     if s.placed[i].ship_kind == SHIP_CORVETTE:
         s.players[p].corvettes += 1
     elif s.placed[i].ship_kind == SHIP_ROGUE:
         s.players[p].rogues += 1
-    else:
-        return
+    _race_ship_gone(s, i)
     s.placed[i].ship = -1
     s.placed[i].ship_kind = 0
     s.placed[i].ship_new = 0
@@ -946,13 +968,13 @@ cdef void _ship_clash_result(TrianState* s, int winner_tile, int loser_tile) noe
 
 cdef void _ship_clash(TrianState* s, int target) noexcept nogil:
     # the attacker picked `target`: a Corvette beats a Rogue without a roll, otherwise dice and tokens
-    cdef int a = s.sb_att, k
+    cdef int a = s.sb_att, k, w
     s.sb_def = <uint8_t>target
-    if s.placed[a].ship_kind != s.placed[target].ship_kind:
-        if s.placed[a].ship_kind == SHIP_CORVETTE:
-            _ship_clash_result(s, a, target)
-        else:
-            _ship_clash_result(s, target, a)
+    if _race_before_clash(s, a, target):
+        return                      # a racial skill decides first (e.g. Divine help)
+    w = _clash_auto(s, a, target)
+    if w >= 0:
+        _ship_clash_result(s, w, target if w == a else a)
         _ship_battle_next(s)
         return
     for k in range(MAX_PLAYERS):
@@ -968,9 +990,27 @@ cdef void _ship_clash(TrianState* s, int target) noexcept nogil:
     s.mode = M_DECLARE
 
 
+cdef int _clash_auto(const TrianState* s, int a, int t) noexcept nogil:
+    # the tile of the ship that wins a clash without a roll, or -1 when the clash is rolled:
+    # a Corvette beats a Rogue (section VI.2.A), the Supreme Priestess loses to any ship (VIII)
+    cdef int ka = s.placed[a].ship_kind, kt = s.placed[t].ship_kind
+    if ka == kt:
+        return -1
+    if ka == SHIP_PRIESTESS:
+        return t
+    if kt == SHIP_PRIESTESS:
+        return a
+    if ka == SHIP_CORVETTE and kt == SHIP_ROGUE:
+        return -1 if _rogue_fights(s, t) else a
+    if ka == SHIP_ROGUE and kt == SHIP_CORVETTE:
+        return -1 if _rogue_fights(s, a) else t
+    return -1
+
+
 cdef void _ship_clash_end(TrianState* s) noexcept nogil:
-    cdef int a = s.sb_att, d = s.sb_def, pa = s.placed[a].ship, pd = s.placed[d].ship, k, p
-    cdef int ta = s.b_dice[pa] + s.players[pa].decl_plus, td = s.b_dice[pd] + s.players[pd].decl_plus
+    cdef int a = s.sb_att, d = s.sb_def, pa = s.placed[a].ship, pd = s.placed[d].ship, k, p, tie
+    cdef int ta = s.b_dice[pa] + s.players[pa].decl_plus + _die_bonus(s, pa, a)
+    cdef int td = s.b_dice[pd] + s.players[pd].decl_plus + _die_bonus(s, pd, d)
     for k in range(s.b_n):
         p = s.b_order[k]
         s.players[p].decl_count = 0             # declared tokens go back to the bag
@@ -982,6 +1022,13 @@ cdef void _ship_clash_end(TrianState* s) noexcept nogil:
     s.b_n = 0
     s.b_pos = 0
     s.b_stage = 0
+    s.b_warcry = 0
+    if ta == td:
+        tie = _wins_ties(s, pa, pd)       # a racial skill may win ties (Regeneration)
+        if tie == pa:
+            ta += 1
+        elif tie == pd:
+            td += 1
     if ta > td:
         _ship_clash_result(s, a, d)
     elif td > ta:
@@ -1005,10 +1052,13 @@ cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
 
 
 cdef void _return_emissary(TrianState* s, int i) noexcept nogil:
+    # a racial token acting as an emissary (unit != 0) goes back to the race's supply, i.e. off the board
     cdef int p = s.placed[i].emissary
     if p >= 0:
-        s.players[p].emissaries += 1
+        if s.placed[i].unit == 0:
+            s.players[p].emissaries += 1
         s.placed[i].emissary = -1
+        s.placed[i].unit = 0
 
 
 cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kinds) noexcept nogil:
@@ -1024,10 +1074,12 @@ cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kind
         # section IX: units in the radius go back to their owners; stations stay; ships too (XII)
         for d in range(3):
             j = _nb_placed(s, i, d)
-            if j >= 0 and s.placed[j].station == 0:
+            if j >= 0 and s.placed[j].station == 0 and not _exmitter_immune(s, s.placed[j].emissary):
                 _return_emissary(s, j)
             if j >= 0:
-                _ship_home(s, j)
+                if not _exmitter_immune(s, s.placed[j].ship):
+                    _ship_home(s, j)
+                _race_exmitter_hits(s, j)
     _enter_ph3(s)
 
 
@@ -1082,14 +1134,16 @@ cdef void _events_run(TrianState* s) noexcept nogil:
         s.ev_credits = <int16_t>value
         if n_part == 0:
             s.players[s.turn_player].credits += value
+            _closing_bonus(s, kind, tiles, -1)
             s.ev_pos += 1
             continue
         if n_part == 1:
             s.players[only].credits += value
+            _closing_bonus(s, kind, tiles, only)
             if only == s.turn_player:
                 s.mode = M_TAKEBACK
                 return
-            _draw_token(s, only)          # taking control (section VI.3)
+            _control_token(s, only)       # taking control (section VI.3)
             s.ev_pos += 1
             continue
         _battle_start(s, units)
@@ -1179,15 +1233,24 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     if s.sb_on:
         _ship_clash_end(s)
         return
+    cdef int totals[MAX_PLAYERS]
     for k in range(s.b_n):
         p = s.b_order[k]
-        total = s.b_dice[p] + s.b_bonus[p] + s.players[p].decl_plus   # +1 tokens always help
+        total = s.b_dice[p] + s.b_bonus[p] + s.players[p].decl_plus + _die_bonus(s, p, -1)  # +1 tokens help
+        totals[k] = total
         if total > best:
             best = total
             n_best = 1
             winner = p
         elif total == best:
             n_best += 1
+    if n_best > 1:
+        for k in range(s.b_n):           # a racial skill may win ties at the top (Regeneration)
+            p = s.b_order[k]
+            if totals[k] == best and _wins_ties(s, p, -1) == p:
+                winner = p
+                n_best = 1
+                break
     for k in range(s.b_n):
         p = s.b_order[k]
         if n_best > 1 or p != winner:
@@ -1196,6 +1259,7 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
         s.players[p].decl_plus = 0
         s.b_dice[p] = 0
         s.b_rerolls[p] = 0
+    s.b_warcry = 0
     # who is still in the battle
     n_left = 0
     for k in range(s.b_n):
@@ -1221,14 +1285,26 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     if n_left == 1:
         winner = _sole_left(s, root)
         s.players[winner].credits += s.ev_credits
+        _battle_closing_bonus(s, root, winner)
         if winner == s.turn_player and s.ev_kind[s.ev_pos] != AREA_UNBLOCKED:
             s.mode = M_TAKEBACK
             return
-        _draw_token(s, winner)
+        _control_token(s, winner)
     else:
         s.players[s.turn_player].credits += s.ev_credits   # a tie: the closer is paid, no token
+        _battle_closing_bonus(s, root, -1)
     s.ev_pos += 1
     _events_run(s)
+
+
+cdef void _battle_closing_bonus(TrianState* s, int root, int controller) noexcept nogil:
+    cdef int tiles, ext, st
+    cdef int units[MAX_PLAYERS]
+    cdef int kind = s.ev_kind[s.ev_pos]
+    if s.params.variant < V_FULL or kind == AREA_UNBLOCKED:
+        return
+    _area_census(s, root, &tiles, &ext, units, &st)
+    _closing_bonus(s, kind, tiles, controller)
 
 
 cdef int _sole_left(const TrianState* s, int root) noexcept nogil:
@@ -1294,7 +1370,8 @@ cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
 cdef bint _may_receive_emissary(const TrianState* s, int j, int owner, int from_tile) noexcept nogil:
     # teleport target rules (section V.3.4) shared with the expedition's closed-area rule
     cdef int f = s.placed[j].face, root, ctrl
-    if s.placed[j].emissary >= 0 or not _emissary_may_stand(f) or _in_exmitter_field(s, j):
+    if s.placed[j].emissary >= 0 or not _emissary_may_stand(f) or \
+            (_in_exmitter_field(s, j) and not _exmitter_immune(s, owner)):
         return False
     root = _settled_root(s, j)
     if root < 0:
@@ -1383,6 +1460,10 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
                     for c in range(TR_COLORS):
                         if s.neb_minerals[k][c] > 0:
                             out[n] = A_ROGUE + i * 4 + c; n += 1
+        if s.params.variant >= V_FULL:
+            n = _evolution_actions(s, me, out, n)
+            n = _race_ph1_actions(s, me, out, n)
+            _sort_tail(out, n)
         return n
     if s.mode == M_DRAW:
         for k in range(2):
@@ -1427,6 +1508,12 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
                         out[n] = A_TELEPORT + d * TR_TILES + j; n += 1
         if s.params.variant >= V_SHIPS:
             n = _ship_actions(s, me, out, n)
+        if s.params.variant >= V_FULL:
+            n = _race_ph3_actions(s, me, out, n)
+        _sort_tail(out, n)
+        return n
+    if s.mode == M_RACE:
+        n = _race_step_actions(s, out)
         _sort_tail(out, n)
         return n
     if s.mode == M_SHIP_TARGET:
@@ -1447,6 +1534,8 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
             for b in range(4):
                 if a + b <= 3 and a <= pl.tok_plus and b <= pl.tok_count - pl.tok_plus:
                     out[n] = A_DECLARE + a * 4 + b; n += 1
+        if s.params.variant >= V_FULL:
+            n = _race_declare_actions(s, me, out, n)     # e.g. Warcry, before the dice are rolled
         return n
     if s.mode == M_REROLL:
         out[0] = A_REROLL
@@ -1465,17 +1554,17 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
         if s.players[me].rogues > 0:
             out[n] = A_SHIP_EXPED + 1; n += 1
     for i in range(s.n_placed):
-        if s.placed[i].ship_kind == 0:
+        if s.placed[i].ship_kind == 0 or _ship_immobile(s, i):
             continue
         if s.placed[i].ship == me:
             memset(reach, 0, TR_TILES)
-            _reach(s, i, -1, SHIP_MOVES, i, reach)
+            _race_reach(s, i, reach)
             for j in range(s.n_placed):
                 if reach[j]:
                     out[n] = A_SHIP_MOVE + i * TR_TILES + j; n += 1
         if _ship_may_teleport_from(s, i, me):
             for j in range(s.n_placed):
-                if j != i and _ship_may_stand(s, j):
+                if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
                     out[n] = A_SHIP_TELE + i * TR_TILES + j; n += 1
     return n
 
@@ -1500,7 +1589,7 @@ cdef bint _may_expedition(const TrianState* s, int me) noexcept nogil:
         return False
     if s.placed[i].emissary >= 0 or not _emissary_may_stand(s.placed[i].face):
         return False
-    if _in_exmitter_field(s, i):
+    if _in_exmitter_field(s, i) and not _exmitter_immune(s, me):
         return False
     root = _settled_root(s, i)
     if root < 0:
@@ -1517,6 +1606,8 @@ cdef int trian_current_player(const void* p) noexcept nogil:
         return s.b_order[s.b_pos]
     if s.mode == M_SHIP_TARGET:
         return s.placed[s.sb_att].ship
+    if s.mode == M_RACE:
+        return s.race_seat
     return s.turn_player
 
 
@@ -1535,7 +1626,7 @@ cdef int _closed_area_owner(const TrianState* s, int j) noexcept nogil:
 cdef int trian_apply(void* p, action_t action) noexcept nogil:
     cdef TrianState* s = _st(p)
     cdef int me = trian_current_player(p), c, k, a, b, cost, fi, side, rot, i, n_closed, j, d, src
-    cdef int owner, root, tiles, ext, st, m, node
+    cdef int owner, root, tiles, ext, st, m, node, mission = -1
     cdef int units[MAX_PLAYERS]
     cdef int roots[TR_EVENTS]
     cdef int kinds[TR_EVENTS]
@@ -1574,6 +1665,7 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             s.neb_minerals[k][c] -= 1
             s.neb_gained[k] += 1
             pl.minerals[c] += 1
+            _race_after_gain(s, me, k, c)
             return 0
         if A_ROGUE <= action < A_ROGUE + TR_TILES * 4:
             i = (action - A_ROGUE) // 4
@@ -1582,8 +1674,11 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             s.neb_minerals[k][c] -= 1
             s.placed[i].rogue_used = 1
             pl.minerals[c] += 1
+            _race_after_gain(s, me, k, c)
             return 0
-        return -1
+        if s.params.variant >= V_FULL and _evolution_apply(s, me, action) == 0:
+            return 0
+        return _race_apply(s, me, action)
     if s.mode == M_DRAW:
         k = action - A_DRAW
         if k < 0 or k > 1 or s.stack_len[k] == 0:
@@ -1633,6 +1728,8 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
         if action == A_PASS:
             _finish_ph3(s)
             return 0
+        if action >= A_RACE:
+            return _race_apply(s, me, action)     # racial actions spend the phase 3 action themselves
         s.actions_left -= 1
         s.actions_taken += 1
         if action == A_RESEARCH:
@@ -1644,50 +1741,32 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             owner = _closed_area_owner(s, i)
             s.placed[i].emissary = <int8_t>me
             pl.emissaries -= 1
+            s.mission_tile = <uint8_t>i
+            mission = i
             if FACE_FEAT[s.placed[i].face] == F_OUTPOST:
                 s.actions_left += 2       # section IX: two extra actions this phase 3
             if owner == -1:
-                _draw_token(s, me)        # took control of an uncontrolled closed area (VI.3)
+                _control_token(s, me)     # took control of an uncontrolled closed area (VI.3)
         elif A_CONSTRUCT <= action < A_CONSTRUCT + TR_TILES:
-            i = action - A_CONSTRUCT
-            node = _area_node(s, i)
-            root = _cfind(s, node)
-            _area_census(s, root, &tiles, &ext, units, &st)
-            m = 0
-            for k in range(s.params.num_players):
-                m += units[k]
-            if s.placed[i].station == 0:
-                pl.research -= 1
-            else:
-                pl.space -= 1
-            s.placed[i].station += 1
-            for k in range(s.n_placed):
-                # section XI: blocked emissaries in an area where an enemy builds go home
-                if _blocked(s, k) and s.placed[k].station == 0 and s.placed[k].emissary != me and \
-                        _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
-                    _return_emissary(s, k)
-            if node % 5 == K_SYSTEM:
-                pl.credits += (tiles + m) * 4
-            else:
-                pl.credits += tiles + m
-                k = _nebula_record(s, root)
-                for st in range(2 if s.placed[i].station == 1 else 4):
-                    c = _draw_mineral(s)
-                    if c >= 0 and k >= 0:
-                        s.neb_minerals[k][c] += 1
+            _construct(s, me, action - A_CONSTRUCT, 1)
         elif A_TELEPORT <= action < A_TELEPORT + 3 * TR_TILES:
             d = (action - A_TELEPORT) // TR_TILES
             j = (action - A_TELEPORT) % TR_TILES
             src = _nb_placed(s, s.new_tile, d)
             k = _closed_area_owner(s, j)          # before the move: a move within one area takes nothing
             owner = s.placed[src].emissary
+            s.placed[j].unit = s.placed[src].unit
             s.placed[src].emissary = -1
+            s.placed[src].unit = 0
             s.placed[j].emissary = <int8_t>owner
             s.teleport_used = 1
+            if owner == me:
+                s.mission_tile = <uint8_t>j
+                mission = j
             if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me and not _blocked(s, j):
                 s.actions_left += 2       # a blocked emissary gives no outpost bonus (section XI)
             if k == -1:
-                _draw_token(s, owner)
+                _control_token(s, owner)
         elif action == A_SHIP_EXPED or action == A_SHIP_EXPED + 1:
             if action == A_SHIP_EXPED:
                 pl.corvettes -= 1
@@ -1695,6 +1774,8 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             else:
                 pl.rogues -= 1
                 _ship_arrive(s, s.new_tile, me, SHIP_ROGUE)
+            if s.params.variant >= V_FULL and _race_after_ship_move(s, s.new_tile, False):
+                return 0             # a racial token destroyed the ship; phase 3 went on without it
         elif A_SHIP_MOVE <= action < A_SHIP_TELE + TR_TILES * TR_TILES:
             a = A_SHIP_MOVE if action < A_SHIP_TELE else A_SHIP_TELE
             src = (action - a) // TR_TILES
@@ -1709,26 +1790,36 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
             s.placed[src].rogue_used = 0
             _ship_arrive(s, j, owner, k)
             _check_unblock(s, src)
+            if _race_after_ship_move(s, j, a == A_SHIP_TELE):
+                return 0             # a racial skill decides first; it lands the ship afterwards
             _ship_landed(s, j)       # a battle, or the end of phase 3 after its last action
             return 0
         else:
             return -1
+        if mission >= 0 and s.params.variant >= V_FULL:
+            _race_after_mission(s, me, mission)
+            if s.mode == M_RACE:
+                return 0             # the racial sub-step ends phase 3 when this was its last action
         if s.actions_left == 0:
             _finish_ph3(s)
         return 0
     if s.mode == M_SHIP_TARGET:
         _ship_clash(s, action - A_SHIP_TARGET)
         return 0
+    if s.mode == M_RACE:
+        return _race_apply(s, me, action)
     if s.mode == M_TAKEBACK:
         k = action - A_TAKEBACK
         root = s.ev_root[s.ev_pos]
         _remove_from_area(s, root, me, k)
         if _own_free_in_area(s, root, me) > 0:
-            _draw_token(s, me)           # control kept: 1 combat token
+            _control_token(s, me)        # control kept: 1 combat token
         s.ev_pos += 1
         _events_run(s)
         return 0
     if s.mode == M_DECLARE:
+        if action >= A_RACE:
+            return _race_apply(s, me, action)
         a = (action - A_DECLARE) // 4
         b = (action - A_DECLARE) % 4
         pl.tok_count -= a + b
@@ -1748,6 +1839,38 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
         _battle_next_reroller(s)
         return 0
     return -1
+
+
+cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
+    # section V.3.3: build `levels` station levels (1; 2 at once with Living structures) on me's emissary
+    # on tile i: pay each level's credits, add each level's minerals in a nebula, and send blocked
+    # enemy emissaries of the area home (section XI)
+    cdef TrianPlayer* pl = &s.players[me]
+    cdef int node = _area_node(s, i), root, tiles, ext, st, m = 0, k, c, lv, q
+    cdef int units[MAX_PLAYERS]
+    root = _cfind(s, node)
+    _area_census(s, root, &tiles, &ext, units, &st)
+    for k in range(s.params.num_players):
+        m += units[k]
+    for lv in range(levels):
+        if s.placed[i].station == 0:
+            pl.research -= 1
+        else:
+            pl.space -= 1
+        s.placed[i].station += 1
+    for k in range(s.n_placed):
+        if _blocked(s, k) and s.placed[k].station == 0 and s.placed[k].emissary != me and \
+                _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
+            _return_emissary(s, k)
+    for lv in range(levels):
+        pl.credits += _construct_credits(s, i, node % 5 == K_SYSTEM, tiles + m)
+    if node % 5 != K_SYSTEM:
+        k = _nebula_record(s, root)
+        for lv in range(levels):
+            for q in range(2 if s.placed[i].station - levels + 1 + lv == 1 else 4):
+                c = _draw_mineral(s)
+                if c >= 0 and k >= 0:
+                    s.neb_minerals[k][c] += 1
 
 
 cdef void _clear_drawn(TrianState* s) noexcept nogil:
@@ -1792,8 +1915,15 @@ cdef void trian_evaluate(const void* p, double* out) noexcept nogil:
     cdef int n = s.params.num_players, i, k
     cdef double v[MAX_PLAYERS]
     cdef double mean, diff
+    cdef uint32_t sk
     for i in range(n):
         v[i] = s.players[i].credits + 3.0 * _mineral_total(&s.players[i]) + 2.0 * s.players[i].tok_count
+        sk = s.players[i].skills          # variant full: a module is worth its price + 1 (racial + 3)
+        for k in range(3):
+            if (sk >> (2 + k)) & 1:
+                v[i] += PRICE_RACIAL + 3
+            if (sk >> (U_BIT + k)) & 1:
+                v[i] += PRICE_UNIVERSAL + 1
     for k in range(s.n_placed):
         if s.placed[k].emissary >= 0:
             v[s.placed[k].emissary] += 2.0 + 4.0 * s.placed[k].station
@@ -1817,6 +1947,11 @@ cdef action_t trian_policy(const void* p, Rng* rng, action_t* scratch) noexcept 
         for k in range(n):
             if A_GAIN <= scratch[k] < A_GAIN + TR_NEBULAS * 4:
                 return scratch[k]
+        if s.params.variant >= V_FULL and s.players[s.turn_player].credits >= 20:
+            for k in range(n):            # variant full: a racial skill while 10 credits are left
+                a = scratch[k]
+                if A_UNLOCK <= a < A_UNLOCK + 6 and (a - A_UNLOCK) % 2 == 1:
+                    return a
         return A_END_PH1
     if s.mode == M_PH3:
         for k in range(n):

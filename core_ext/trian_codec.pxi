@@ -42,6 +42,7 @@ def _field_specs():
         ("ship", _off(&_PROBE.placed[0].ship), "b"), ("ship_kind", _off(&_PROBE.placed[0].ship_kind), "B"),
         ("ship_new", _off(&_PROBE.placed[0].ship_new), "B"),
         ("rogue_used", _off(&_PROBE.placed[0].rogue_used), "B"),
+        ("unit", _off(&_PROBE.placed[0].unit), "B"),
     ):
         specs.append(("placed_" + name, ptr, fmt, TR_TILES, ps))
     specs += [
@@ -71,6 +72,7 @@ def _field_specs():
         ("decl_plus", _off(&_PROBE.players[0].decl_plus), "b", 1),
         ("corvettes", _off(&_PROBE.players[0].corvettes), "B", 1),
         ("rogues", _off(&_PROBE.players[0].rogues), "B", 1),
+        ("race", _off(&_PROBE.players[0].race), "B", 1),
         ("skills", _off(&_PROBE.players[0].skills), "I", 1),
     ):
         if count == 1:
@@ -78,6 +80,8 @@ def _field_specs():
         else:
             for c in range(count):
                 specs.append((f"player_{name}_{COLOR_NAMES[c]}", ptr + c, fmt, MAX_PLAYERS, qs))
+    for k in range(4):
+        specs.append((f"player_tok_at_{k}", _off(&_PROBE.players[0].tok_at[k]), "B", MAX_PLAYERS, qs))
     specs += [
         ("new_tile", _off(&_PROBE.new_tile), "B", 1, 0),
         ("actions_left", _off(&_PROBE.actions_left), "B", 1, 0),
@@ -101,6 +105,14 @@ def _field_specs():
         ("sb_on", _off(&_PROBE.sb_on), "B", 1, 0),
         ("sb_att", _off(&_PROBE.sb_att), "B", 1, 0),
         ("sb_def", _off(&_PROBE.sb_def), "B", 1, 0),
+        ("evolved", _off(&_PROBE.evolved), "B", 1, 0),
+        ("race_used", _off(&_PROBE.race_used), "B", 1, 0),
+        ("mission_tile", _off(&_PROBE.mission_tile), "B", 1, 0),
+        ("race_step", _off(&_PROBE.race_step), "B", 1, 0),
+        ("race_seat", _off(&_PROBE.race_seat), "b", 1, 0),
+        ("race_arg", _off(&_PROBE.race_arg), "B", 1, 0),
+        ("race_count", _off(&_PROBE.race_count), "B", 1, 0),
+        ("b_warcry", _off(&_PROBE.b_warcry), "B", 1, 0),
         ("rng_minerals", _off(&_PROBE.rng_minerals), "Q", 4, 8),
         ("rng_tokens", _off(&_PROBE.rng_tokens), "Q", 4, 8),
         ("rng_dice", _off(&_PROBE.rng_dice), "Q", 4, 8),
@@ -114,7 +126,8 @@ _RANGES = {"b": (-128, 127), "B": (0, 255), "h": (-32768, 32767), "H": (0, 65535
 MODE_NAMES = {M_PH1: "phase 1 (extraction)", M_DRAW: "phase 2 (draw)", M_PLACE: "phase 2 (place)",
               M_PH3: "phase 3 (exploration)", M_TAKEBACK: "events (take emissaries back)",
               M_DECLARE: "emissary battle (declare tokens)", M_REROLL: "emissary battle (rerolls)",
-              M_END: "game over", M_SHIP_TARGET: "ship battle (the attacker picks a ship)"}
+              M_END: "game over", M_SHIP_TARGET: "ship battle (the attacker picks a ship)",
+              M_RACE: "racial skill (a decision)"}
 
 
 # The codec walks FIELD_SPECS with typed C reads and writes: the generic struct.pack_into loop cost
@@ -217,7 +230,7 @@ cdef str _check_state(const TrianState* s, int observer):
     cdef int roots[TR_EVENTS]
     cdef int kinds[TR_EVENTS]
     full = observer < 0
-    if not M_PH1 <= s.mode <= M_SHIP_TARGET:
+    if not M_PH1 <= s.mode <= M_RACE:
         return f"mode {s.mode} is not a phase"
     if not (0 <= s.turn_player < n and 0 <= s.first_player < n) or s.turn < 1:
         return "turn, turn_player or first_player out of range"
@@ -306,7 +319,7 @@ cdef str _check_state(const TrianState* s, int observer):
         em = st1 = st2 = 0
         for i in range(s.n_placed):
             if s.placed[i].emissary == p:
-                em += 1
+                em += s.placed[i].unit == 0       # racial tokens acting as emissaries are not counted
                 st1 += s.placed[i].station >= 1
                 st2 += s.placed[i].station >= 2
         corv = sum(s.placed[i].ship_kind == SHIP_CORVETTE and s.placed[i].ship == p for i in range(s.n_placed))
@@ -332,7 +345,7 @@ cdef str _check_state(const TrianState* s, int observer):
             return f"placed[{i}]: an emissary cannot stand on this face"
         if s.placed[i].station and s.placed[i].emissary < 0:
             return f"placed[{i}]: a station needs its emissary"
-        if s.placed[i].ship_kind > SHIP_ROGUE or s.placed[i].ship_new > 1 or s.placed[i].rogue_used > 1:
+        if s.placed[i].ship_kind > SHIP_PRIESTESS or s.placed[i].ship_new > 1 or s.placed[i].rogue_used > 1:
             return f"placed[{i}]: ship fields out of range"
         if s.placed[i].ship_kind == 0:
             if s.placed[i].ship != -1 or s.placed[i].ship_new or s.placed[i].rogue_used:
@@ -364,8 +377,8 @@ cdef str _check_state(const TrianState* s, int observer):
     if s.sb_on > 1 or (s.sb_on and not (s.sb_att < s.n_placed and s.sb_def < s.n_placed
                                         and s.placed[s.sb_att].ship_kind)):
         return "ship battle fields out of range"
-    if (s.mode == M_SHIP_TARGET) != (s.sb_on and s.mode not in (M_DECLARE, M_REROLL)) or \
-            (s.sb_on and s.mode not in (M_SHIP_TARGET, M_DECLARE, M_REROLL)):
+    if (s.mode == M_SHIP_TARGET) != (s.sb_on and s.mode not in (M_DECLARE, M_REROLL, M_RACE)) or \
+            (s.sb_on and s.mode not in (M_SHIP_TARGET, M_DECLARE, M_REROLL, M_RACE)):
         return "a ship battle needs its mode"
     if not s.sb_on and (s.sb_att or s.sb_def):
         return "ship battle fields must be 0 without a battle"
@@ -373,6 +386,9 @@ cdef str _check_state(const TrianState* s, int observer):
         return "no area being resolved"
     if s.new_tile != TR_UNKNOWN and s.new_tile >= s.n_placed:
         return "new_tile out of range"
+    err = _check_races(s)
+    if err:
+        return err
     if not full:
         # an observation hides exactly what observe() hides, no more and no less known
         trian_observe(s, observer, &rebuilt)
@@ -535,6 +551,21 @@ cdef dict _describe(const TrianState* s, int a):
         c = (a - A_ROGUE) % 4
         return dict(_cell(s, i), id=a, kind="rogue_mine", color=COLOR_NAMES[c],
                     label=f"mine a {COLOR_NAMES[c]} mineral with the Rogue at ({s.placed[i].x}, {s.placed[i].y})")
+    if A_UNLOCK <= a < A_UNLOCK + 6:
+        k = (a - A_UNLOCK) // 2
+        side = (a - A_UNLOCK) % 2
+        r = s.players[me].race if me >= 0 else TR_UNKNOWN
+        skill = UNIVERSAL_NAMES[k] if side == 0 else (SKILL_NAMES[r][2 + k] if r < N_RACES else "?")
+        cost = PRICE_UNIVERSAL if side == 0 else PRICE_RACIAL
+        return {"id": a, "kind": "unlock", "module": k, "side": ("universal", "racial")[side], "skill": skill,
+                "label": f"unlock {skill} (module {k}, {('universal', 'racial')[side]} side, {cost} credits)"}
+    if a == A_MINERAL_SET:
+        return {"id": a, "kind": "mineral_set",
+                "label": f"discard a set of 4 minerals (one of each colour) for {SET_CREDITS} credits"}
+    if a >= A_RACE:
+        described = _race_describe(s, me, a)
+        if described is not None:
+            return described
     if A_SHIP_MOVE <= a < A_SHIP_TELE + TR_TILES * TR_TILES:
         tele = a >= A_SHIP_TELE
         k = a - (A_SHIP_TELE if tele else A_SHIP_MOVE)
@@ -547,7 +578,7 @@ cdef dict _describe(const TrianState* s, int a):
     return {"id": a, "kind": "unknown", "label": f"action {a}"}
 
 
-SHIP_NAMES = ("none", "Corvette", "Rogue")
+SHIP_NAMES = ("none", "Corvette", "Rogue", "Supreme Priestess")
 
 FACE_SHORT = {"space": "..", "nebula-cap": "n1", "nebula-bend": "n2", "nebula-core": "n3",
               "extractor-cap": "x1", "extractor-bend": "x2", "extractor-core": "x3",
@@ -578,6 +609,11 @@ cdef str _render(const TrianState* s, observer):
         lines.append(f"seat {p}: {pl.credits} credits, minerals {minerals}, tokens {tokens}, "
                      f"supply {pl.emissaries} emissaries / {pl.research} research / {pl.space} space"
                      f", score {pl.credits + 3 * _mineral_total(pl)}")
+        if s.params.variant >= V_FULL:
+            lines.append(f"seat {p}: " + _skills_line(pl))
+            placed_tokens = _tokens_line(s, p)
+            if placed_tokens:
+                lines.append(f"seat {p}: special tokens on the board: " + placed_tokens)
     ships = s.params.variant >= V_SHIPS
     if ships:
         for p in range(n):
