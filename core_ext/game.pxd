@@ -51,7 +51,22 @@ ctypedef struct GameOps:
 cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_moves,
                          action_t* scratch, bint use_policy) noexcept nogil
 cdef void compute_returns(const GameOps* ops, const void* state, double* out) noexcept nogil
-cdef int find_action(const action_t* actions, int n, action_t action) noexcept nogil
+
+
+cdef inline int find_action(const action_t* actions, int n, action_t action) noexcept nogil:
+    # legal_actions() output is sorted: binary search. Inline, so cores and the search kernel call it
+    # without a cross-module function pointer.
+    cdef int lo = 0, hi = n - 1, mid
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if actions[mid] == action:
+            return mid
+        if actions[mid] < action:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
 
 cdef class Game:
     cdef const GameOps* ops

@@ -19,18 +19,6 @@ STATE_FORMAT = "orrery.state/1"
 OBSERVATION_FORMAT = "orrery.observation/1"
 
 
-cdef int find_action(const action_t* actions, int n, action_t action) noexcept nogil:
-    # legal_actions() output is sorted: binary search.
-    cdef int lo = 0, hi = n - 1, mid
-    while lo <= hi:
-        mid = (lo + hi) >> 1
-        if actions[mid] == action:
-            return mid
-        if actions[mid] < action:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return -1
 
 
 cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_moves,

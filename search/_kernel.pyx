@@ -85,20 +85,6 @@ for _log_i in range(1, LOG_TABLE_SIZE):
 cdef long long MAX_TREE_ITERATIONS = 2_000_000_000   # per searcher; visits are int32
 
 
-cdef inline int _find_sorted(const action_t* actions, int n, action_t action) noexcept nogil:
-    # game.find_action, inlined: it runs once per child at every tree level.
-    cdef int lo = 0, hi = n - 1, mid
-    while lo <= hi:
-        mid = (lo + hi) >> 1
-        if actions[mid] == action:
-            return mid
-        if actions[mid] < action:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return -1
-
-
 cdef inline int _num_players(const void* state) noexcept nogil:
     return (<const GameParams*>state).num_players
 
@@ -292,7 +278,7 @@ cdef class Searcher:
     cdef int _legal_index(self, action_t action) noexcept nogil:
         """Where `action` is in the legal actions last indexed, or -1."""
         if self.action_table_size < 0:
-            return _find_sorted(self.legal, self.legal_count, action)
+            return find_action(self.legal, self.legal_count, action)
         if 0 <= action < self.action_table_size and self.action_stamp[action] == self.action_gen:
             return self.action_pos[action]
         return -1

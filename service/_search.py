@@ -246,18 +246,18 @@ class SearchScheduler:
             self._admitted.discard(job)
 
     async def _run_admitted(self, job: SearchJob) -> Any:
-        if self._is_short(job):
-            return await self._run_short(job)
+        short = self._is_short(job)
+        slots = self._short_slots if short else self._slots
         self._waiting += 1
         self.metrics.queue_depth.set(self._waiting)
         # Wait for a slot only while the wait leaves time for a search; after that, answer from a short
         # local search outside the slots: late answers then do not queue behind each other.
         patience = job.time_left_s() - self.reserve_s - self.local_below_s
+        loop = asyncio.get_running_loop()
         try:
-            await _acquire(self._slots, patience)
+            await _acquire(slots, patience)
         except asyncio.TimeoutError:
             job.queue_s = time.time() - job.arrival
-            loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._late_threads, self._late_search, job)
         finally:
             self._waiting -= 1
@@ -265,13 +265,24 @@ class SearchScheduler:
         job.queue_s = time.time() - job.arrival
         self._jobs.add(job)
         self.metrics.active_searches.set(len(self._jobs))
-        loop = asyncio.get_running_loop()
+        alone = self._short_running == 0
+        self._short_running += short
+
+        def release(_future: Any) -> None:
+            self._short_running -= short
+            self._jobs.discard(job)
+            self.metrics.active_searches.set(len(self._jobs))
+            slots.release()
+
         try:
-            future = loop.run_in_executor(self._threads, self._search, job)
+            if short:
+                future = loop.run_in_executor(self._short_threads, self._short_search, job, alone)
+            else:
+                future = loop.run_in_executor(self._threads, self._search, job)
         except BaseException:
-            self._release(job)
+            release(None)
             raise
-        future.add_done_callback(lambda _f: self._release(job))
+        future.add_done_callback(release)
         try:
             # shield: a cancelled caller stops the search, but the slot is freed only once it has ended.
             return await asyncio.shield(future)
@@ -286,41 +297,6 @@ class SearchScheduler:
             and grant.iterations is None
             and grant.milliseconds <= self.threads_up_to_ms
         )
-
-    async def _run_short(self, job: SearchJob) -> Any:
-        """The short lane: wait for one of its slots while that leaves time, then search on threads."""
-        self._waiting += 1
-        self.metrics.queue_depth.set(self._waiting)
-        patience = job.time_left_s() - self.reserve_s - self.local_below_s
-        loop = asyncio.get_running_loop()
-        try:
-            await _acquire(self._short_slots, patience)
-        except asyncio.TimeoutError:
-            job.queue_s = time.time() - job.arrival
-            return await loop.run_in_executor(self._late_threads, self._late_search, job)
-        finally:
-            self._waiting -= 1
-            self.metrics.queue_depth.set(self._waiting)
-        job.queue_s = time.time() - job.arrival
-        self._jobs.add(job)
-        self.metrics.active_searches.set(len(self._jobs))
-
-        alone = self._short_running == 0
-        self._short_running += 1
-
-        def release(_future: Any) -> None:
-            self._short_running -= 1
-            self._jobs.discard(job)
-            self.metrics.active_searches.set(len(self._jobs))
-            self._short_slots.release()
-
-        future = loop.run_in_executor(self._short_threads, self._short_search, job, alone)
-        future.add_done_callback(release)
-        try:
-            return await asyncio.shield(future)
-        except asyncio.CancelledError:
-            job.stop(STOP_STOPPED)
-            raise
 
     def _short_search(self, job: SearchJob, alone: bool) -> Any:
         """A short search: on every thread of the thread backend when it is the only one, else on
@@ -352,11 +328,6 @@ class SearchScheduler:
         late = ready > job.answer_due - SEND_ALLOWANCE_S
         step = RESERVE_STEP_S * (ON_TIME_SHARE if late else -(1.0 - ON_TIME_SHARE))
         self.reserve_s = min(MAX_RESERVE_S, max(0.0, self.reserve_s + step))
-
-    def _release(self, job: SearchJob) -> None:
-        self._jobs.discard(job)
-        self.metrics.active_searches.set(len(self._jobs))
-        self._slots.release()
 
     def _progress_callback(self, job: SearchJob) -> Callable[[Any], None]:
         """Progress for the job's caller, at most once per its interval (slices may be shorter)."""
