@@ -13,7 +13,7 @@ from search._bots import BOT_KINDS, Bot, make_bot
 from search._cancel import CancelToken
 from search._config import Budget, SearchConfig, get_config, list_configs
 from search._ray import RayBackend
-from search._result import ActionStats, SearchResult
+from search._result import ActionStats, SearchResult, sampled_line_labels
 
 __all__ = [
     "BOT_KINDS",
@@ -28,5 +28,6 @@ __all__ = [
     "get_config",
     "list_configs",
     "make_bot",
+    "sampled_line_labels",
     "search_observation",
 ]

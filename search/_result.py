@@ -120,18 +120,33 @@ def merge_reports(
     )
 
 
-def line_labels(observation, line: Sequence[int], seed: int) -> tuple[str, ...]:
-    """Labels for a line of play, read from one determinization (hidden details may differ from the
-    true game; an action that is illegal in that sample is labelled by its id)."""
-    if not line:
-        return ()
-    state = observation.determinize(random.Random(seed).getrandbits(63))
-    labels = []
-    for action in line:
-        if state.is_terminal() or action not in state.legal_actions():
-            labels.append(str(action))
+LINE_SAMPLES = 4  # determinizations tried to label a line of play
+
+
+def sampled_line_labels(observation, line: Sequence[int], seed: int) -> list[str]:
+    """Labels for as much of a line of play as one determinization can play, trying up to
+    LINE_SAMPLES of them and keeping the one that plays furthest: the tree's line was found across
+    many determinizations, so a deep step can be illegal in any single one. Hidden details in the
+    labels are a sample, not the truth."""
+    rng = random.Random(seed)
+    best: list[str] = []
+    for _ in range(LINE_SAMPLES):
+        state = observation.determinize(rng.getrandbits(63))
+        labels: list[str] = []
+        for action in line:
+            if state.is_terminal() or not state.is_legal(action):
+                break
+            labels.append(state.action_label(action))
+            state.apply(action)
+        if len(labels) > len(best):
+            best = labels
+        if len(best) == len(line):
             break
-        labels.append(state.action_label(action))
-        state.apply(action)
-    labels.extend(str(a) for a in line[len(labels) :])
-    return tuple(labels)
+    return best
+
+
+def line_labels(observation, line: Sequence[int], seed: int) -> tuple[str, ...]:
+    """Labels for a line of play (see sampled_line_labels); a step no sample could play is labelled
+    by its id."""
+    labels = sampled_line_labels(observation, line, seed)
+    return tuple(labels) + tuple(str(a) for a in line[len(labels) :])

@@ -23,6 +23,7 @@ import grpc
 from core_ext import GameInputError, registered_games
 from orrery.v1 import orrery_pb2 as pb
 from orrery.v1 import orrery_pb2_grpc as pb_grpc
+from search import sampled_line_labels
 from service import _positions as positions
 from service._errors import ServiceError, invalid
 from service._levels import choose_by_temperature, grant_budget
@@ -416,16 +417,12 @@ def _consume_exception(task: asyncio.Future[Any]) -> None:
 
 def _line(observation: Any, line: Any, seed: int) -> list[pb.Action]:
     """A line of play as Actions. The first is the observer's own (exact label and structure); later
-    ones are labelled from one determinization, so their hidden details are a sample, not the truth."""
+    ones are labelled from a determinization, so their hidden details are a sample, not the truth; a
+    step no sampled determinization could play carries its id only."""
     if not line:
         return []
+    labels = sampled_line_labels(observation, line, seed)
     out = [OrreryServicer._root_action(observation, line[0])]
-    state = observation.determinize(seed)
-    state.apply(line[0])
-    for action in line[1:]:
-        if state.is_terminal() or action not in state.legal_actions():
-            break
-        out.append(pb.Action(id=action, label=state.action_label(action)))
-        state.apply(action)
+    out.extend(pb.Action(id=a, label=label) for a, label in zip(line[1:], labels[1:], strict=False))
     out.extend(pb.Action(id=a) for a in line[len(out) :])
     return out

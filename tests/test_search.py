@@ -375,3 +375,35 @@ def test_results_pickle_and_serialise():
     data = json.loads(json.dumps(result.to_dict()))
     assert data["best_action"] == result.best_action and len(data["actions"]) == len(result.actions)
     assert pickle.loads(pickle.dumps(obs)) == obs
+
+
+def test_line_labels_try_several_determinizations():
+    """A principal variation is found across many determinizations, so a deep step can be illegal in
+    any single one: labelling keeps the sample that plays furthest, never less far than the first."""
+    import random
+
+    from search import sampled_line_labels
+
+    game = load_game("trian", players=2)
+    deeper = 0
+    for deal in range(4):
+        state = game.new_initial_state(deal)
+        rng = random.Random(deal)
+        for _ in range(30):
+            state.apply(rng.choice(state.legal_actions()))
+        obs = state.observation(state.current_player)
+        line = search_observation(
+            obs, get_config("ismcts"), Budget(iterations=3000), seed=deal
+        ).principal_variation
+        for seed in range(3):
+            first = obs.determinize(random.Random(seed).getrandbits(63))
+            first_depth = 0
+            for action in line:
+                if first.is_terminal() or not first.is_legal(action):
+                    break
+                first.apply(action)
+                first_depth += 1
+            labels = sampled_line_labels(obs, line, seed)
+            assert len(labels) >= first_depth and all(labels)
+            deeper += len(labels) > first_depth
+    assert deeper > 0
