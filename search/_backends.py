@@ -10,7 +10,7 @@ from collections.abc import Callable
 from search._cancel import CancelToken
 from search._config import Budget, SearchConfig, get_config
 from search._driver import WorkerSearch, check_search_args, drive
-from search._result import SearchResult, worker_seed
+from search._result import SearchResult, WorkerReport, worker_seed
 
 
 class InProcessBackend:
@@ -41,24 +41,16 @@ class InProcessBackend:
         pool = self._pool
         if pool is None:
             raise RuntimeError("this backend is closed")
-        started = time.time()
-        check_search_args(observation, config, budget, seed)
-        searches = [WorkerSearch(observation, config, worker_seed(seed, i)) for i in range(self.workers)]
-        flag = cancel.flag if cancel is not None else None
-
-        def submit(i: int, more: int, until: float, deadline: float) -> cf.Future:
-            return pool.submit(searches[i].run_slice, more, until, deadline, flag)
-
-        return drive(
+        return _drive_workers(
             observation,
+            config,
             budget,
             seed=seed,
             workers=self.workers,
-            submit=submit,
+            start_slice=pool.submit,
             cancel=cancel,
             progress=progress,
             progress_interval_s=progress_interval_s,
-            started=started,
         )
 
     def warm(self) -> None:
@@ -138,24 +130,56 @@ def search_on_this_thread(
     """One worker, run by the calling thread: no pool, so no thread start and no hand-over of the
     GIL per slice (the server answers late requests this way, many at once). The same result as
     InProcessBackend(1) for the same seed and budget."""
+    return _drive_workers(
+        observation,
+        config,
+        budget,
+        seed=seed,
+        workers=1,
+        start_slice=_run_now,
+        cancel=cancel,
+        progress=progress,
+        progress_interval_s=progress_interval_s,
+    )
+
+
+def _run_now(fn: Callable[..., WorkerReport], *args) -> cf.Future:
+    """pool.submit's signature, run on the calling thread: the future is done when it returns."""
+    future: cf.Future = cf.Future()
+    try:
+        future.set_result(fn(*args))
+    except Exception as exc:  # reported like a lost worker, as a pool would
+        future.set_exception(exc)
+    return future
+
+
+def _drive_workers(
+    observation,
+    config: SearchConfig,
+    budget: Budget,
+    *,
+    seed: int,
+    workers: int,
+    start_slice: Callable[..., cf.Future],
+    cancel: CancelToken | None,
+    progress: Callable[[SearchResult], None] | None,
+    progress_interval_s: float,
+) -> SearchResult:
+    """One WorkerSearch per worker in this process, their slices started by start_slice(fn, *args)
+    (a thread pool's submit, or _run_now), driven and merged by drive()."""
     started = time.time()
     check_search_args(observation, config, budget, seed)
-    worker = WorkerSearch(observation, config, worker_seed(seed, 0))
+    searches = [WorkerSearch(observation, config, worker_seed(seed, i)) for i in range(workers)]
     flag = cancel.flag if cancel is not None else None
 
     def submit(i: int, more: int, until: float, deadline: float) -> cf.Future:
-        future: cf.Future = cf.Future()
-        try:
-            future.set_result(worker.run_slice(more, until, deadline, flag))
-        except Exception as exc:  # reported like a lost worker, as a pool would
-            future.set_exception(exc)
-        return future
+        return start_slice(searches[i].run_slice, more, until, deadline, flag)
 
     return drive(
         observation,
         budget,
         seed=seed,
-        workers=1,
+        workers=workers,
         submit=submit,
         cancel=cancel,
         progress=progress,

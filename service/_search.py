@@ -146,6 +146,16 @@ def lower_thread_priority(nice: int) -> None:
         os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
 
 
+class _CallingThread:
+    """Backend-like for SearchScheduler._search: one worker on the request thread itself."""
+
+    @staticmethod
+    def search(*args: Any, **kwargs: Any) -> Any:
+        from search import search_observation
+
+        return search_observation(*args, **kwargs)
+
+
 class SearchScheduler:
     def __init__(
         self,
@@ -301,25 +311,7 @@ class SearchScheduler:
     def _short_search(self, job: SearchJob, alone: bool) -> Any:
         """A short search: on every thread of the thread backend when it is the only one, else on
         this thread alone."""
-        from search import search_observation
-
-        if alone:
-            return self._search(job, self.thread_backend)
-        if job.cancel.cancelled or job.time_left_s() - self.reserve_s < self.local_below_s:
-            result = self._local_search(job)
-        else:
-            result = search_observation(
-                job.observation,
-                job.config,
-                job.budget(self.reserve_s),
-                seed=job.seed,
-                cancel=job.cancel,
-                progress=self._progress_callback(job),
-                progress_interval_s=min(job.progress_interval_s, self.slice_s),
-            )
-        result = self._at_least_some(job, result)
-        self._count(result)
-        return result
+        return self._search(job, self.thread_backend if alone else _CallingThread)
 
     def note_answer(self, job: SearchJob, ready: float) -> None:
         """An answer for `job` was ready at `ready` (time.time()): adjust the reserve."""
@@ -347,9 +339,7 @@ class SearchScheduler:
         interval = min(job.progress_interval_s, self.slice_s)
         on_slice = self._progress_callback(job)
         if job.cancel.cancelled or job.time_left_s() - self.reserve_s < self.local_below_s:
-            result = self._at_least_some(job, self._local_search(job))
-            self._count(result)
-            return result
+            return self._finish(job, self._local_search(job))
         try:
             result = (backend or self.backend).search(
                 job.observation,
@@ -364,20 +354,21 @@ class SearchScheduler:
             if self.live_workers() == 0 or "lost" in str(exc):
                 raise unavailable(f"search workers failed: {exc}") from None
             raise
-        result = self._at_least_some(job, result)
-        self._count(result)
-        return result
+        return self._finish(job, result)
 
     def _late_search(self, job: SearchJob) -> Any:
-        result = self._at_least_some(job, self._local_search(job))
+        return self._finish(job, self._local_search(job))
+
+    def _finish(self, job: SearchJob, result: Any) -> Any:
+        """Every search's result passes here: counted in the metrics, after topping up one whose time
+        ran out before its first iteration (a busy CPU) with LATE_ITERATIONS, since an answer from no
+        search at all would be an arbitrary move."""
+        if result.iterations == 0:
+            result = self._top_up(job, result)
         self._count(result)
         return result
 
-    def _at_least_some(self, job: SearchJob, result: Any) -> Any:
-        """A search whose time ran out before its first iteration (a busy CPU) still gets
-        LATE_ITERATIONS, since an answer from no search at all would be an arbitrary move."""
-        if result.iterations > 0:
-            return result
+    def _top_up(self, job: SearchJob, result: Any) -> Any:
         from search import Budget, search_observation
 
         more = search_observation(
