@@ -6,6 +6,7 @@ from __future__ import annotations
 from test_trian import A, B, Scenario
 from test_trian_ships import CORVETTE, ROGUE, minerals, put_ship, ship_at, space_row
 from test_trian_skills import full, give, set_race
+from trian_race_setup import attack_along_the_row
 
 KORRAX = 1
 LIVING, REGENERATION, EXTRA_MINION = 0, 1, 2  # modules
@@ -95,12 +96,7 @@ def test_hive_defender_lets_a_rogue_roll_against_a_corvette():
     space_row(sc, 4)
     put_ship(sc, 0, A, CORVETTE)
     put_ship(sc, 2, B, ROGUE)
-    sc.place(4, 0, "space")
-    sc.act("ship_move", to={"x": 1, "y": 0})
-    sc.fix_dice([2, 5])
-    sc.act("ship_target", x=2)
-    sc.act("declare", plus=0, rerolls=0)
-    sc.act("declare", plus=0, rerolls=0)
+    attack_along_the_row(sc, [2, 5])
     assert ship_at(sc, 1) == (-1, 0) and ship_at(sc, 2) == (B, ROGUE), "the Rogue won 5 to 2"
     assert minerals(sc, B) == 2
 
@@ -111,9 +107,7 @@ def test_without_hive_defender_the_rogue_loses_at_once():
     space_row(sc, 4)
     put_ship(sc, 0, A, CORVETTE)
     put_ship(sc, 2, B, ROGUE)
-    sc.place(4, 0, "space")
-    sc.act("ship_move", to={"x": 1, "y": 0})
-    sc.act("ship_target", x=2)
+    attack_along_the_row(sc)
     assert ship_at(sc, 2) == (-1, 0), "a Rogue without Hive Defender loses to a Corvette at once"
 
 
@@ -123,12 +117,7 @@ def test_regeneration_wins_a_tied_ship_clash():
     space_row(sc, 4)
     put_ship(sc, 0, A, CORVETTE)
     put_ship(sc, 2, B, CORVETTE)
-    sc.place(4, 0, "space")
-    sc.act("ship_move", to={"x": 1, "y": 0})
-    sc.fix_dice([3, 3])
-    sc.act("ship_target", x=2)
-    sc.act("declare", plus=0, rerolls=0)
-    sc.act("declare", plus=0, rerolls=0)
+    attack_along_the_row(sc, [3, 3])
     assert ship_at(sc, 1) == (-1, 0) and ship_at(sc, 2) == (B, CORVETTE)
     assert minerals(sc, B) == 2
 

@@ -9,6 +9,7 @@ from trian_race_setup import (
     MAEPHOS,
     ORVIN,
     XEMH,
+    attack_along_the_row,
     full,
     give_minerals,
     kinds,
@@ -39,12 +40,7 @@ def rogue_duel(maephos: bool):
     space_row(sc, 4)
     put_ship(sc, 0, A, ROGUE)
     put_ship(sc, 2, B, ROGUE)
-    sc.place(4, 0, "space")
-    sc.act("ship_move", to={"x": 1, "y": 0})
-    sc.fix_dice([3, 3])
-    sc.act("ship_target", x=2)
-    sc.act("declare", plus=0, rerolls=0)
-    sc.act("declare", plus=0, rerolls=0)
+    attack_along_the_row(sc, [3, 3])
     return sc
 
 

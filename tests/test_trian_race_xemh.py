@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from test_trian import A, B
 from test_trian_ships import CORVETTE, ROGUE, minerals, put_ship, ship_at, space_row, targets
-from trian_race_setup import ORVIN, XEMH, full, give_minerals, mineral, set_race, set_tokens, token
+from trian_race_setup import (
+    ORVIN,
+    XEMH,
+    attack_along_the_row,
+    full,
+    give_minerals,
+    mineral,
+    set_race,
+    set_tokens,
+    token,
+)
 
 AFTERBURNER, SHIELD, LONG_RANGE = 2, 3, 4
 
@@ -89,10 +99,7 @@ def warcry_duel(red: int):
     space_row(sc, 4)
     put_ship(sc, 0, A, CORVETTE)
     put_ship(sc, 2, B, CORVETTE)
-    sc.place(4, 0, "space")
-    sc.act("ship_move", to={"x": 1, "y": 0})
-    sc.fix_dice([3, 3])
-    sc.act("ship_target", x=2)
+    attack_along_the_row(sc, [3, 3], declare=False)
     return sc
 
 

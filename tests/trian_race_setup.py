@@ -58,3 +58,17 @@ def token(sc: Scenario, seat: int, k: int) -> int:
 
 def kinds(sc: Scenario) -> list[dict]:
     return [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+
+
+def attack_along_the_row(sc: Scenario, dice: list[int] | None = None, *, declare: bool = True) -> None:
+    """The ship clash the race tests share: A places tile 4 of a row of space tiles, moves its ship
+    from x=0 to x=1 next to B's ship at x=2 and attacks it. With `dice` they are fixed first and, if
+    `declare`, both sides then declare no combat tokens (the clash is rolled)."""
+    sc.place(4, 0, "space")
+    sc.act("ship_move", to={"x": 1, "y": 0})
+    if dice is not None:
+        sc.fix_dice(dice)
+    sc.act("ship_target", x=2)
+    if dice is not None and declare:
+        sc.act("declare", plus=0, rerolls=0)
+        sc.act("declare", plus=0, rerolls=0)
