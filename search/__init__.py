@@ -14,6 +14,7 @@ from search._cancel import CancelToken
 from search._config import Budget, SearchConfig, get_config, list_configs
 from search._ray import RayBackend
 from search._result import ActionStats, SearchResult, sampled_line_labels
+from search._timeshare_backend import TimeSharedBackend
 
 __all__ = [
     "BOT_KINDS",
@@ -25,6 +26,7 @@ __all__ = [
     "RayBackend",
     "SearchConfig",
     "SearchResult",
+    "TimeSharedBackend",
     "get_config",
     "list_configs",
     "make_bot",

@@ -90,5 +90,7 @@ cdef class Searcher:
     cdef void _index_legal(self, int n) noexcept nogil
     cdef int _legal_index(self, action_t action) noexcept nogil
     cdef void _iterate(self) noexcept nogil
+    cdef int _run_loop(self, long long max_iterations, double until, double deadline,
+                       int* flag) noexcept nogil
     cdef void _reward(self, double* out, int tree_moves) noexcept nogil
     cdef tuple _pv(self, int node)

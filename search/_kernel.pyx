@@ -25,16 +25,10 @@ from core_ext.rng cimport Rng, rng_seed, rng_below
 from core_ext.game cimport (GameOps, GameParams, Game, Observation, generic_playout, compute_returns,
                             find_action)
 
+from search._atomics cimport orrery_wall_time, orrery_load_flag, orrery_store_flag
+
 cdef extern from *:
     """
-    #include <time.h>
-    static inline double orrery_wall_time(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-    }
-    static inline int orrery_load_flag(const int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-    static inline void orrery_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline void orrery_prefetch(const void* p) { __builtin_prefetch(p, 0, 3); }
     /* Cache-line aligned and padded, so buffers of searchers on different threads never share a line
        (false sharing halved two-thread throughput on small games). */
@@ -44,10 +38,7 @@ cdef extern from *:
         return posix_memalign(&p, 64, rounded) == 0 ? p : NULL;
     }
     """
-    double orrery_wall_time() noexcept nogil
-    int orrery_load_flag(const int* p) noexcept nogil
     void* orrery_line_alloc(size_t size) noexcept nogil
-    void orrery_store_flag(int* p, int v) noexcept nogil
     void orrery_prefetch(const void* p) noexcept nogil
 
 
@@ -468,50 +459,57 @@ cdef class Searcher:
         (0: none; stop at it), the absolute `deadline` (0: none; stop when the time left is under
         two mean iteration times) or the cancel flag. At least one limit must be given.
         Returns the stop reason: "budget", "deadline" or "cancel"."""
-        cdef long long done = 0, next_check = 0, stride = 1
-        cdef int reason = STOP_BUDGET
+        cdef int reason
         cdef int* flag = NULL
-        cdef double start, now, mean
-        cdef bint timed = until > 0.0 or deadline > 0.0
-        if max_iterations < 0 and not timed and cancel is None:
+        if max_iterations < 0 and until <= 0.0 and deadline <= 0.0 and cancel is None:
             raise ValueError("run() needs an iteration limit, an end time or a deadline")
         if cancel is not None:
             flag = &cancel.value
         with nogil:
-            start = orrery_wall_time()
-            while True:
-                if flag != NULL and orrery_load_flag(flag):
-                    reason = STOP_CANCEL
-                    break
-                if max_iterations >= 0 and done >= max_iterations:
-                    break
-                if self.iterations >= MAX_TREE_ITERATIONS:   # node counters are 32-bit
-                    break
-                if timed and done >= next_check:
-                    # Read the clock about every CHECK_INTERVAL_S, not every iteration: a clock
-                    # read costs as much as a small game's whole playout.
-                    now = orrery_wall_time()
-                    mean = 0.0
-                    if self.iterations > 0:   # over this searcher's life, so later slices know it
-                        mean = (self.busy_seconds + (now - start)) / self.iterations
-                    stride = 1
-                    if mean > 0.0 and CHECK_INTERVAL_S / mean > 1.0:
-                        stride = <long long>(CHECK_INTERVAL_S / mean)
-                        if stride > 4096:
-                            stride = 4096
-                    next_check = done + stride
-                    if until > 0.0 and now >= until:
-                        break
-                    # The architecture's rule: stop when the time left is under two mean
-                    # iterations (plus the iterations until the next clock read).
-                    if deadline > 0.0 and deadline - now < (2.0 + stride) * mean or (
-                            deadline > 0.0 and now >= deadline):
-                        reason = STOP_DEADLINE
-                        break
-                self._iterate()
-                done += 1
-            self.busy_seconds += orrery_wall_time() - start
+            reason = self._run_loop(max_iterations, until, deadline, flag)
         return STOP_REASONS[reason]
+
+    cdef int _run_loop(self, long long max_iterations, double until, double deadline,
+                       int* flag) noexcept nogil:
+        """run() without the GIL (also driven by search._timeshare's workers); returns a STOP_*."""
+        cdef long long done = 0, next_check = 0, stride = 1
+        cdef int reason = STOP_BUDGET
+        cdef double start, now, mean
+        cdef bint timed = until > 0.0 or deadline > 0.0
+        start = orrery_wall_time()
+        while True:
+            if flag != NULL and orrery_load_flag(flag):
+                reason = STOP_CANCEL
+                break
+            if max_iterations >= 0 and done >= max_iterations:
+                break
+            if self.iterations >= MAX_TREE_ITERATIONS:   # node counters are 32-bit
+                break
+            if timed and done >= next_check:
+                # Read the clock about every CHECK_INTERVAL_S, not every iteration: a clock
+                # read costs as much as a small game's whole playout.
+                now = orrery_wall_time()
+                mean = 0.0
+                if self.iterations > 0:   # over this searcher's life, so later slices know it
+                    mean = (self.busy_seconds + (now - start)) / self.iterations
+                stride = 1
+                if mean > 0.0 and CHECK_INTERVAL_S / mean > 1.0:
+                    stride = <long long>(CHECK_INTERVAL_S / mean)
+                    if stride > 4096:
+                        stride = 4096
+                next_check = done + stride
+                if until > 0.0 and now >= until:
+                    break
+                # The architecture's rule: stop when the time left is under two mean
+                # iterations (plus the iterations until the next clock read).
+                if deadline > 0.0 and deadline - now < (2.0 + stride) * mean or (
+                        deadline > 0.0 and now >= deadline):
+                    reason = STOP_DEADLINE
+                    break
+            self._iterate()
+            done += 1
+        self.busy_seconds += orrery_wall_time() - start
+        return reason
 
     def root_stats(self):
         """Per root action (merged over PIMC's roots): (action, visits, reward sum for the searching
