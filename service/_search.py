@@ -16,13 +16,14 @@
   and the merge of remote reports, cost a large share of the budget and made answers late under load
   (16 clients, 100 ms budgets, 2 cores: p99 138 ms over budget on Ray, 85 ms on threads). Longer
   budgets, and iteration budgets, go to the backend's workers, which may span a cluster.
-  Short searches have their own lane of SHORT_PER_CPU searches per CPU at once. One that starts
-  alone uses every thread of the thread backend; under load each runs on its own request thread
-  (one worker, no pool), so the OS shares the cores among them and each stops at its own deadline.
-  With a few slots and a queue instead, the queued requests spent their budgets waiting. (A pool of
-  one thread per core taking turns over all searches in 2-5 ms quanta was tried too: the same
-  latency, but a third of the iterations, because each turn needs the GIL, which the event loop
-  holds most of the time under such load.)
+  Short searches have their own lane of SHORT_PER_CPU searches per CPU at once. Those without
+  progress reports (SuggestMove) take turns on one thread per core (search.TimeSharedBackend: 2 ms
+  quanta, without the GIL), and each ends at its stop time whether or not its turn came lately; one
+  that starts alone runs as one root-parallel part per thread. With one OS thread per search
+  instead, a search noticed its stop time only when the OS next ran its thread, up to 80 ms late
+  (16 clients, 100 ms budgets, 2 cores: max 96-180 ms over budget; time-shared: 31-48 ms). Short
+  searches with progress reports (Analyze) run on a thread of their own, on every thread of the
+  thread backend when alone.
 - A search that starts with less than `local_below_ms` of its time left (it waited long in the queue,
   or its budget is tiny) runs on one thread in the server instead of on the backend's workers: a
   round trip to busy workers (Ray actor calls, a full thread pool) would cost more than the search,
@@ -120,6 +121,14 @@ class SearchJob:
             return Budget(milliseconds=time_left_ms, deadline=max(deadline, now + 1e-3))
         return Budget(milliseconds=time_left_ms)
 
+    def stop_at(self, reserve_s: float = 0.0) -> tuple[float, bool]:
+        """(wall time at which a milliseconds search stops, whether that is the call's deadline and so
+        earlier than the budget), stopping reserve_s early so that the answer is built in time."""
+        budget_end = self.arrival + self.grant.milliseconds / 1000.0
+        if self.call_deadline is not None and self.grant.deadline < budget_end:
+            return self.grant.deadline - reserve_s, True
+        return budget_end - reserve_s, False
+
     def final_stop_reason(self, result: Any) -> str:
         if self.stop_reason is not None:
             return self.stop_reason
@@ -180,6 +189,7 @@ class SearchScheduler:
         self.slice_s = slice_ms / 1000.0
         self.threads_up_to_ms = threads_up_to_ms
         self.thread_backend: Any = None  # in-process threads for short budgets (None: all on backend)
+        self.timeshare: Any = None  # search.TimeSharedBackend: the short searches without progress
         self.reserve_s = 0.0  # learned: stop a milliseconds search this long before its budget ends
         self._slots = asyncio.Semaphore(self.max_active)
         self._short_slots = asyncio.Semaphore(1)
@@ -206,8 +216,14 @@ class SearchScheduler:
             initializer=lower_thread_priority,
             initargs=(self.thread_nice,),
         )
-        short_lanes = SHORT_PER_CPU * (os.cpu_count() or 1)
+        cpus = os.cpu_count() or 1
+        short_lanes = SHORT_PER_CPU * cpus
         self._short_slots = asyncio.Semaphore(short_lanes)
+        if thread_backend is not None:
+            from search import TimeSharedBackend
+
+            # room for every short lane, plus the extra parts of a search that starts alone
+            self.timeshare = TimeSharedBackend(cpus, short_lanes + cpus, nice=self.thread_nice)
         self._short_threads = cf.ThreadPoolExecutor(
             short_lanes,
             thread_name_prefix="orrery-short",
@@ -284,8 +300,11 @@ class SearchScheduler:
             self.metrics.active_searches.set(len(self._jobs))
             slots.release()
 
+        future: asyncio.Future[Any]
         try:
-            if short:
+            if short and self.timeshare is not None and job.progress is None:
+                future = loop.create_task(self._timeshared_search(job))
+            elif short:
                 future = loop.run_in_executor(self._short_threads, self._short_search, job, alone)
             else:
                 future = loop.run_in_executor(self._threads, self._search, job)
@@ -312,6 +331,23 @@ class SearchScheduler:
         """A short search: on every thread of the thread backend when it is the only one, else on
         this thread alone."""
         return self._search(job, self.thread_backend if alone else _CallingThread)
+
+    async def _timeshared_search(self, job: SearchJob) -> Any:
+        """A short search without progress reports, in turns with the others on one thread per core
+        (every thread when it is the only one)."""
+        stop_at, cut_short = job.stop_at(self.reserve_s)
+        shared = self.timeshare
+        result = await shared.search(
+            job.observation,
+            job.config,
+            stop_at=stop_at,
+            seed=job.seed,
+            cancel=job.cancel,
+            parts=shared.threads if shared.idle else 1,
+            min_iterations=LATE_ITERATIONS,
+            cut_short=cut_short,
+        )
+        return self._finish(job, result)
 
     def note_answer(self, job: SearchJob, ready: float) -> None:
         """An answer for `job` was ready at `ready` (time.time()): adjust the reserve."""
@@ -409,7 +445,13 @@ class SearchScheduler:
         while self._jobs and time.monotonic() < end + 5.0:
             await asyncio.sleep(0.02)
 
+    def close_timeshare(self) -> None:
+        """On the event loop (it watches the pool): stop the time-shared threads."""
+        if self.timeshare is not None:
+            self.timeshare.close()
+
     def close(self) -> None:
+        self.close_timeshare()  # a no-op after the server's call on the loop
         for threads in (self._threads, self._short_threads, self._late_threads):
             if threads is not None:
                 threads.shutdown(wait=False, cancel_futures=True)

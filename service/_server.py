@@ -234,6 +234,7 @@ class OrreryServer:
         await self.server.stop(grace=2.0)
         log.info("gRPC stopped; closing the search workers")
         loop = asyncio.get_running_loop()
+        self.scheduler.close_timeshare()
         await loop.run_in_executor(self._backend_thread, self.scheduler.close)
         if self.config.backend == "ray":
             await loop.run_in_executor(self._backend_thread, _shutdown_ray)

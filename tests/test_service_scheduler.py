@@ -54,15 +54,33 @@ def scheduler(**kwargs) -> SearchScheduler:  # type: ignore[no-untyped-def]
     return SearchScheduler(ServiceMetrics(max_budget_s=10.0), max_active=None, max_queue=4, **kwargs)
 
 
-def test_short_millisecond_budgets_run_on_threads_and_the_rest_on_the_workers():
+def count_timeshared(sched: SearchScheduler) -> list:
+    """Record the `parts` of every search the scheduler sends to its time-shared pool."""
+    parts: list = []
+    search = sched.timeshare.search
+
+    async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        parts.append(kwargs["parts"])
+        return await search(*args, **kwargs)
+
+    sched.timeshare.search = counted
+    return parts
+
+
+def test_short_millisecond_budgets_take_turns_on_threads_and_the_rest_run_on_the_workers():
     main, threads = CountingBackend(2), CountingBackend(2)
     sched = scheduler(threads_up_to_ms=300.0)
 
     async def go() -> None:
         sched.start(main, threads)
-        await sched.run(job(milliseconds=60.0))  # short: threads
+        shared = count_timeshared(sched)
+        await sched.run(job(milliseconds=60.0))  # short: the time-shared threads
+        progress = job(milliseconds=60.0)
+        progress.progress = lambda partial: None
+        await sched.run(progress)  # short with progress reports: a thread of its own
         await sched.run(job(milliseconds=400.0))  # longer than threads_up_to_ms: the workers
         await sched.run(job(iterations=200, milliseconds=1000.0))  # iteration budgets: the workers
+        assert len(shared) == 1
 
     try:
         asyncio.run(go())
@@ -104,18 +122,22 @@ def test_no_live_workers_is_unavailable():
     assert main.searches == 0
 
 
-def test_a_short_search_alone_uses_every_thread_and_concurrent_ones_one_thread_each():
+def test_a_short_search_alone_uses_every_thread_and_concurrent_ones_one_part_each():
     main, threads = CountingBackend(2), CountingBackend(2)
     sched = scheduler(threads_up_to_ms=300.0)
 
-    async def go() -> list:
+    async def go() -> tuple:
         sched.start(main, threads)
-        return await asyncio.gather(sched.run(job(milliseconds=150.0)), sched.run(job(milliseconds=150.0)))
+        shared = count_timeshared(sched)
+        results = await asyncio.gather(sched.run(job(milliseconds=150.0)), sched.run(job(milliseconds=150.0)))
+        return shared, results
 
     try:
-        first, second = asyncio.run(go())
+        shared, (first, second) = asyncio.run(go())
     finally:
         sched.close()
-    assert (threads.searches, main.searches) == (1, 0)  # the second ran on its own request thread
-    assert sorted((first.workers, second.workers)) == [1, 2]  # the first alone, the second beside it
+    cpus = sched.timeshare.threads
+    assert shared == [cpus, 1]  # the first alone, the second beside it
+    assert (first.workers, second.workers) == (cpus, 1)
+    assert (threads.searches, main.searches) == (0, 0)
     assert first.iterations > 0 and second.iterations > 0
