@@ -199,7 +199,7 @@ SIGNATURE_POSITIONS: tuple[tuple[str, int, int, tuple[int, ...], int], ...] = (
     ("trian", 2, 2, (), 40),
     ("trian", 3, 3, (), 60),
 )
-SIGNATURE_CONFIGS = ("ismcts@1", "ismcts@2", "ismcts-score@1", "pimc@1", "pimc@2")
+SIGNATURE_CONFIGS = ("ismcts@1", "ismcts@2", "ismcts@3", "ismcts-score@1", "pimc@1", "pimc@2")
 SIGNATURE_ITERATIONS = 2000
 SIGNATURE_SEED = 20261125
 

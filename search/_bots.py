@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Protocol, runtime_checkable
 
@@ -58,7 +59,7 @@ class SearchBot:
         if config.algorithm != kind:
             raise ValueError(f"a {kind} bot needs a {kind} config, got {config.label} ({config.algorithm})")
         self.name = kind
-        self.version = f"{config.label}+{budget.label}"
+        self.version = f"{config_version(config)}+{budget.label}"
         self.config = config
         self.budget = budget
         self._backend = backend if backend is not None else InProcessBackend(1)
@@ -71,6 +72,21 @@ class SearchBot:
             return legal[0]
         result = self._backend.search(observation, self.config, self.budget, seed=seed % 2**64)
         return result.best_action
+
+
+def config_version(config: SearchConfig) -> str:
+    """The preset's label, plus every field that differs from the preset (a tournament's overrides),
+    so that two bots built from one preset never report the same version."""
+    try:
+        preset = get_config(config.label)
+    except ValueError:  # a configuration that is no preset
+        return config.label
+    changed = [
+        f"{field.name}={getattr(config, field.name)}"
+        for field in dataclasses.fields(config)
+        if field.name != "description" and getattr(config, field.name) != getattr(preset, field.name)
+    ]
+    return config.label + ("{" + ",".join(changed) + "}" if changed else "")
 
 
 def make_bot(

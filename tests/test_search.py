@@ -1,5 +1,6 @@
 """Search: known-correct play, budgets, reproducibility, merge, hidden information, bots, configs."""
 
+import dataclasses
 import pickle
 import threading
 import time
@@ -291,7 +292,7 @@ def test_bad_input_is_rejected():
 def test_presets_are_named_versioned_and_picklable():
     labels = [c.label for c in list_configs()]
     assert "ismcts@1" in labels and "pimc@1" in labels and "test-fast@1" in labels
-    assert get_config("ismcts") == get_config("ismcts@2")  # the latest version
+    assert get_config("ismcts") == get_config("ismcts@3")  # the latest version
     assert get_config("ismcts@1").playout == "random"
     assert get_config("pimc").algorithm == "pimc"
     with pytest.raises(ValueError, match="unknown search config"):
@@ -314,6 +315,11 @@ def test_bots_pick_legal_actions_and_are_reproducible():
         assert bot.select_action(obs, seed=4) == first
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("alphazero")
+    assert make_bot("ismcts", budget=Budget(iterations=300)).version == "ismcts@3+300it"
+    changed = dataclasses.replace(get_config("ismcts@2"), horizon="root", max_playout_depth=48)
+    assert make_bot("ismcts", config=changed, budget=Budget(milliseconds=100)).version == (
+        "ismcts@2{max_playout_depth=48,horizon=root}+100ms"
+    )
     with pytest.raises(ValueError, match="pimc config"):
         make_bot("pimc", config=get_config("ismcts"))
 
