@@ -21,7 +21,7 @@
   quanta, without the GIL), and each ends at its stop time whether or not its turn came lately; one
   that starts alone runs as one root-parallel part per thread. With one OS thread per search
   instead, a search noticed its stop time only when the OS next ran its thread, up to 80 ms late
-  (16 clients, 100 ms budgets, 2 cores: max 96-180 ms over budget; time-shared: 31-48 ms). Short
+  (16 clients, 100 ms budgets, 2 cores: max 96-180 ms over budget; time-shared: 31-60 ms). Short
   searches with progress reports (Analyze) run on a thread of their own, on every thread of the
   thread backend when alone.
 - A search that starts with less than `local_below_ms` of its time left (it waited long in the queue,
