@@ -72,11 +72,6 @@ cdef class TimeSharedPool:
         return self._read_fd
 
     @property
-    def active(self):
-        """Searches in the pool, finished or not, that finished() has not collected yet."""
-        return len(self._tasks)
-
-    @property
     def idle(self):
         """True when no search is in the pool."""
         return not self._tasks

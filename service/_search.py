@@ -91,11 +91,20 @@ class SearchJob:
             self.stop_reason = reason
         self.cancel.cancel()
 
+    @property
+    def budget_end(self) -> float:
+        """time.time() at which a milliseconds budget, counted from the arrival, runs out."""
+        return self.arrival + self.grant.milliseconds / 1000.0
+
+    def _call_deadline_first(self) -> bool:
+        """The call's deadline comes before the end of the milliseconds budget."""
+        return self.call_deadline is not None and self.grant.deadline < self.budget_end
+
     def time_left_s(self) -> float:
         """Seconds until this search must stop (its deadline, or the end of a milliseconds budget)."""
         end = self.grant.deadline
         if self.grant.iterations is None:
-            end = min(end, self.arrival + self.grant.milliseconds / 1000.0)
+            end = min(end, self.budget_end)
         return end - time.time()
 
     @property
@@ -103,7 +112,7 @@ class SearchJob:
         """When the answer should be ready (time.time()): the end of its budget or of its deadline."""
         if self.grant.iterations is not None:
             return self.grant.deadline
-        return min(self.grant.deadline, self.arrival + self.grant.milliseconds / 1000.0)
+        return min(self.grant.deadline, self.budget_end)
 
     def budget(self, reserve_s: float = 0.0) -> Any:
         """search.Budget for the time left now (queueing has used part of the grant), stopping
@@ -114,9 +123,8 @@ class SearchJob:
         deadline = self.grant.deadline - reserve_s
         if self.grant.iterations is not None:
             return Budget(iterations=self.grant.iterations, deadline=max(deadline, now + 1e-3))
-        budget_end = self.arrival + self.grant.milliseconds / 1000.0
-        time_left_ms = max((budget_end - reserve_s - now) * 1000.0, 1.0)
-        if self.call_deadline is not None and self.grant.deadline < budget_end:
+        time_left_ms = max((self.budget_end - reserve_s - now) * 1000.0, 1.0)
+        if self._call_deadline_first():
             # The call's deadline comes first: stop there, and say the answer was cut short.
             return Budget(milliseconds=time_left_ms, deadline=max(deadline, now + 1e-3))
         return Budget(milliseconds=time_left_ms)
@@ -124,10 +132,9 @@ class SearchJob:
     def stop_at(self, reserve_s: float = 0.0) -> tuple[float, bool]:
         """(wall time at which a milliseconds search stops, whether that is the call's deadline and so
         earlier than the budget), stopping reserve_s early so that the answer is built in time."""
-        budget_end = self.arrival + self.grant.milliseconds / 1000.0
-        if self.call_deadline is not None and self.grant.deadline < budget_end:
+        if self._call_deadline_first():
             return self.grant.deadline - reserve_s, True
-        return budget_end - reserve_s, False
+        return self.budget_end - reserve_s, False
 
     def final_stop_reason(self, result: Any) -> str:
         if self.stop_reason is not None:
