@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from core_ext._errors import UnknownGameError
+from orrery.core_ext._errors import UnknownGameError
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ register(
     GameInfo(
         name="kuhn",
         title="Kuhn poker (N players, N+1 cards): a tiny hidden-information test game",
-        module="core_ext.kuhn",
+        module="orrery.core_ext.kuhn",
         variants=("standard",),
         player_counts=(2, 3, 4),
         action_description="0 = pass (check, or fold when facing a bet); 1 = bet (bet, or call a bet)",
@@ -81,7 +81,7 @@ register(
             "Galaxy of Trian: New Order (beginner variant; ships variant with Corvettes and Rogues; "
             "full game with ships and race evolution)"
         ),
-        module="core_ext.trian",
+        module="orrery.core_ext.trian",
         variants=("beginner", "ships", "full"),
         player_counts=(2, 3, 4),
         action_description=(

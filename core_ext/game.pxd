@@ -8,8 +8,8 @@
 # state plus an action is deterministic and duplicate deals replay identically; determinize() reseeds
 # the streams of sources the observer cannot predict.
 from libc.stdint cimport uint64_t
-from core_ext.types cimport action_t
-from core_ext.rng cimport Rng
+from orrery.core_ext.types cimport action_t
+from orrery.core_ext.rng cimport Rng
 
 ctypedef struct GameParams:
     int num_players

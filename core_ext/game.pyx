@@ -10,10 +10,10 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t
 
-from core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
-from core_ext.rng cimport Rng, rng_seed, rng_below
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from orrery.core_ext.rng cimport Rng, rng_seed, rng_below
 
-from core_ext._errors import IllegalActionError, StateFormatError
+from orrery.core_ext._errors import IllegalActionError, StateFormatError
 
 STATE_FORMAT = "orrery.state/1"
 OBSERVATION_FORMAT = "orrery.observation/1"
@@ -84,7 +84,7 @@ cdef Observation new_observation(Game game, int player):
 
 
 def _restore_state(str name, int players, str variant, bytes raw):
-    from core_ext._registry import load_game
+    from orrery.core_ext._registry import load_game
     cdef Game game = load_game(name, players=players, variant=variant)
     cdef State s = new_state(game)
     _copy_in(game, s.ptr, raw)
@@ -92,7 +92,7 @@ def _restore_state(str name, int players, str variant, bytes raw):
 
 
 def _restore_observation(str name, int players, str variant, int player, bytes raw):
-    from core_ext._registry import load_game
+    from orrery.core_ext._registry import load_game
     cdef Game game = load_game(name, players=players, variant=variant)
     cdef Observation o = new_observation(game, player)
     _copy_in(game, o.ptr, raw)
@@ -171,12 +171,12 @@ cdef class Game:
         return f"Game({self.name!r}, players={self.num_players}, variant={self.variant!r})"
 
     def __reduce__(self):
-        from core_ext._registry import load_game
+        from orrery.core_ext._registry import load_game
         return (_load_game_kw, (self.name, self.num_players, self.variant))
 
 
 def _load_game_kw(name, players, variant):
-    from core_ext._registry import load_game
+    from orrery.core_ext._registry import load_game
     return load_game(name, players=players, variant=variant)
 
 

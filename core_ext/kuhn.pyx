@@ -9,12 +9,12 @@ folding. The search tests rely on those two facts.
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t
 
-from core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
-from core_ext.rng cimport Rng, rng_seed2, rng_below
-from core_ext.game cimport GameOps, GameParams, Game, State, Observation
-from core_ext.kuhn cimport KuhnState, KUHN_MAX_HISTORY, KUHN_UNKNOWN
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from orrery.core_ext.rng cimport Rng, rng_seed2, rng_below
+from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
+from orrery.core_ext.kuhn cimport KuhnState, KUHN_MAX_HISTORY, KUHN_UNKNOWN
 
-from core_ext._errors import StateFormatError
+from orrery.core_ext._errors import StateFormatError
 
 cdef enum:
     PASS = 0

@@ -20,12 +20,12 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
-from core_ext.types cimport action_t, MAX_PLAYERS
-from core_ext.rng cimport Rng, rng_seed, rng_below
-from core_ext.game cimport (GameOps, GameParams, Game, Observation, generic_playout, compute_returns,
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS
+from orrery.core_ext.rng cimport Rng, rng_seed, rng_below
+from orrery.core_ext.game cimport (GameOps, GameParams, Game, Observation, generic_playout, compute_returns,
                             find_action)
 
-from search._atomics cimport orrery_wall_time, orrery_load_flag, orrery_store_flag
+from orrery.search._atomics cimport orrery_wall_time, orrery_load_flag, orrery_store_flag
 
 cdef extern from *:
     """

@@ -6,9 +6,8 @@ import json
 from collections import Counter
 
 import pytest
-
-from core_ext import IllegalActionError, StateFormatError, load_game
-from core_ext import trian as T
+from orrery.core_ext import IllegalActionError, StateFormatError, load_game
+from orrery.core_ext import trian as T
 
 FACES = T.CATALOGUE["faces"]
 TILES = T.CATALOGUE["tiles"]

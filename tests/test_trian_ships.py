@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
+from orrery.core_ext import load_game
 from test_trian import A, B, Scenario
-
-from core_ext import load_game
 
 CORVETTE, ROGUE = 1, 2
 
