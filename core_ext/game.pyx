@@ -40,6 +40,14 @@ cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_move
 
 
 cdef void compute_returns(const GameOps* ops, const void* state, double* out) noexcept nogil:
+    # A terminal state's outcome per seat in [0, 1]: the game's own, else from ranks.
+    if ops.returns != NULL:
+        ops.returns(state, out)
+    else:
+        rank_returns(ops, state, out)
+
+
+cdef void rank_returns(const GameOps* ops, const void* state, double* out) noexcept nogil:
     # Rank-based return in [0, 1]: the share of opponents beaten, ties counting half.
     cdef int ranks[MAX_PLAYERS]
     cdef int p, q
@@ -286,7 +294,8 @@ cdef class State:
         return [out[i] for i in range(self.game.num_players)]
 
     def returns(self):
-        """Per seat, in [0, 1]: the share of opponents this seat finishes ahead of (ties half)."""
+        """Per seat, in [0, 1]: the game's outcome (by default the share of opponents this seat finishes
+        ahead of, ties half; solo and team games define their own, see the game's rules doc)."""
         cdef double out[MAX_PLAYERS]
         compute_returns(self.game.ops, self.ptr, out)
         return [out[i] for i in range(self.game.num_players)]

@@ -26,6 +26,7 @@ from orrery.core_ext.trian cimport (
 )
 
 from orrery.core_ext._errors import StateFormatError
+from orrery.core_ext._registry import GameInfo, register
 
 # ---------------------------------------------------------------- constants
 
@@ -2199,5 +2200,6 @@ TRIAN_OPS.determinize = trian_determinize
 TRIAN_OPS.playout = trian_playout
 TRIAN_OPS.evaluate = trian_evaluate
 TRIAN_OPS.policy_action = trian_policy
+TRIAN_OPS.returns = NULL   # rank returns (credits, then the tie-break of section XII)
 
 include "trian_codec.pxi"

@@ -53,7 +53,7 @@ def kuhn_observation_json(players: int = 2, seed: int = 3, moves: tuple[int, ...
 
 def test_list_games_and_version(client):
     games = {g.name: g for g in client.games()}
-    assert "kuhn" in games and list(games["kuhn"].player_counts) == [2, 3, 4]
+    assert "kuhn" in games and list(games["kuhn"].player_counts) == [2, 3, 4, 5]
     assert games["kuhn"].action_description
     version = client.version()
     assert version.api_version == "orrery.v1" and version.backend == "in-process"
