@@ -104,7 +104,7 @@ def load_game(name: str, *, players: int, variant: str | None = None) -> Any:
         raise UnknownGameError(f"{name}: unknown variant {variant!r}; variants: {', '.join(info.variants)}")
     if players not in info.players_for(variant):
         counts = ", ".join(map(str, info.players_for(variant)))
-        raise UnknownGameError(f"{name} ({variant}): {players} players not supported; player counts: {counts}")
+        raise UnknownGameError(f"{name} ({variant}): {players} players not supported; counts: {counts}")
     return _make(name, players, variant)
 
 
