@@ -59,8 +59,10 @@ cdef int _korrax_step_actions(const TrianState* s, action_t* out) noexcept nogil
     cdef int i, n = 0, me = s.race_seat, base = A_RACE + R_KORRAX * RACE_BLOCK
     for i in range(s.n_placed):
         if _korrax_minion_target(s, i, me, s.race_arg):
-            out[n] = base + KO_MINION + i; n += 1
-    out[n] = base + KO_NO_MINION; n += 1
+            out[n] = base + KO_MINION + i
+            n += 1
+    out[n] = base + KO_NO_MINION
+    n += 1
     return n
 
 
@@ -71,7 +73,8 @@ cdef int _korrax_ph3_actions(const TrianState* s, int me, action_t* out, int n) 
         for i in range(s.n_placed):
             if s.placed[i].emissary == me and s.placed[i].unit == UNIT_MINION and s.placed[i].station == 0 \
                     and _may_construct(s, i, me):
-                out[n] = base + KO_LIVING + i; n += 1
+                out[n] = base + KO_LIVING + i
+                n += 1
     return n
 
 

@@ -70,7 +70,8 @@ cdef int _maephos_ph1_actions(const TrianState* s, int me, action_t* out, int n)
                     if s.neb_minerals[k][c] < MSET[size][combo][c]:
                         ok = False
                 if ok:
-                    out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_HARVEST + i * 30 + size * 10 + combo; n += 1
+                    out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_HARVEST + i * 30 + size * 10 + combo
+                    n += 1
     return n
 
 
@@ -84,7 +85,8 @@ cdef int _maephos_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                 continue
             for j in range(s.n_placed):
                 if _has_space(s.placed[j].face) and not _is_wormhole(s, me, j) and not _in_exmitter_field(s, j):
-                    out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_WORMHOLE + c * TR_TILES + j; n += 1
+                    out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_WORMHOLE + c * TR_TILES + j
+                    n += 1
     # the tunnel (the action): any own ship, from anywhere, to a free Wormhole tile
     for k in range(2):
         w = pl.tok_at[k]
@@ -92,7 +94,8 @@ cdef int _maephos_ph3_actions(const TrianState* s, int me, action_t* out, int n)
             continue
         for i in range(s.n_placed):
             if s.placed[i].ship == me and s.placed[i].ship_kind != 0 and not _ship_immobile(s, i):
-                out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_TUNNEL_MOVE + k * TR_TILES + i; n += 1
+                out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_TUNNEL_MOVE + k * TR_TILES + i
+                n += 1
     return n
 
 

@@ -98,7 +98,8 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
             FACE_FEAT[s.placed[i].face] != F_EXMITTER:
         for k in range(_orvin_tokens(s, me)):
             if pl.tok_at[k] == TR_UNKNOWN:
-                out[n] = base + OA_EXMITTER; n += 1
+                out[n] = base + OA_EXMITTER
+                n += 1
                 break
     # Manipulation: once per turn, 1 green + 1 blue
     if (s.race_used >> OR_USED_MANIPULATION) & 1 or pl.minerals[1] == 0 or pl.minerals[2] == 0:
@@ -108,7 +109,8 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
             continue
         for b in range(s.n_placed):
             if b != a and s.placed[b].emissary != me and _swappable_emissary(s, b) and _may_swap(s, me, a, b, False):
-                out[n] = base + OA_SWAP_EMISSARY + a * TR_TILES + b; n += 1
+                out[n] = base + OA_SWAP_EMISSARY + a * TR_TILES + b
+                n += 1
     rank = 0
     for a in range(s.n_placed):
         if s.placed[a].ship != me or s.placed[a].ship_kind == 0:
@@ -117,7 +119,8 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
             for b in range(s.n_placed):
                 if s.placed[b].ship_kind != 0 and s.placed[b].ship_kind != SHIP_PRIESTESS and \
                         s.placed[b].ship != me and not _ship_immobile(s, b) and _may_swap(s, me, a, b, True):
-                    out[n] = base + OA_SWAP_SHIP + rank * TR_TILES + b; n += 1
+                    out[n] = base + OA_SWAP_SHIP + rank * TR_TILES + b
+                    n += 1
         rank += 1
     return n
 
@@ -190,8 +193,10 @@ cdef int _orvin_step_actions(const TrianState* s, action_t* out) noexcept nogil:
     cdef int c, n = 0, base = A_RACE + R_ORVIN * RACE_BLOCK
     for c in range(TR_COLORS):
         if s.players[s.race_seat].minerals[c] > 0:
-            out[n] = base + OA_ADAPT_PAY + c; n += 1
-    out[n] = base + OA_ADAPT_HOME; n += 1
+            out[n] = base + OA_ADAPT_PAY + c
+            n += 1
+    out[n] = base + OA_ADAPT_HOME
+    n += 1
     return n
 
 

@@ -77,14 +77,17 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
     if _has(s, me, R_SYLPHEX, SY_DECOY):
         if pl.tok_at[0] == TR_UNKNOWN:
             if s.actions_taken == 0 and i != TR_UNKNOWN and not _in_exmitter_field(s, i) and not _ships_near(s, i):
-                out[n] = base + SA_DECOY; n += 1
+                out[n] = base + SA_DECOY
+                n += 1
         elif pl.tok_at[0] != s.new_tile:        # not on the turn it was placed (or moved onto the new tile)
             memset(reach, 0, TR_TILES)
             _reach(s, pl.tok_at[0], -1, 2 if _has(s, me, R_SYLPHEX, SY_THRUSTERS) else 1, pl.tok_at[0], reach)
             for j in range(s.n_placed):
                 if reach[j]:
-                    out[n] = base + SA_DECOY_MOVE + j; n += 1
-                    out[n] = base + SA_DECOY_BLAST + j; n += 1
+                    out[n] = base + SA_DECOY_MOVE + j
+                    n += 1
+                    out[n] = base + SA_DECOY_BLAST + j
+                    n += 1
     # Space Modulators: placed for free before the action, on the new tile or any tile without a ship
     for k in range(_sy_modulators(s, me)):
         if pl.tok_at[1 + k] != TR_UNKNOWN:
@@ -95,7 +98,8 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                     continue
                 for j in range(s.n_placed):
                     if s.placed[j].ship_kind == 0 and pl.tok_at[1] != j and pl.tok_at[2] != j:
-                        out[n] = base + SA_MODULATOR + c * TR_TILES + j; n += 1
+                        out[n] = base + SA_MODULATOR + c * TR_TILES + j
+                        n += 1
         break                                   # one token at a time: the first one in the supply
     # ... and used as a teleport on later turns, once per turn each
     for k in range(2):
@@ -110,11 +114,13 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                     not (_protected(s, i) and s.placed[i].emissary != me):
                 for j in range(s.n_placed):
                     if j != i and _may_receive_emissary(s, j, s.placed[i].emissary, i):
-                        out[n] = base + SA_MOD_TELEPORT + ((k * 2) * 4 + src) * TR_TILES + j; n += 1
+                        out[n] = base + SA_MOD_TELEPORT + ((k * 2) * 4 + src) * TR_TILES + j
+                        n += 1
             if s.placed[i].ship_kind != 0 and not _ship_immobile(s, i):
                 for j in range(s.n_placed):
                     if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
-                        out[n] = base + SA_MOD_TELEPORT + ((k * 2 + 1) * 4 + src) * TR_TILES + j; n += 1
+                        out[n] = base + SA_MOD_TELEPORT + ((k * 2 + 1) * 4 + src) * TR_TILES + j
+                        n += 1
     return n
 
 

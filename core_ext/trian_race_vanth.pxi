@@ -24,7 +24,8 @@ cdef int _vanth_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
         return n
     for k in range(MSET_N[2]):
         if _may_pay(&s.players[me], 2, k):
-            out[n] = A_RACE + R_VANTH * RACE_BLOCK + VA_RISKY + k; n += 1
+            out[n] = A_RACE + R_VANTH * RACE_BLOCK + VA_RISKY + k
+            n += 1
     return n
 
 
@@ -46,7 +47,8 @@ cdef int _vanth_step_actions(const TrianState* s, action_t* out) noexcept nogil:
     cdef int c, n = 0
     for c in range(TR_COLORS):
         if s.neb_minerals[s.race_arg][c] > 0:
-            out[n] = A_RACE + R_VANTH * RACE_BLOCK + VA_GATHER + c; n += 1
+            out[n] = A_RACE + R_VANTH * RACE_BLOCK + VA_GATHER + c
+            n += 1
     return n
 
 

@@ -78,14 +78,16 @@ cdef bint _xemh_may_place_cannon(const TrianState* s, int me) noexcept nogil:
 
 cdef int _xemh_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     if _xemh_may_place_cannon(s, me):
-        out[n] = A_RACE + R_XEMH * RACE_BLOCK + XA_CANNON; n += 1
+        out[n] = A_RACE + R_XEMH * RACE_BLOCK + XA_CANNON
+        n += 1
     return n
 
 
 cdef int _xemh_declare_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # Warcry: before the dice of a clash, 1 red mineral for +1; at most 1 mineral per clash
     if _has(s, me, R_XEMH, XEMH_WARCRY) and s.players[me].minerals[0] > 0 and not (s.b_warcry >> me) & 1:
-        out[n] = A_RACE + R_XEMH * RACE_BLOCK + XA_WARCRY; n += 1
+        out[n] = A_RACE + R_XEMH * RACE_BLOCK + XA_WARCRY
+        n += 1
     return n
 
 
