@@ -120,6 +120,11 @@ cdef class Game:
     def max_legal_actions(self):
         return self.ops.max_legal_actions
 
+    def seat_teams(self):
+        """The team of each seat (a tuple of team indexes); without teams every seat is its own team.
+        Teammates share their team's outcome (returns) and rank."""
+        return tuple(range(self.num_players))
+
     def new_initial_state(self, seed):
         """A new game dealt from `seed` (an int in [0, 2**64)): the same seed gives the same deal."""
         cdef uint64_t c_seed = _checked_seed(seed)
