@@ -46,7 +46,8 @@ def test_the_highest_card_calls_a_bet_at_five_seats():
         state.apply(BET)
         if state.to_dict()["state"]["cards"][1] == 5:  # the highest of 6 cards
             break
-    result = search_observation(state.observation(1), get_config("test-fast"), Budget(iterations=4000), seed=1)
+    budget = Budget(iterations=4000)
+    result = search_observation(state.observation(1), get_config("test-fast"), budget, seed=1)
     assert result.best_label == "call"
 
 
