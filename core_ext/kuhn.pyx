@@ -278,7 +278,8 @@ cdef class KuhnGame(Game):
         if not isinstance(cards, list) or len(cards) != n:
             raise StateFormatError(f"field 'state.cards': expected a list of {n} cards")
         if not isinstance(history, list) or len(history) > KUHN_MAX_HISTORY:
-            raise StateFormatError(f"field 'state.history': expected a list of at most {KUHN_MAX_HISTORY} actions")
+            raise StateFormatError(f"field 'state.history': expected a list of at most "
+                                   f"{KUHN_MAX_HISTORY} actions")
         seen = set()
         for i, c in enumerate(cards):
             if c is None:
@@ -328,7 +329,8 @@ cdef class KuhnGame(Game):
             state = "folded" if k.folded[i] else ("in for 2" if k.bets[i] else "in for 1")
             marker = "*" if not k.terminal and k.to_move == i else " "
             lines.append(f"{marker} seat {i}: card {card}, {state}")
-        lines.append("history: " + (" ".join("b" if k.history[i] else "p" for i in range(k.history_len)) or "-"))
+        lines.append("history: "
+                     + (" ".join("b" if k.history[i] else "p" for i in range(k.history_len)) or "-"))
         return "\n".join(lines)
 
 

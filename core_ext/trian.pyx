@@ -11,7 +11,6 @@ tile parts (3 outer-space groups, the nebula part and the planetary-system part 
 counts open borders per area, so a closed area is a root whose count reaches 0.
 """
 import json
-import struct as _struct
 from pathlib import Path
 
 from libc.string cimport memcpy, memset
@@ -644,7 +643,8 @@ cdef inline bint _fits(uint16_t req, uint16_t code) noexcept nogil:
     return ((req ^ code) & mask) == 0
 
 
-cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_roots, int* closed_kinds) noexcept nogil:
+cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_roots,
+                      int* closed_kinds) noexcept nogil:
     # Put a face on frontier cell fi; join the areas; return the number of areas this tile closed.
     cdef int x = s.fx[fi], y = s.fy[fi], o = _orient(x, y)
     cdef int i = s.n_placed, d, e, t, g, nx, ny, j, ej, gj, node, r, k, n_closed = 0
@@ -977,9 +977,9 @@ cdef void _ship_battle_next(TrianState* s) noexcept nogil:
 
 cdef void _ship_clash_result(TrianState* s, int winner_tile, int loser_tile) noexcept nogil:
     # the loser's ship goes home and the winner takes 2 random minerals (section VI.2.A)
-    cdef int p = s.placed[winner_tile].ship, k, c
+    cdef int p = s.placed[winner_tile].ship, _k, c
     _ship_home(s, loser_tile)
-    for k in range(2):
+    for _k in range(2):
         c = _draw_mineral(s)
         if c >= 0:
             s.players[p].minerals[c] += 1
@@ -1106,7 +1106,7 @@ cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kind
 
 cdef void _events_run(TrianState* s) noexcept nogil:
     # Resolve queued areas in order until one needs a decision, or all are done.
-    cdef int root, kind, tiles, ext, st, p, n_part, total, value, c, m, k, only
+    cdef int root, kind, tiles, ext, st, p, n_part, total, value, c, m, k, only, _st
     cdef int units[MAX_PLAYERS]
     while s.ev_pos < s.ev_n:
         root = s.ev_root[s.ev_pos]
@@ -1144,7 +1144,7 @@ cdef void _events_run(TrianState* s) noexcept nogil:
             if k < TR_NEBULAS:
                 s.n_nebulas += 1
                 s.neb_root[k] = <int16_t>root
-                for st in range(m):
+                for _st in range(m):
                     c = _draw_mineral(s)
                     if c >= 0:
                         s.neb_minerals[k][c] += 1
@@ -1248,7 +1248,7 @@ cdef void _battle_next_reroller(TrianState* s) noexcept nogil:
 
 
 cdef void _battle_clash_end(TrianState* s) noexcept nogil:
-    cdef int root = s.ev_root[s.ev_pos], k, p, best = -1, n_best = 0, winner = -1, total, left, n_left
+    cdef int root = s.ev_root[s.ev_pos], k, p, best = -1, n_best = 0, winner = -1, total, n_left
     if s.sb_on:
         _ship_clash_end(s)
         return
@@ -1666,9 +1666,8 @@ cdef int _closed_area_owner(const TrianState* s, int j) noexcept nogil:
 
 cdef int trian_apply(void* p, action_t action) noexcept nogil:
     cdef TrianState* s = _st(p)
-    cdef int me = trian_current_player(p), c, k, a, b, cost, fi, side, rot, i, n_closed, j, d, src
-    cdef int owner, root, tiles, ext, st, m, node, mission = -1
-    cdef int units[MAX_PLAYERS]
+    cdef int me = trian_current_player(p), c, k, a, b, fi, side, rot, i, n_closed, j, d, src
+    cdef int owner, root, mission = -1
     cdef int roots[TR_EVENTS]
     cdef int kinds[TR_EVENTS]
     cdef TrianPlayer* pl
@@ -1890,13 +1889,13 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
     # on tile i: pay each level's credits, add each level's minerals in a nebula, and send blocked
     # enemy emissaries of the area home (section XI)
     cdef TrianPlayer* pl = &s.players[me]
-    cdef int node = _area_node(s, i), root, tiles, ext, st, m = 0, k, c, lv, q
+    cdef int node = _area_node(s, i), root, tiles, ext, st, m = 0, k, c, lv, _lv, _q
     cdef int units[MAX_PLAYERS]
     root = _cfind(s, node)
     _area_census(s, root, &tiles, &ext, units, &st)
     for k in range(s.params.num_players):
         m += units[k]
-    for lv in range(levels):
+    for _lv in range(levels):
         if s.placed[i].station == 0:
             pl.research -= 1
         else:
@@ -1906,12 +1905,12 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
         if _blocked(s, k) and s.placed[k].station == 0 and s.placed[k].emissary != me and \
                 _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
             _return_emissary(s, k)
-    for lv in range(levels):
+    for _lv in range(levels):
         pl.credits += _construct_credits(s, i, node % 5 == K_SYSTEM, tiles + m)
     if node % 5 != K_SYSTEM:
         k = _nebula_record(s, root)
         for lv in range(levels):
-            for q in range(2 if s.placed[i].station - levels + 1 + lv == 1 else 4):
+            for _q in range(2 if s.placed[i].station - levels + 1 + lv == 1 else 4):
                 c = _draw_mineral(s)
                 if c >= 0 and k >= 0:
                     s.neb_minerals[k][c] += 1
@@ -1985,7 +1984,7 @@ cdef action_t trian_policy(const void* p, Rng* rng, action_t* scratch) noexcept 
     # a cheap default policy: take minerals, skip buying, prefer construction, then expedition,
     # then research; keep one emissary in closed areas; declare what it has and reroll low dice
     cdef const TrianState* s = _cst(p)
-    cdef int n = trian_legal_actions(p, scratch), k, best = -1
+    cdef int n = trian_legal_actions(p, scratch), k
     cdef action_t a
     if s.mode == M_PH1:
         for k in range(n):
@@ -2025,7 +2024,7 @@ cdef int trian_playout(void* p, Rng* rng, int max_moves) noexcept nogil:
     # the legal placements without listing them; after 64 misses the list is built as usual.
     cdef action_t buf[MAX_ACTIONS]
     cdef TrianState* s = _st(p)
-    cdef int moves = 0, n, tries, fi, side, rot, f
+    cdef int moves = 0, n, _tries, fi, side, rot, f
     cdef uint32_t r
     cdef action_t a
     while moves < max_moves and s.mode != M_END:
@@ -2033,7 +2032,7 @@ cdef int trian_playout(void* p, Rng* rng, int max_moves) noexcept nogil:
         if s.mode == M_PH1 and rng_below(rng, 2) == 0:
             a = A_END_PH1
         elif s.mode == M_PLACE and s.n_front > 0:
-            for tries in range(64):
+            for _tries in range(64):
                 r = rng_below(rng, <uint32_t>(s.n_front * 6))
                 fi = <int>(r // 6)
                 side = <int>((r % 6) // 3)
@@ -2125,7 +2124,7 @@ cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
     cdef int ref[TR_TILES + 4]      # >= 0 placed index; -1 / -2 stack top 0 / 1; -3 hand
     cdef int order[TR_TILES + 4]
     cdef uint8_t rest[TR_TILES]
-    cdef int m = 0, i, k, t, j, n_rest, pos, n = s.params.num_players, h_total, h_plus, draw, q
+    cdef int m = 0, i, k, t, j, n_rest, pos, n = s.params.num_players, h_total, h_plus, q
     for t in range(TR_TILES):
         pool[t] = 1
         tile_slot[t] = -1
@@ -2225,8 +2224,8 @@ cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
 
 
 cdef int _draw_plus(Rng* rng, int count, int* h_plus, int* h_total) noexcept nogil:
-    cdef int k, plus = 0
-    for k in range(count):
+    cdef int _k, plus = 0
+    for _k in range(count):
         if h_total[0] > 0 and <int>rng_below(rng, <uint32_t>h_total[0]) < h_plus[0]:
             plus += 1
             h_plus[0] -= 1

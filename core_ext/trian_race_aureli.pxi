@@ -1,7 +1,8 @@
 # Included by trian_races.pxi: race 0, AURELI (invented name) (section VIII; docs/rules/trian.md, section 14).
 #
 # Starting skills (racial skills 0, 1): Supreme Priestess, Harness technology.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Precious Meditation, Divine help, Power drain (needs Harness technology).
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Precious Meditation,
+# Divine help, Power drain (needs Harness technology).
 #
 # The race's actions are A_RACE + 0 * RACE_BLOCK + n (n < RACE_BLOCK). Its skills hook into the engine
 # through the dispatch functions at the end of trian_races.pxi (_race_ph1_actions, _race_ph3_actions,

@@ -1,7 +1,9 @@
-# Included by trian_races.pxi: race 5, ORVIN (invented name) (section VIII; docs/rules/trian.md, section 14.15).
+# Included by trian_races.pxi: race 5, ORVIN (invented name) (section VIII; docs/rules/trian.md, section
+# 14.15).
 #
 # Starting skills (racial skills 0, 1): Exmitter, Manipulation.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Adaptation Abilities, An Extra Exmitter, Mental manipulation.
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Adaptation Abilities, An
+# Extra Exmitter, Mental manipulation.
 #
 # Actions A_RACE + 5 * RACE_BLOCK + n:
 #   n = 0                      phase 3, free, before the action: an Exmitter token on the tile added this turn
@@ -76,7 +78,8 @@ cdef bint _same_space(const TrianState* s, int a, int b) noexcept nogil:
 
 cdef bint _swappable_emissary(const TrianState* s, int i) noexcept nogil:
     # ruling: an emissary on a station, a blocked one and one its owner's Corvette protects stay put
-    return s.placed[i].emissary >= 0 and s.placed[i].station == 0 and not _blocked(s, i) and not _protected(s, i)
+    return (s.placed[i].emissary >= 0 and s.placed[i].station == 0 and not _blocked(s, i)
+            and not _protected(s, i))
 
 
 cdef bint _may_swap(const TrianState* s, int me, int a, int b, bint ships) noexcept nogil:
@@ -108,7 +111,8 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
         if s.placed[a].emissary != me or not _swappable_emissary(s, a):
             continue
         for b in range(s.n_placed):
-            if b != a and s.placed[b].emissary != me and _swappable_emissary(s, b) and _may_swap(s, me, a, b, False):
+            if (b != a and s.placed[b].emissary != me and _swappable_emissary(s, b)
+                    and _may_swap(s, me, a, b, False)):
                 out[n] = base + OA_SWAP_EMISSARY + a * TR_TILES + b
                 n += 1
     rank = 0
@@ -285,9 +289,11 @@ cdef object _orvin_describe(const TrianState* s, int me, int n, int a):
         return dict(_cell(s, i), id=a, kind="exmitter_token",
                     label=f"place an Exmitter token at ({s.placed[i].x}, {s.placed[i].y})")
     if OA_ADAPT_PAY <= n < OA_ADAPT_PAY + TR_COLORS:
-        return {"id": a, "kind": "adaptation", "pay": COLOR_NAMES[n - OA_ADAPT_PAY], "tile": _cell(s, s.race_arg),
+        return {"id": a, "kind": "adaptation", "pay": COLOR_NAMES[n - OA_ADAPT_PAY],
+                "tile": _cell(s, s.race_arg),
                 "label": f"Adaptation Abilities: pay a {COLOR_NAMES[n - OA_ADAPT_PAY]} mineral to keep the "
-                         f"{('emissary', 'ship')[s.race_count]} at ({s.placed[s.race_arg].x}, {s.placed[s.race_arg].y})"}
+                         f"{('emissary', 'ship')[s.race_count]} at "
+                         f"({s.placed[s.race_arg].x}, {s.placed[s.race_arg].y})"}
     if n == OA_ADAPT_HOME:
         return {"id": a, "kind": "adaptation", "pay": None, "tile": _cell(s, s.race_arg),
                 "label": f"Adaptation Abilities: the {('emissary', 'ship')[s.race_count]} at "
@@ -303,6 +309,7 @@ cdef object _orvin_describe(const TrianState* s, int me, int n, int a):
         j = (n - OA_SWAP_SHIP) % TR_TILES
         own = _cell(s, i) if i >= 0 else {}
         return {"id": a, "kind": "manipulate", "unit": "ship", "own": own, "enemy": _cell(s, j),
-                "label": f"Manipulation (1 green + 1 blue): swap the ships at ({own.get('x')}, {own.get('y')}) "
+                "label": f"Manipulation (1 green + 1 blue): swap the ships at "
+                         f"({own.get('x')}, {own.get('y')}) "
                          f"and ({s.placed[j].x}, {s.placed[j].y})"}
     return None

@@ -1,7 +1,9 @@
-# Included by trian_races.pxi: race 7, XEMH (named by the rulebook) (section VIII; docs/rules/trian.md, section 14.17).
+# Included by trian_races.pxi: race 7, XEMH (named by the rulebook) (section VIII; docs/rules/trian.md,
+# section 14.17).
 #
 # Starting skills (racial skills 0, 1): Gauss Cannon, Warcry.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Afterburner, Absorbing shield, Long range system (needs Gauss Cannon).
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Afterburner, Absorbing
+# shield, Long range system (needs Gauss Cannon).
 #
 # Actions A_RACE + 7 * RACE_BLOCK + n: n = 0 place the Gauss Cannon on the tile added this turn (the phase 3
 # action); n = 1 Warcry (in a clash, before the dice: 1 red mineral for +1).
