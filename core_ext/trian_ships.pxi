@@ -1,0 +1,154 @@
+# Included by trian.pyx: ships (variant ships; sections V.3.2, V.3.4, V.3.5, XII): where a ship may stand,
+# how it moves through outer space, teleports, Rogue mining, a ship going home or landing, and the ship
+# actions.
+
+cdef inline bint _ship_may_stand(const TrianState* s, int j) noexcept nogil:
+    # a free outer-space tile outside every exmitter's radius (sections V.3.2, V.3.4, V.3.5)
+    return s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and not _in_exmitter_field(s, j)
+
+
+cdef inline bint _ship_may_stand_for(const TrianState* s, int j, int owner) noexcept nogil:
+    # _ship_may_stand for a ship of `owner`, whose race may ignore exmitters (Adaptation Abilities)
+    return s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
+        (not _in_exmitter_field(s, j) or _exmitter_immune(s, owner))
+
+
+cdef bint _enemy_ship_adjacent(const TrianState* s, int i, int owner) noexcept nogil:
+    cdef int d, j
+    for d in range(3):
+        j = _space_nb(s, i, d)
+        if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != owner:
+            return True
+    return False
+
+
+cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_t* out) noexcept nogil:
+    # mark in `out` every tile a ship may end on from tile i (entered by outer-space group g, -1 at
+    # the start) within `depth` more steps: through outer space only, never into an exmitter's
+    # radius, passing other ships but not ending on them nor where it started (section V.3.5)
+    cdef int d, j
+    if depth == 0:
+        return
+    for d in range(3):
+        j = _space_nb(s, i, d)
+        if j < 0 or (g >= 0 and _side_group(s, i, d) != g) or \
+                (_in_exmitter_field(s, j) and not _exmitter_immune(s, s.placed[start].ship)):
+            continue
+        if j != start and s.placed[j].ship_kind == 0:
+            out[j] = 1
+        _reach(s, j, _side_group(s, j, _opposite(d)), depth - 1, start, out)
+
+
+cdef bint _ship_expedition_ok(const TrianState* s) noexcept nogil:
+    # section V.3.2: onto the outer space of the tile added this turn, no ship on any adjacent tile
+    cdef int i = s.new_tile, d, j
+    if i == TR_UNKNOWN or not _ship_may_stand_for(s, i, s.turn_player):
+        return False
+    for d in range(3):
+        j = _nb_placed(s, i, d)
+        if j >= 0 and s.placed[j].ship_kind != 0:
+            return False
+    return True
+
+
+cdef inline bint _teleport_radius(const TrianState* s, int i) noexcept nogil:
+    # tile i is next to the teleport added this turn, and that teleport is still unused
+    cdef int d
+    if s.new_tile == TR_UNKNOWN or s.teleport_used or FACE_FEAT[s.placed[s.new_tile].face] != F_TELEPORT:
+        return False
+    for d in range(3):
+        if _nb_placed(s, s.new_tile, d) == i:
+            return True
+    return False
+
+
+cdef inline bint _ship_may_teleport_from(const TrianState* s, int i, int me) noexcept nogil:
+    # any ship in the radius of the teleport added this turn (section V.3.4), or one's own ship that
+    # ended a move on a teleport on an earlier turn ("on your next turn", section V.3.5)
+    if s.placed[i].ship_kind == 0:
+        return False
+    if _ship_immobile(s, i):
+        return False
+    if _teleport_radius(s, i):
+        return True
+    return s.placed[i].ship == me and not s.placed[i].ship_new and FACE_FEAT[s.placed[i].face] == F_TELEPORT
+
+
+cdef bint _rogue_may_mine(const TrianState* s, int i, int me) noexcept nogil:
+    # section V.1.2.B: 1 mineral per turn from the closed nebula whose part shares the Rogue's tile,
+    # never across a gas cloud (ruling: not on a face with a gas edge)
+    cdef int f = s.placed[i].face, e
+    if s.placed[i].ship_kind != SHIP_ROGUE or s.placed[i].ship != me or s.placed[i].rogue_used:
+        return False
+    if not FACE_HAS_NEB[f]:
+        return False
+    for e in range(3):
+        if FACE_EDGE[f][e] == E_GAS:
+            return False
+    return _nebula_record(s, _cfind(s, i * 5 + K_NEBULA)) >= 0
+
+
+cdef void _ship_home(TrianState* s, int i) noexcept nogil:
+    # the ship on tile i goes back to its owner's supply; an emissary it blocked may now fight
+    # (a racial ship token, e.g. the Supreme Priestess, is in its owner's supply when off the board)
+    cdef int p = s.placed[i].ship
+    if s.placed[i].ship_kind == 0:
+        return
+    if s.placed[i].ship_kind == SHIP_CORVETTE:
+        s.players[p].corvettes += 1
+    elif s.placed[i].ship_kind == SHIP_ROGUE:
+        s.players[p].rogues += 1
+    _race_ship_gone(s, i)
+    s.placed[i].ship = -1
+    s.placed[i].ship_kind = 0
+    s.placed[i].ship_new = 0
+    s.placed[i].rogue_used = 0
+    _check_unblock(s, i)
+
+
+cdef void _ship_arrive(TrianState* s, int i, int owner, int kind) noexcept nogil:
+    s.placed[i].ship = <int8_t>owner
+    s.placed[i].ship_kind = <uint8_t>kind
+    s.placed[i].ship_new = 1
+    s.placed[i].rogue_used = 0
+
+
+cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
+    # a ship moved or teleported onto tile i: a battle when an enemy ship is adjacent (section VI.2.A);
+    # the ship's owner is the attacker
+    if _enemy_ship_adjacent(s, i, s.placed[i].ship):
+        s.sb_on = 1
+        s.sb_att = <uint8_t>i
+        s.sb_def = 0
+        s.mode = M_SHIP_TARGET
+    elif s.actions_left == 0:
+        _finish_ph3(s)
+
+
+cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
+    # phase 3 ship actions: expedition, moving one's ship, teleporting a ship
+    cdef uint8_t reach[TR_TILES]
+    cdef int i, j
+    if s.actions_taken == 0 and _ship_expedition_ok(s):
+        if s.players[me].corvettes > 0:
+            out[n] = A_SHIP_EXPED
+            n += 1
+        if s.players[me].rogues > 0:
+            out[n] = A_SHIP_EXPED + 1
+            n += 1
+    for i in range(s.n_placed):
+        if s.placed[i].ship_kind == 0 or _ship_immobile(s, i):
+            continue
+        if s.placed[i].ship == me:
+            memset(reach, 0, TR_TILES)
+            _race_reach(s, i, reach)
+            for j in range(s.n_placed):
+                if reach[j]:
+                    out[n] = A_SHIP_MOVE + i * TR_TILES + j
+                    n += 1
+        if _ship_may_teleport_from(s, i, me):
+            for j in range(s.n_placed):
+                if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
+                    out[n] = A_SHIP_TELE + i * TR_TILES + j
+                    n += 1
+    return n
