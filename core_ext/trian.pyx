@@ -138,6 +138,7 @@ for _i, (_a, _b) in enumerate(PAIRS):
 
 include "trian_catalogue.pxi"
 include "trian_races.pxi"
+include "trian_actions.pxi"
 include "trian_board.pxi"
 include "trian_bags.pxi"
 include "trian_areas.pxi"
@@ -181,365 +182,58 @@ cdef bint trian_is_terminal(const void* p) noexcept nogil:
 
 
 cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
+    # one legal-actions function per mode of the turn
     cdef const TrianState* s = _cst(p)
-    cdef int n = 0, me, c, k, cost, i, a, b, fi, side, rot, o, f, d, src, j, disc
-    cdef int caps[TR_NEBULAS]
-    cdef const TrianPlayer* pl
-    cdef uint16_t req
-    if s.mode == M_END:
+    cdef int mode = s.mode, n
+    if mode == M_END:
         return 0
-    me = trian_current_player(p)
-    pl = &s.players[me]
-    if s.mode == M_PH1:
-        out[n] = A_END_PH1
-        n += 1
-        disc = _discount(s, me)
-        cost = PRICE_MINERAL - disc
-        for c in range(TR_COLORS):
-            if pl.credits >= cost and s.bag[c] > 0:
-                out[n] = A_BUY_MINERAL + c
-                n += 1
-        if pl.credits >= PRICE_TOKEN - disc and _tokens_in_bag_count(s) > 0:
-            out[n] = A_BUY_TOKEN
-            n += 1
-        for k in range(10):
-            a = PAIR_A[k]
-            b = PAIR_B[k]
-            if pl.minerals[a] == 0 or pl.minerals[b] == 0 or (a == b and pl.minerals[a] < 2):
-                continue
-            for c in range(TR_COLORS):
-                if c != a and c != b and s.bag[c] > 0:
-                    out[n] = A_EXCHANGE + k * 4 + c
-                    n += 1
-        if s.n_nebulas > 0:
-            _gain_caps(s, me, caps)
-        for k in range(s.n_nebulas):
-            if caps[k] <= 0:
-                continue
-            for c in range(TR_COLORS):
-                if s.neb_minerals[k][c] > 0:
-                    out[n] = A_GAIN + k * 4 + c
-                    n += 1
-        if s.params.variant >= V_SHIPS:
-            for i in range(s.n_placed):
-                if _rogue_may_mine(s, i, me):
-                    k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
-                    for c in range(TR_COLORS):
-                        if s.neb_minerals[k][c] > 0:
-                            out[n] = A_ROGUE + i * 4 + c
-                            n += 1
-        if s.params.variant >= V_FULL:
-            n = _evolution_actions(s, me, out, n)
-            n = _race_ph1_actions(s, me, out, n)
-            _sort_tail(out, n)
-        return n
-    if s.mode == M_DRAW:
-        for k in range(2):
-            if s.stack_len[k] > 0:
-                out[n] = A_DRAW + k
-                n += 1
-        return n
-    if s.mode == M_PLACE:
-        for fi in range(s.n_front):
-            req = s.freq[fi]
-            o = _orient(s.fx[fi], s.fy[fi])
-            for side in range(2):
-                f = TILE_FACE[s.drawn_tile][side] if s.drawn_tile != TR_UNKNOWN else 0
-                for rot in range(3):
-                    if _fits(req, OCODE[f][o][rot]):
-                        out[n] = A_PLACE + fi * 6 + side * 3 + rot
-                        n += 1
-        if n == 0:
-            out[0] = A_DISCARD
-            n = 1
-        return n
-    if s.mode == M_PH3:
-        if s.ev_pending and s.actions_taken == 0:
-            out[n] = A_EVENTS_FIRST
-            n += 1
-        out[n] = A_PASS
-        n += 1
-        if s.actions_left == 0:
-            return n
-        out[n] = A_RESEARCH
-        n += 1
-        if s.actions_taken == 0 and _may_expedition(s, me):
-            out[n] = A_EXPEDITION
-            n += 1
-        for i in range(s.n_placed):
-            if s.placed[i].emissary == me and _may_construct(s, i, me):
-                out[n] = A_CONSTRUCT + i
-                n += 1
-        if s.new_tile != TR_UNKNOWN and not s.teleport_used and \
-                FACE_FEAT[s.placed[s.new_tile].face] == F_TELEPORT:
-            for d in range(3):
-                src = _nb_placed(s, s.new_tile, d)
-                if src < 0 or s.placed[src].emissary < 0 or s.placed[src].station > 0:
-                    continue
-                if _blocked(s, src) or (_protected(s, src) and s.placed[src].emissary != me):
-                    continue          # section XII: blocked, or protected by its owner's Corvette
-                for j in range(s.n_placed):
-                    if j != src and _may_receive_emissary(s, j, s.placed[src].emissary, src):
-                        out[n] = A_TELEPORT + d * TR_TILES + j
-                        n += 1
-        if s.params.variant >= V_SHIPS:
-            n = _ship_actions(s, me, out, n)
-        if s.params.variant >= V_FULL:
-            n = _race_ph3_actions(s, me, out, n)
-        _sort_tail(out, n)
-        return n
-    if s.mode == M_RACE:
+    if mode == M_PH1:
+        return _legal_phase1(s, trian_current_player(p), out)
+    if mode == M_DRAW:
+        return _legal_draw(s, out)
+    if mode == M_PLACE:
+        return _legal_place(s, out)
+    if mode == M_PH3:
+        return _legal_phase3(s, trian_current_player(p), out)
+    if mode == M_RACE:
         n = _race_step_actions(s, out)
         _sort_tail(out, n)
         return n
-    if s.mode == M_SHIP_TARGET:
-        i = s.sb_att
-        for d in range(3):
-            j = _space_nb(s, i, d)
-            if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != s.placed[i].ship:
-                out[n] = A_SHIP_TARGET + j
-                n += 1
-        _sort_tail(out, n)
-        return n
-    if s.mode == M_TAKEBACK:
-        k = _own_free_in_area(s, s.ev_root[s.ev_pos], me)
-        for c in range(k + 1):
-            out[n] = A_TAKEBACK + c
-            n += 1
-        return n
-    if s.mode == M_DECLARE:
-        for a in range(4):
-            for b in range(4):
-                if a + b <= 3 and a <= pl.tok_plus and b <= pl.tok_count - pl.tok_plus:
-                    out[n] = A_DECLARE + a * 4 + b
-                    n += 1
-        if s.params.variant >= V_FULL:
-            n = _race_declare_actions(s, me, out, n)     # e.g. Warcry, before the dice are rolled
-        return n
-    if s.mode == M_REROLL:
-        out[0] = A_REROLL
-        out[1] = A_STAND
-        return 2
+    if mode == M_SHIP_TARGET:
+        return _legal_ship_target(s, out)
+    if mode == M_TAKEBACK:
+        return _legal_takeback(s, trian_current_player(p), out)
+    if mode == M_DECLARE:
+        return _legal_declare(s, trian_current_player(p), out)
+    if mode == M_REROLL:
+        return _legal_reroll(out)
     return 0
 
 
 cdef int trian_apply(void* p, action_t action) noexcept nogil:
+    # one apply function per mode of the turn (only legal actions get here: Game.apply checks)
     cdef TrianState* s = _st(p)
-    cdef int me = trian_current_player(p), c, k, a, b, fi, side, rot, i, n_closed, j, d, src
-    cdef int owner, root, mission = -1
-    cdef int roots[TR_EVENTS]
-    cdef int kinds[TR_EVENTS]
-    cdef TrianPlayer* pl
-    if s.mode == M_END or me < 0:
+    cdef int me = trian_current_player(p), mode = s.mode
+    if mode == M_END or me < 0:
         return -1
-    pl = &s.players[me]
-    if s.mode == M_PH1:
-        if action == A_END_PH1:
-            s.mode = M_DRAW if (s.stack_len[0] or s.stack_len[1]) else M_PH3
-            if s.mode == M_PH3:
-                _enter_ph3(s)
-            return 0
-        if A_BUY_MINERAL <= action < A_BUY_MINERAL + 4:
-            c = action - A_BUY_MINERAL
-            pl.credits -= PRICE_MINERAL - _discount(s, me)
-            s.bag[c] -= 1
-            pl.minerals[c] += 1
-            return 0
-        if action == A_BUY_TOKEN:
-            pl.credits -= PRICE_TOKEN - _discount(s, me)
-            _draw_token(s, me)
-            return 0
-        if A_EXCHANGE <= action < A_EXCHANGE + 40:
-            k = (action - A_EXCHANGE) // 4
-            c = (action - A_EXCHANGE) % 4
-            a = PAIR_A[k]
-            b = PAIR_B[k]
-            pl.minerals[a] -= 1
-            pl.minerals[b] -= 1
-            s.bag[a] += 1
-            s.bag[b] += 1
-            s.bag[c] -= 1
-            pl.minerals[c] += 1
-            return 0
-        if A_GAIN <= action < A_GAIN + TR_NEBULAS * 4:
-            k = (action - A_GAIN) // 4
-            c = (action - A_GAIN) % 4
-            s.neb_minerals[k][c] -= 1
-            s.neb_gained[k] += 1
-            pl.minerals[c] += 1
-            _race_after_gain(s, me, k, c)
-            return 0
-        if A_ROGUE <= action < A_ROGUE + TR_TILES * 4:
-            i = (action - A_ROGUE) // 4
-            c = (action - A_ROGUE) % 4
-            k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
-            s.neb_minerals[k][c] -= 1
-            s.placed[i].rogue_used = 1
-            pl.minerals[c] += 1
-            _race_after_gain(s, me, k, c)
-            return 0
-        if s.params.variant >= V_FULL and _evolution_apply(s, me, action) == 0:
-            return 0
+    if mode == M_PH1:
+        return _apply_phase1(s, me, action)
+    if mode == M_DRAW:
+        return _apply_draw(s, action)
+    if mode == M_PLACE:
+        return _apply_place(s, me, action)
+    if mode == M_PH3:
+        return _apply_phase3(s, me, action)
+    if mode == M_SHIP_TARGET:
+        return _apply_ship_target(s, action)
+    if mode == M_RACE:
         return _race_apply(s, me, action)
-    if s.mode == M_DRAW:
-        k = action - A_DRAW
-        if k < 0 or k > 1 or s.stack_len[k] == 0:
-            return -1
-        s.stack_len[k] -= 1
-        i = s.stack_len[k]
-        s.drawn_tile = s.stack_tile[k][i]
-        s.drawn_up = s.stack_up[k][i]
-        s.drawn_face = TILE_FACE[s.drawn_tile][s.drawn_up]
-        s.drawn_stack = <uint8_t>k
-        s.stack_tile[k][i] = 0
-        s.stack_up[k][i] = 0
-        _refresh_tops(s)
-        s.mode = M_PLACE
-        return 0
-    if s.mode == M_PLACE:
-        if action == A_DISCARD:
-            if s.n_discarded < TR_TILES:
-                s.discarded[s.n_discarded] = s.drawn_tile
-                s.n_discarded += 1
-            _clear_drawn(s)
-            if s.stack_len[0] or s.stack_len[1]:
-                s.mode = M_DRAW
-            else:
-                _enter_ph3(s)
-            return 0
-        a = action - A_PLACE
-        fi = a // 6
-        side = (a % 6) // 3
-        rot = a % 3
-        if a < 0 or fi >= s.n_front:
-            return -1
-        i = s.n_placed
-        n_closed = _board_place(s, fi, TILE_FACE[s.drawn_tile][side], rot, roots, kinds)
-        s.placed[i].tile = s.drawn_tile
-        s.placed[i].side = <uint8_t>side
-        s.placed[i].up_face = s.drawn_face
-        s.placed[i].placer = <int8_t>me
-        _clear_drawn(s)
-        _after_place(s, i, n_closed, roots, kinds)
-        return 0
-    if s.mode == M_PH3:
-        if action == A_EVENTS_FIRST:
-            s.ev_return = 0
-            _events_run(s)
-            return 0
-        if action == A_PASS:
-            _finish_ph3(s)
-            return 0
-        if action >= A_RACE:
-            return _race_apply(s, me, action)     # racial actions spend the phase 3 action themselves
-        s.actions_left -= 1
-        s.actions_taken += 1
-        if action == A_RESEARCH:
-            c = _draw_mineral(s)
-            if c >= 0:
-                pl.minerals[c] += 1
-        elif action == A_EXPEDITION:
-            i = s.new_tile
-            owner = _closed_area_owner(s, i)
-            s.placed[i].emissary = <int8_t>me
-            pl.emissaries -= 1
-            s.mission_tile = <uint8_t>i
-            mission = i
-            if FACE_FEAT[s.placed[i].face] == F_OUTPOST:
-                s.actions_left += 2       # section IX: two extra actions this phase 3
-            if owner == -1:
-                _control_token(s, me)     # took control of an uncontrolled closed area (VI.3)
-        elif A_CONSTRUCT <= action < A_CONSTRUCT + TR_TILES:
-            _construct(s, me, action - A_CONSTRUCT, 1)
-        elif A_TELEPORT <= action < A_TELEPORT + 3 * TR_TILES:
-            d = (action - A_TELEPORT) // TR_TILES
-            j = (action - A_TELEPORT) % TR_TILES
-            src = _nb_placed(s, s.new_tile, d)
-            k = _closed_area_owner(s, j)          # before the move: a move within one area takes nothing
-            owner = s.placed[src].emissary
-            s.placed[j].unit = s.placed[src].unit
-            s.placed[src].emissary = -1
-            s.placed[src].unit = 0
-            s.placed[j].emissary = <int8_t>owner
-            s.teleport_used = 1
-            if owner == me:
-                s.mission_tile = <uint8_t>j
-                mission = j
-            if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me and not _blocked(s, j):
-                s.actions_left += 2       # a blocked emissary gives no outpost bonus (section XI)
-            if k == -1:
-                _control_token(s, owner)
-        elif action == A_SHIP_EXPED or action == A_SHIP_EXPED + 1:
-            if action == A_SHIP_EXPED:
-                pl.corvettes -= 1
-                _ship_arrive(s, s.new_tile, me, SHIP_CORVETTE)
-            else:
-                pl.rogues -= 1
-                _ship_arrive(s, s.new_tile, me, SHIP_ROGUE)
-            if s.params.variant >= V_FULL and _race_after_ship_move(s, s.new_tile, False):
-                return 0             # a racial token destroyed the ship; phase 3 went on without it
-        elif A_SHIP_MOVE <= action < A_SHIP_TELE + TR_TILES * TR_TILES:
-            a = A_SHIP_MOVE if action < A_SHIP_TELE else A_SHIP_TELE
-            src = (action - a) // TR_TILES
-            j = (action - a) % TR_TILES
-            if a == A_SHIP_TELE and _teleport_radius(s, src):
-                s.teleport_used = 1
-            owner = s.placed[src].ship
-            k = s.placed[src].ship_kind
-            s.placed[src].ship = -1
-            s.placed[src].ship_kind = 0
-            s.placed[src].ship_new = 0
-            s.placed[src].rogue_used = 0
-            _ship_arrive(s, j, owner, k)
-            _check_unblock(s, src)
-            if _race_after_ship_move(s, j, a == A_SHIP_TELE):
-                return 0             # a racial skill decides first; it lands the ship afterwards
-            _ship_landed(s, j)       # a battle, or the end of phase 3 after its last action
-            return 0
-        else:
-            return -1
-        if mission >= 0 and s.params.variant >= V_FULL:
-            _race_after_mission(s, me, mission)
-            if s.mode == M_RACE:
-                return 0             # the racial sub-step ends phase 3 when this was its last action
-        if s.actions_left == 0:
-            _finish_ph3(s)
-        return 0
-    if s.mode == M_SHIP_TARGET:
-        _ship_clash(s, action - A_SHIP_TARGET)
-        return 0
-    if s.mode == M_RACE:
-        return _race_apply(s, me, action)
-    if s.mode == M_TAKEBACK:
-        k = action - A_TAKEBACK
-        root = s.ev_root[s.ev_pos]
-        _remove_from_area(s, root, me, k)
-        if _own_free_in_area(s, root, me) > 0:
-            _control_token(s, me)        # control kept: 1 combat token
-        s.ev_pos += 1
-        _events_run(s)
-        return 0
-    if s.mode == M_DECLARE:
-        if action >= A_RACE:
-            return _race_apply(s, me, action)
-        a = (action - A_DECLARE) // 4
-        b = (action - A_DECLARE) % 4
-        pl.tok_count -= a + b
-        pl.tok_plus -= a
-        pl.decl_count += a + b
-        pl.decl_plus += a
-        s.b_pos += 1
-        if s.b_pos >= s.b_n:
-            _battle_roll(s)
-        return 0
-    if s.mode == M_REROLL:
-        if action == A_REROLL:
-            s.b_dice[me] = <uint8_t>rng_die(&s.rng_dice, 6)
-            s.b_rerolls[me] -= 1
-        else:
-            s.b_rerolls[me] = 0
-        _battle_next_reroller(s)
-        return 0
+    if mode == M_TAKEBACK:
+        return _apply_takeback(s, me, action)
+    if mode == M_DECLARE:
+        return _apply_declare(s, me, action)
+    if mode == M_REROLL:
+        return _apply_reroll(s, me, action)
     return -1
 
 

@@ -187,3 +187,19 @@ cdef int _sole_left(const TrianState* s, int root) noexcept nogil:
             if node >= 0 and _cfind(s, node) == root:
                 return s.placed[i].emissary
     return s.turn_player
+
+
+cdef inline int _closed_area_value(int kind, int tiles, int emissaries, int extractors) noexcept nogil:
+    # section X, counted when the area closes: a nebula (tiles + emissaries) x (extractors + 1), a
+    # planetary system (tiles + emissaries) x 2, an outer-space area tiles x 3
+    if kind == AREA_NEBULA:
+        return (tiles + emissaries) * (extractors + 1)
+    if kind == AREA_SYSTEM:
+        return (tiles + emissaries) * 2
+    return tiles * 3
+
+
+cdef inline void _pay_closed_area(TrianState* s, int controller, int value) noexcept nogil:
+    # section VI.1.A: the area's controller (the only player with units there, or the battle's winner)
+    # is paid; with nobody there, after a tie, and for outer space (VI.1.B) the closer
+    s.players[controller if controller >= 0 else s.turn_player].credits += value

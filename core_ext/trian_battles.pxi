@@ -98,14 +98,14 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     s.b_n = 0
     if n_left == 1:
         winner = _sole_left(s, root)
-        s.players[winner].credits += s.ev_credits
+        _pay_closed_area(s, winner, s.ev_credits)
         _battle_closing_bonus(s, root, winner)
         if winner == s.turn_player and s.ev_kind[s.ev_pos] != AREA_UNBLOCKED:
             s.mode = M_TAKEBACK
             return
         _control_token(s, winner)
     else:
-        s.players[s.turn_player].credits += s.ev_credits   # a tie: the closer is paid, no token
+        _pay_closed_area(s, -1, s.ev_credits)     # a tie: the closer is paid, no token
         _battle_closing_bonus(s, root, -1)
     s.ev_pos += 1
     _events_run(s)
@@ -217,3 +217,67 @@ cdef void _ship_clash_end(TrianState* s) noexcept nogil:
         _ship_home(s, a)                        # a tie removes both ships, no minerals
         _ship_home(s, d)
     _ship_battle_next(s)
+
+
+cdef int _legal_declare(const TrianState* s, int me, action_t* out) noexcept nogil:
+    # 0-3 of me's combat tokens face down: a number of "+1" and of "reroll" tokens
+    cdef const TrianPlayer* pl = &s.players[me]
+    cdef int n = 0, plus, rerolls
+    for plus in range(4):
+        for rerolls in range(4):
+            if plus + rerolls <= 3 and plus <= pl.tok_plus and rerolls <= pl.tok_count - pl.tok_plus:
+                out[n] = _declare_action(plus, rerolls)
+                n += 1
+    if s.params.variant >= V_FULL:
+        n = _race_declare_actions(s, me, out, n)     # e.g. Warcry, before the dice are rolled
+    return n
+
+
+cdef int _apply_declare(TrianState* s, int me, action_t a) noexcept nogil:
+    cdef TrianPlayer* pl = &s.players[me]
+    cdef int plus, rerolls
+    if a >= A_RACE:
+        return _race_apply(s, me, a)
+    _decode_declare(a, &plus, &rerolls)
+    pl.tok_count -= plus + rerolls
+    pl.tok_plus -= plus
+    pl.decl_count += plus + rerolls
+    pl.decl_plus += plus
+    s.b_pos += 1
+    if s.b_pos >= s.b_n:
+        _battle_roll(s)
+    return 0
+
+
+cdef int _legal_reroll(action_t* out) noexcept nogil:
+    out[0] = A_REROLL
+    out[1] = A_STAND
+    return 2
+
+
+cdef int _apply_reroll(TrianState* s, int me, action_t a) noexcept nogil:
+    # reroll once per declared reroll token, or stand (the remaining rerolls are dropped)
+    if a == A_REROLL:
+        s.b_dice[me] = <uint8_t>rng_die(&s.rng_dice, 6)
+        s.b_rerolls[me] -= 1
+    else:
+        s.b_rerolls[me] = 0
+    _battle_next_reroller(s)
+    return 0
+
+
+cdef int _legal_ship_target(const TrianState* s, action_t* out) noexcept nogil:
+    # the enemy ships next to the attacking ship, through outer space
+    cdef int n = 0, i = s.sb_att, d, j
+    for d in range(3):
+        j = _space_nb(s, i, d)
+        if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != s.placed[i].ship:
+            out[n] = A_SHIP_TARGET + j
+            n += 1
+    _sort_tail(out, n)
+    return n
+
+
+cdef int _apply_ship_target(TrianState* s, action_t a) noexcept nogil:
+    _ship_clash(s, a - A_SHIP_TARGET)
+    return 0

@@ -82,14 +82,129 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
                     s.neb_minerals[k][c] += 1
 
 
-cdef void _sort_tail(action_t* out, int n) noexcept nogil:
-    # insertion sort (phase 3 lists are short and nearly sorted)
-    cdef int i, j
-    cdef action_t v
-    for i in range(1, n):
-        v = out[i]
-        j = i - 1
-        while j >= 0 and out[j] > v:
-            out[j + 1] = out[j]
-            j -= 1
-        out[j + 1] = v
+cdef int _legal_phase3(const TrianState* s, int me, action_t* out) noexcept nogil:
+    # resolve events first, pass, and while an action is left: research, expedition, construction,
+    # teleportation, ship actions and racial actions
+    cdef int n = 0, i
+    if s.ev_pending and s.actions_taken == 0:
+        out[n] = A_EVENTS_FIRST
+        n += 1
+    out[n] = A_PASS
+    n += 1
+    if s.actions_left == 0:
+        return n
+    out[n] = A_RESEARCH
+    n += 1
+    if s.actions_taken == 0 and _may_expedition(s, me):
+        out[n] = A_EXPEDITION
+        n += 1
+    for i in range(s.n_placed):
+        if s.placed[i].emissary == me and _may_construct(s, i, me):
+            out[n] = A_CONSTRUCT + i
+            n += 1
+    n = _teleport_actions(s, me, out, n)
+    if s.params.variant >= V_SHIPS:
+        n = _ship_actions(s, me, out, n)
+    if s.params.variant >= V_FULL:
+        n = _race_ph3_actions(s, me, out, n)
+    _sort_tail(out, n)
+    return n
+
+
+cdef int _teleport_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
+    # section V.3.4: an emissary next to the teleport added this turn moves to a free target
+    cdef int d, src, j
+    if s.new_tile == TR_UNKNOWN or s.teleport_used or FACE_FEAT[s.placed[s.new_tile].face] != F_TELEPORT:
+        return n
+    for d in range(3):
+        src = _nb_placed(s, s.new_tile, d)
+        if src < 0 or s.placed[src].emissary < 0 or s.placed[src].station > 0:
+            continue
+        if _blocked(s, src) or (_protected(s, src) and s.placed[src].emissary != me):
+            continue          # section XII: blocked, or protected by its owner's Corvette
+        for j in range(s.n_placed):
+            if j != src and _may_receive_emissary(s, j, s.placed[src].emissary, src):
+                out[n] = _tile_pair_action(A_TELEPORT, d, j)
+                n += 1
+    return n
+
+
+cdef int _apply_phase3(TrianState* s, int me, action_t a) noexcept nogil:
+    cdef int mission = -1
+    if a == A_EVENTS_FIRST:
+        s.ev_return = 0
+        _events_run(s)
+        return 0
+    if a == A_PASS:
+        _finish_ph3(s)
+        return 0
+    if a >= A_RACE:
+        return _race_apply(s, me, a)     # racial actions spend the phase 3 action themselves
+    s.actions_left -= 1
+    s.actions_taken += 1
+    if a == A_RESEARCH:
+        _research(s, me)
+    elif a == A_EXPEDITION:
+        mission = _expedition(s, me)
+    elif _in_block(a, A_CONSTRUCT, TR_TILES):
+        _construct(s, me, a - A_CONSTRUCT, 1)
+    elif _in_block(a, A_TELEPORT, 3 * TR_TILES):
+        mission = _teleport(s, me, a)
+    elif a == A_SHIP_EXPED or a == A_SHIP_EXPED + 1:
+        if _ship_expedition(s, me, SHIP_CORVETTE if a == A_SHIP_EXPED else SHIP_ROGUE):
+            return 0             # a racial token destroyed the ship; phase 3 went on without it
+    elif _in_block(a, A_SHIP_MOVE, A_SHIP_TELE + TR_TILES * TR_TILES - A_SHIP_MOVE):
+        _ship_move(s, a)
+        return 0
+    else:
+        return -1
+    if mission >= 0 and s.params.variant >= V_FULL:
+        _race_after_mission(s, me, mission)
+        if s.mode == M_RACE:
+            return 0             # the racial sub-step ends phase 3 when this was its last action
+    if s.actions_left == 0:
+        _finish_ph3(s)
+    return 0
+
+
+cdef void _research(TrianState* s, int me) noexcept nogil:
+    # section V.3.1: one mineral from the bag
+    cdef int c = _draw_mineral(s)
+    if c >= 0:
+        s.players[me].minerals[c] += 1
+
+
+cdef int _expedition(TrianState* s, int me) noexcept nogil:
+    # section V.3.2: an emissary onto the tile added this turn; returns that tile
+    cdef int i = s.new_tile, owner = _closed_area_owner(s, i)
+    s.placed[i].emissary = <int8_t>me
+    s.players[me].emissaries -= 1
+    s.mission_tile = <uint8_t>i
+    if FACE_FEAT[s.placed[i].face] == F_OUTPOST:
+        s.actions_left += 2       # section IX: two extra actions this phase 3
+    if owner == -1:
+        _control_token(s, me)     # took control of an uncontrolled closed area (VI.3)
+    return i
+
+
+cdef int _teleport(TrianState* s, int me, action_t a) noexcept nogil:
+    # section V.3.4: the emissary on side d of the teleport moves to tile j; returns j when it is me's
+    # own emissary (a mission), else -1
+    cdef int d, j, src, before, owner, mission = -1
+    _decode_tile_pair(a, A_TELEPORT, &d, &j)
+    src = _nb_placed(s, s.new_tile, d)
+    before = _closed_area_owner(s, j)          # before the move: a move within one area takes nothing
+    owner = s.placed[src].emissary
+    s.placed[j].unit = s.placed[src].unit
+    s.placed[src].emissary = -1
+    s.placed[src].unit = 0
+    s.placed[j].emissary = <int8_t>owner
+    s.teleport_used = 1
+    if owner == me:
+        s.mission_tile = <uint8_t>j
+        mission = j
+    if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me and not _blocked(s, j):
+        s.actions_left += 2       # a blocked emissary gives no outpost bonus (section XI)
+    if before == -1:
+        _control_token(s, owner)
+    return mission

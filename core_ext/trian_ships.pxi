@@ -144,11 +144,42 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
             _race_reach(s, i, reach)
             for j in range(s.n_placed):
                 if reach[j]:
-                    out[n] = A_SHIP_MOVE + i * TR_TILES + j
+                    out[n] = _tile_pair_action(A_SHIP_MOVE, i, j)
                     n += 1
         if _ship_may_teleport_from(s, i, me):
             for j in range(s.n_placed):
                 if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
-                    out[n] = A_SHIP_TELE + i * TR_TILES + j
+                    out[n] = _tile_pair_action(A_SHIP_TELE, i, j)
                     n += 1
     return n
+
+
+cdef bint _ship_expedition(TrianState* s, int me, int kind) noexcept nogil:
+    # section V.3.2: a ship from the supply onto the tile added this turn; True when a racial token
+    # destroyed it on arrival (phase 3 then went on without it)
+    if kind == SHIP_CORVETTE:
+        s.players[me].corvettes -= 1
+    else:
+        s.players[me].rogues -= 1
+    _ship_arrive(s, s.new_tile, me, kind)
+    return s.params.variant >= V_FULL and _race_after_ship_move(s, s.new_tile, False)
+
+
+cdef void _ship_move(TrianState* s, action_t a) noexcept nogil:
+    # section V.3.5: a ship moves (or is teleported) from tile src to tile j, then lands: a battle when
+    # an enemy ship is next to it, else the end of phase 3 after its last action
+    cdef int base = A_SHIP_MOVE if a < A_SHIP_TELE else A_SHIP_TELE, src, j, owner, kind
+    _decode_tile_pair(a, base, &src, &j)
+    if base == A_SHIP_TELE and _teleport_radius(s, src):
+        s.teleport_used = 1
+    owner = s.placed[src].ship
+    kind = s.placed[src].ship_kind
+    s.placed[src].ship = -1
+    s.placed[src].ship_kind = 0
+    s.placed[src].ship_new = 0
+    s.placed[src].rogue_used = 0
+    _ship_arrive(s, j, owner, kind)
+    _check_unblock(s, src)
+    if _race_after_ship_move(s, j, base == A_SHIP_TELE):
+        return                   # a racial skill decides first; it lands the ship afterwards
+    _ship_landed(s, j)
