@@ -22,21 +22,70 @@ cdef bint _enemy_ship_adjacent(const TrianState* s, int i, int owner) noexcept n
     return False
 
 
+cdef inline void _reach_cache_init(const TrianState* s, ReachCache* c) noexcept nogil:
+    _exmitter_field_map(s, c.field)
+    memset(c.nb_known, 0, s.n_placed)
+
+
+cdef inline bint _cached_field(const TrianState* s, ReachCache* c, int j) noexcept nogil:
+    return c.field[j]
+
+
+cdef inline int _cached_space_nb(const TrianState* s, ReachCache* c, int i, int d) noexcept nogil:
+    if not (c.nb_known[i] >> d) & 1:
+        c.space_nb[i][d] = <int16_t>_space_nb(s, i, d)
+        c.nb_known[i] |= <uint8_t>(1 << d)
+    return c.space_nb[i][d]
+
+
 cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_t* out) noexcept nogil:
+    # _reach_cached with a cache of its own
+    cdef ReachCache cache
+    _reach_cache_init(s, &cache)
+    _reach_cached(s, i, g, depth, start, out, &cache)
+
+
+cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start, uint8_t* out,
+                        ReachCache* c) noexcept nogil:
     # mark in `out` every tile a ship may end on from tile i (entered by outer-space group g, -1 at
     # the start) within `depth` more steps: through outer space only, never into an exmitter's
-    # radius, passing other ships but not ending on them nor where it started (section V.3.5)
-    cdef int d, j
-    if depth == 0:
-        return
-    for d in range(3):
-        j = _space_nb(s, i, d)
-        if j < 0 or (g >= 0 and _side_group(s, i, d) != g) or \
-                (_in_exmitter_field(s, j) and not _exmitter_immune(s, s.placed[start].ship)):
-            continue
-        if j != start and s.placed[j].ship_kind == 0:
-            out[j] = 1
-        _reach(s, j, _side_group(s, j, _opposite(d)), depth - 1, start, out)
+    # radius, passing other ships but not ending on them nor where it started (section V.3.5).
+    # A breadth-first search over (tile, group entered by): each is expanded once, at its fewest steps,
+    # which reaches exactly the tiles of every walk of up to `depth` steps.
+    cdef int16_t q_tile[TR_TILES * 4]
+    cdef int8_t q_group[TR_TILES * 4]
+    cdef uint8_t q_steps[TR_TILES * 4]
+    cdef uint8_t seen[TR_TILES * 4]      # (tile, group + 1) already queued
+    cdef bint immune = _exmitter_immune(s, s.placed[start].ship)
+    cdef int head = 0, tail = 1, d, j, t, gt, gj
+    memset(seen, 0, s.n_placed * 4)
+    q_tile[0] = <int16_t>i
+    q_group[0] = <int8_t>g
+    q_steps[0] = 0
+    seen[i * 4 + g + 1] = 1
+    while head < tail:
+        t = q_tile[head]
+        gt = q_group[head]
+        if q_steps[head] >= depth:
+            break                          # the queue is in order of steps
+        for d in range(3):
+            j = _cached_space_nb(s, c, t, d)
+            if j < 0 or (gt >= 0 and _side_group(s, t, d) != gt):
+                continue
+            if not immune and _cached_field(s, c, j):
+                continue
+            if j != start and s.placed[j].ship_kind == 0:
+                out[j] = 1
+            gj = _side_group(s, j, _opposite(d))
+            c.space_nb[j][_opposite(d)] = <int16_t>t      # equal edges: outer space continues back to t
+            c.nb_known[j] |= <uint8_t>(1 << _opposite(d))
+            if not seen[j * 4 + gj + 1]:
+                seen[j * 4 + gj + 1] = 1
+                q_tile[tail] = <int16_t>j
+                q_group[tail] = <int8_t>gj
+                q_steps[tail] = q_steps[head] + 1
+                tail += 1
+        head += 1
 
 
 cdef bint _ship_expedition_ok(const TrianState* s) noexcept nogil:
@@ -128,7 +177,9 @@ cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
 cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # phase 3 ship actions: expedition, moving one's ship, teleporting a ship
     cdef uint8_t reach[TR_TILES]
-    cdef int i, j
+    cdef ReachCache cache
+    cdef int i, j, owner
+    cdef bint cache_ready = False         # filled when the first ship needs it
     if s.actions_taken == 0 and _ship_expedition_ok(s):
         if s.players[me].corvettes > 0:
             out[n] = A_SHIP_EXPED
@@ -139,16 +190,21 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
     for i in range(s.n_placed):
         if s.placed[i].ship_kind == 0 or _ship_immobile(s, i):
             continue
+        if not cache_ready and (s.placed[i].ship == me or _ship_may_teleport_from(s, i, me)):
+            _reach_cache_init(s, &cache)
+            cache_ready = True
         if s.placed[i].ship == me:
-            memset(reach, 0, TR_TILES)
-            _race_reach(s, i, reach)
+            memset(reach, 0, s.n_placed)
+            _race_reach(s, i, reach, &cache)
             for j in range(s.n_placed):
                 if reach[j]:
                     out[n] = _tile_pair_action(A_SHIP_MOVE, i, j)
                     n += 1
         if _ship_may_teleport_from(s, i, me):
+            owner = s.placed[i].ship
             for j in range(s.n_placed):
-                if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
+                if j != i and s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
+                        (not _cached_field(s, &cache, j) or _exmitter_immune(s, owner)):
                     out[n] = _tile_pair_action(A_SHIP_TELE, i, j)
                     n += 1
     return n
