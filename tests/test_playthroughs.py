@@ -29,7 +29,10 @@ def _diff(old: str, new: str, name: str) -> str:
 def test_playthrough_matches_its_golden_file(spec: generate.Spec) -> None:
     command = f"{generate.REGENERATE} {spec.name}"
     if not spec.path.exists():
-        pytest.fail(f"no golden playthrough for {spec.name}: generate it with `{command}` and commit it")
+        pytest.fail(
+            f"no golden playthrough for {spec.name}: generate it with `{command}` and commit it",
+            pytrace=False,
+        )
     old = spec.path.read_text()
     new = generate.render_playthrough(spec)
     if old != new:
