@@ -15,7 +15,7 @@ from typing import Any
 import grpc
 from grpc import aio
 from orrery.service._errors import ServiceError
-from orrery.service._handlers import behavior_of, split_method, with_behavior
+from orrery.service._handlers import behavior_of, split_method, with_behavior, writes_responses
 
 TOKEN_KEY = "x-orrery-seat-token"
 
@@ -66,6 +66,13 @@ class AuthInterceptor(aio.ServerInterceptor):
         seat_of = SEAT_SCOPED[method]
         _, inner = behavior_of(handler)
         authorize = self._authorize
+        if handler.response_streaming and writes_responses(inner):
+
+            async def writing(request: Any, context: Any) -> Any:
+                await authorize(seat_of, request, context)
+                return await inner(request, context)
+
+            return with_behavior(handler, writing)
         if handler.response_streaming:
 
             async def streaming(request: Any, context: Any) -> AsyncIterator[Any]:

@@ -16,7 +16,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 from grpc import aio
-from orrery.service._handlers import behavior_of, with_behavior
+from orrery.service._handlers import behavior_of, with_behavior, writes_responses
 
 
 class _Malformed:
@@ -79,6 +79,13 @@ class LimitsInterceptor(aio.ServerInterceptor):
 
         _, inner = behavior_of(handler)
         check = self._check
+        if handler.response_streaming and writes_responses(inner):
+
+            async def writing(request: Any, context: Any) -> Any:
+                await check(request, context)
+                return await inner(request, context)
+
+            return with_behavior(handler, writing, request_deserializer=tolerant_parse)
         if handler.response_streaming:
 
             async def streaming(request: Any, context: Any) -> AsyncIterator[Any]:

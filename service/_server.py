@@ -21,8 +21,7 @@ from typing import Any
 
 import grpc
 from grpc import aio
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from orrery.service._auth_interceptor import AuthInterceptor
 from orrery.service._limits_interceptor import LimitsInterceptor
 from orrery.service._matches import MatchStore
@@ -30,6 +29,7 @@ from orrery.service._metrics import ServiceMetrics
 from orrery.service._metrics_interceptor import MetricsInterceptor
 from orrery.service._search import SearchScheduler, lower_thread_priority
 from orrery.service._servicer import SERVICE_NAME, OrreryServicer
+from orrery.service._standard import HealthServicer, enable_reflection
 from orrery.v1 import orrery_pb2, orrery_pb2_grpc
 
 log = logging.getLogger("orrery.service")
@@ -149,7 +149,7 @@ class OrreryServer:
             default_config=config.default_config,
             backend_name=config.backend,
         )
-        self.health = health.aio.HealthServicer()
+        self.health = HealthServicer()
         self.server = aio.server(
             interceptors=[
                 MetricsInterceptor(self.metrics),
@@ -167,9 +167,8 @@ class OrreryServer:
         names = (
             orrery_pb2.DESCRIPTOR.services_by_name["Orrery"].full_name,
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-            reflection.SERVICE_NAME,
         )
-        reflection.enable_server_reflection(names, self.server)
+        enable_reflection(names, self.server)
         # The workers are started, warmed and stopped from this one thread, for its whole life: Ray's
         # driver state belongs to the thread that initialised it (the process exits when that thread
         # does), and a raised nice value here is inherited by the Ray processes or search threads it
