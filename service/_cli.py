@@ -37,6 +37,9 @@ def _serve(args: argparse.Namespace) -> int:
         thread_nice=args.thread_nice,
         slice_ms=args.slice_ms,
         threads_up_to_ms=args.threads_up_to_ms,
+        match_ttl_s=args.match_ttl,
+        max_matches_per_minute=args.max_matches_per_minute,
+        max_queue_per_peer=args.max_queue_per_peer,
     )
 
     def ready(server: Any) -> None:
@@ -78,6 +81,25 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--drain-seconds", type=float, default=10.0, help="on SIGTERM, time left to running searches"
+    )
+    p.add_argument(
+        "--match-ttl",
+        type=float,
+        default=7 * 24 * 3600.0,
+        help="seconds: an active match with no move for this long ends as expired, an ended one is "
+        "deleted this long after its end (default 604800 = 7 days; 0: never)",
+    )
+    p.add_argument(
+        "--max-matches-per-minute",
+        type=float,
+        default=60.0,
+        help="CreateMatch calls per client host per minute, in bursts up to the same number (0: no limit)",
+    )
+    p.add_argument(
+        "--max-queue-per-peer",
+        type=int,
+        default=None,
+        help="queued searches one client connection may hold (default: a quarter of --max-queue)",
     )
 
 

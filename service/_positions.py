@@ -59,7 +59,7 @@ def check_searchable(observation: Any, field: str) -> None:
         )
 
 
-def search_config(name: str, default: str, game: str | None) -> Any:
+def search_config(name: str, default: str, game: str | None, *, field: str = "params.config") -> Any:
     """The query's config, else the server's --config, else the game's own default_search."""
     from orrery.search import default_config, get_config
 
@@ -68,14 +68,14 @@ def search_config(name: str, default: str, game: str | None) -> Any:
             return get_config(name or default)
         return default_config("ismcts", game)
     except ValueError as exc:
-        raise invalid("params.config", str(exc)) from None
+        raise invalid(field, str(exc)) from None
 
 
-def level_name(level: int) -> str | None:
+def level_name(level: int, *, field: str = "params.level") -> str | None:
     if level == 0:
         return None
     if level not in LEVEL_NAMES:
-        raise invalid("params.level", f"unknown level {level}; levels: 1..4 (easy, medium, hard, expert)")
+        raise invalid(field, f"unknown level {level}; levels: 1..4 (easy, medium, hard, expert)")
     return LEVEL_NAMES[level]
 
 

@@ -65,6 +65,11 @@ class ServerConfig:
     max_request_bytes: int = 1 << 20  # whole request message (bytes)
     max_json_chars: int = 256 * 1024  # each *_json field (characters)
     max_name_chars: int = 256  # every other string field: names, ids, tokens (characters)
+    # Hosted matches: an active match with no move for this long ends as expired, and an ended one is
+    # deleted this long after its end (seconds; 0: never).
+    match_ttl_s: float = 7 * 24 * 3600.0
+    max_matches_per_minute: float = 60.0  # CreateMatch per client host per minute (0: no limit)
+    max_queue_per_peer: int | None = None  # queued searches per client connection; None: max_queue // 4
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -139,6 +144,7 @@ class OrreryServer:
             thread_nice=config.thread_nice,
             slice_ms=config.slice_ms,
             threads_up_to_ms=config.threads_up_to_ms,
+            max_queue_per_peer=config.max_queue_per_peer,
         )
         self.servicer = OrreryServicer(
             store=self.store,
@@ -148,6 +154,7 @@ class OrreryServer:
             default_budget_ms=config.default_budget_ms,
             default_config=config.default_config,
             backend_name=config.backend,
+            creates_per_minute=config.max_matches_per_minute,
         )
         self.health = HealthServicer()
         self.server = aio.server(
@@ -182,6 +189,7 @@ class OrreryServer:
         self.port = 0
         self.metrics_port = 0
         self._stopped = asyncio.Event()
+        self._expiry: asyncio.Task[None] | None = None
 
     async def _set_health(self, status: int) -> None:
         for name in ("", SERVICE_NAME):
@@ -212,6 +220,19 @@ class OrreryServer:
         self.scheduler.start(backend, self._thread_backend(backend))
         _freeze_startup_objects()
         await self._set_health(health_pb2.HealthCheckResponse.SERVING)
+        self.servicer.resume_ai_matches(await self.servicer.db(self.store.active_ai_matches))
+        if c.match_ttl_s > 0:
+            self._expiry = asyncio.get_running_loop().create_task(self._expire_matches(c.match_ttl_s))
+
+    async def _expire_matches(self, ttl_s: float) -> None:
+        """Sweep for expired matches every tenth of the TTL (at least every minute, at most every second)."""
+        every = min(60.0, max(1.0, ttl_s / 10.0))
+        while True:
+            try:
+                await self.servicer.expire_matches(ttl_s)
+            except Exception:  # noqa: BLE001 - a failed sweep is retried at the next one
+                log.exception("match expiry failed")
+            await asyncio.sleep(every)
 
     def _thread_backend(self, backend: Any) -> Any:
         """Threads in this process for short budgets, beside a Ray backend (one per local CPU)."""
@@ -226,6 +247,9 @@ class OrreryServer:
         if self._stopped.is_set():
             return
         await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
+        if self._expiry is not None:
+            self._expiry.cancel()
+        await self.servicer.ai.close()
         await self.scheduler.drain(self.config.drain_seconds)
         self.servicer.stop_all()
         await self.server.stop(grace=2.0)
