@@ -217,6 +217,36 @@ def _bench_service(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_matches(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from orrery.service._bench import count_scan_ms, fill_match_store, run_match_bench
+    from orrery.service._spawn import running_server
+
+    results = []
+    for stored in args.stored:
+        with tempfile.TemporaryDirectory() as folder:
+            db = os.path.join(folder, "matches.sqlite3")
+            fill_match_store(db, stored)
+            serve_args = [
+                "--backend",
+                "in-process",
+                "--workers",
+                "1",
+                "--db",
+                db,
+                "--max-matches-per-minute",
+                "0",
+            ]
+            with running_server(serve_args, same_imports=True) as server:
+                result = run_match_bench(server.target, calls=args.calls)
+            result = {"stored": stored, **result, "old_count_scan_ms": count_scan_ms(db)}
+            results.append(result)
+    report = {"bench": "matches", "rpc": "CreateMatch", "results": results, "cpus": os.cpu_count()}
+    print(json.dumps(report) if args.json else "\n".join(json.dumps(r) for r in results))
+    return 0
+
+
 def _add_search_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ms", type=int, default=None, help="budget in milliseconds")
     p.add_argument("--iterations", type=int, default=None, help="budget in iterations (reproducible)")
@@ -308,3 +338,9 @@ def register(commands: Any, bench: Any) -> None:
     p.add_argument("--db", default="orrery-bench.sqlite3", help="for the server it starts")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_service)
+
+    p = bench.add_parser("matches", help="CreateMatch latency with many matches already stored")
+    p.add_argument("--stored", type=int, nargs="+", default=[100, 100_000], help="matches in the store")
+    p.add_argument("--calls", type=int, default=300, help="CreateMatch calls timed (one after another)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_matches)
