@@ -398,7 +398,7 @@ class SearchScheduler:
         try:
             await slots.acquire(peer, patience)
         except asyncio.TimeoutError:
-            job.begin(time.time(), late=True)
+            job.late = True  # it begins on its thread
             return await loop.run_in_executor(self._late_threads, self._late_search, job)
         finally:
             self._waiting -= 1
@@ -409,7 +409,7 @@ class SearchScheduler:
                 self._waiting_by_peer.pop(peer, None)
             self.metrics.queue_depth.set(self._waiting)
         job.load = len(self._jobs)
-        job.begin(time.time())
+        job.queue_s = time.time() - job.arrival  # until the search begins on its thread (job.begin)
         self._jobs.add(job)
         self.metrics.active_searches.set(len(self._jobs))
         alone = self._short_running == 0
@@ -456,6 +456,7 @@ class SearchScheduler:
     async def _timeshared_search(self, job: SearchJob) -> Any:
         """A short search without progress reports, in turns with the others on one thread per core
         (every thread when it is the only one)."""
+        job.begin(time.time())
         stop_at, cut_short = job.stop_at(self.reserve_for(job))
         shared = self.timeshare
         result = await shared.search(
@@ -518,7 +519,8 @@ class SearchScheduler:
 
     def _search(self, job: SearchJob, backend: Any = None) -> Any:
         """In a request thread: the search on `backend` (default: the workers), sliced for fairness,
-        with metrics."""
+        with metrics. Its budget starts now."""
+        job.begin(time.time())
         interval = min(job.progress_interval_s, self.slice_s)
         on_slice = self._progress_callback(job)
         reserve = self.reserve_for(job)
@@ -541,6 +543,7 @@ class SearchScheduler:
         return self._finish(job, result)
 
     def _late_search(self, job: SearchJob) -> Any:
+        job.begin(time.time(), late=True)
         return self._finish(job, self._local_search(job))
 
     def _finish(self, job: SearchJob, result: Any) -> Any:

@@ -89,12 +89,15 @@ class OrreryClient:
         root_certificates: bytes | None = None,
         tls: bool = False,
         timeout: float | None = 30.0,
+        options: list[tuple[str, Any]] | None = None,
     ) -> None:
+        """options: gRPC channel options (("grpc.use_local_subchannel_pool", 1) gives this client a
+        connection of its own, where channels in one process otherwise share one)."""
         if tls or root_certificates is not None:
             credentials = grpc.ssl_channel_credentials(root_certificates=root_certificates)
-            self.channel = grpc.secure_channel(target, credentials)
+            self.channel = grpc.secure_channel(target, credentials, options=options)
         else:
-            self.channel = grpc.insecure_channel(target)
+            self.channel = grpc.insecure_channel(target, options=options)
         self.stub = pb_grpc.OrreryStub(self.channel)
         self.timeout = timeout
         self._tokens: dict[tuple[str, int], str] = {}
