@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 import grpc
-from orrery.service._server import BACKENDS, ServerConfig, serve
+from orrery.service._server import BACKENDS, DEFAULT_HOST, ServerConfig, serve
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -20,6 +20,9 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
+        metrics=not args.no_metrics,
+        ray_dashboard=args.ray_dashboard,
         backend=args.backend,
         ray_address=args.ray_address,
         workers=args.workers,
@@ -43,18 +46,27 @@ def _serve(args: argparse.Namespace) -> int:
     )
 
     def ready(server: Any) -> None:
-        print(
-            f"orrery serving on {config.host}:{server.port} (metrics on :{server.metrics_port})", flush=True
-        )
+        metrics = f"metrics on :{server.metrics_port}" if config.metrics else "metrics off"
+        print(f"orrery serving on {config.host}:{server.port} ({metrics})", flush=True)
 
     asyncio.run(serve(config, on_ready=ready))
     return 0
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="0.0.0.0", help="address to bind (default 0.0.0.0)")
+    p.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to bind (default $ORRERY_HOST, else 127.0.0.1: this machine only; "
+        "0.0.0.0 for every interface)",
+    )
     p.add_argument("--port", type=int, default=50051, help="gRPC port; 0 = any free port (default 50051)")
     p.add_argument("--metrics-port", type=int, default=9464, help="Prometheus /metrics port (default 9464)")
+    p.add_argument("--metrics-host", default=None, help="address for /metrics (default: the same as --host)")
+    p.add_argument("--no-metrics", action="store_true", help="do not serve /metrics")
+    p.add_argument(
+        "--ray-dashboard", action="store_true", help="start a local Ray's dashboard (on --host; default off)"
+    )
     p.add_argument(
         "--ray-address",
         default=os.environ.get("RAY_ADDRESS"),

@@ -59,7 +59,7 @@ log = logging.getLogger("orrery.service")
 
 SLICE_S = 0.1  # longest stretch a search holds a worker before others get a turn (s)
 MAX_RESERVE_S = 0.05  # the answer reserve never exceeds this (s)
-MAX_RESERVE_SHARE = 0.1  # nor this share of a search's budget: every search gets 90% of its budget
+MAX_RESERVE_SHARE = 0.25  # nor this share of its budget (reported: stats.budget_share)
 RESERVE_IDLE_S = 0.1  # a pause in a load's answers longer than this decays its reserve ...
 RESERVE_HALF_LIFE_S = 0.25  # ... by half every this long (it recovers within a second once load falls)
 ON_TIME_SHARE = 0.98  # the reserve aims to have this share of answers ready by their due time

@@ -34,13 +34,21 @@ from orrery.v1 import orrery_pb2, orrery_pb2_grpc
 
 log = logging.getLogger("orrery.service")
 BACKENDS = ("ray", "in-process")
+DEFAULT_HOST = os.environ.get("ORRERY_HOST") or "127.0.0.1"
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 @dataclass(frozen=True, kw_only=True)
 class ServerConfig:
-    host: str = "0.0.0.0"
+    # Loopback unless told otherwise: the API has unauthenticated calls (CreateMatch, stateless
+    # searches) and serves plaintext without --tls-cert, so exposing it is a deliberate choice
+    # (--host 0.0.0.0; the container image sets ORRERY_HOST=0.0.0.0, where port publishing decides).
+    host: str = DEFAULT_HOST
     port: int = 50051  # 0 = any free port (the bound one is printed)
     metrics_port: int = 9464  # 0 = any free port
+    metrics_host: str | None = None  # None: the same as host
+    metrics: bool = True  # serve /metrics at all
+    ray_dashboard: bool = False  # a local Ray's dashboard (on host); off unless asked for
     backend: str = "ray"  # "ray" or "in-process" (threads in this process: tests, small budgets)
     ray_address: str | None = None  # None: $RAY_ADDRESS, else start a local Ray
     workers: int | None = None  # search workers; None = one per CPU
@@ -92,18 +100,46 @@ def make_backend(config: ServerConfig) -> Any:
 
     address = config.ray_address or os.environ.get("RAY_ADDRESS") or None
     if address is None and not ray.is_initialized():
-        _start_local_ray(config.workers)
+        _start_local_ray(config.workers, config.host, dashboard=config.ray_dashboard)
     return RayBackend(num_workers=config.workers, address=address)
 
 
-def _start_local_ray(workers: int | None, attempts: int = 3) -> None:
-    """A local Ray (sized to the workers asked for, not the whole machine). On a busy machine the
-    raylet can miss Ray's fixed 30 s registration window; then try again."""
-    import ray
+_reaper: Any = None  # the local Ray's reaper (its stdin pipe must live as long as this process)
 
+
+def _start_local_ray(workers: int | None, host: str, *, dashboard: bool = False, attempts: int = 3) -> None:
+    """A local Ray owned by this server (sized to the workers asked for, not the whole machine):
+    - it dies with the server, kill -9 included (service/_reaper.py watches a pipe from this process
+      and stops every process of this Ray, found through its own temp dir, when the server is gone);
+    - on a loopback --host it binds loopback only (Ray otherwise turns 127.0.0.1 into the machine's
+      routable address and its agents listen on every interface); on another address Ray uses it as
+      the node address;
+    - its dashboard is off unless asked for (then on --host).
+    On a busy machine the raylet can miss Ray's fixed 30 s registration window; then try again."""
+    global _reaper
+    import tempfile
+
+    loopback = host in LOOPBACK or host.startswith("127.")
+    if loopback:
+        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # read by Ray at import and by its processes
+    import ray
+    from ray._private import ray_constants
+
+    if loopback:
+        ray_constants.ENABLE_RAY_CLUSTER = False  # in case Ray was imported before
+    temp_dir = tempfile.mkdtemp(prefix=f"orrery-ray-{os.getpid()}-")
+    from orrery.service._reaper import start_reaper
+
+    _reaper = start_reaper(temp_dir)
+    node_ip = "127.0.0.1" if loopback else (None if host in ("0.0.0.0", "::", "") else host)
+    options: dict[str, Any] = {"include_dashboard": dashboard, "_temp_dir": temp_dir}
+    if dashboard:
+        options["dashboard_host"] = host
+    if node_ip is not None:
+        options["_node_ip_address"] = node_ip
     for attempt in range(1, attempts + 1):
         try:
-            ray.init(num_cpus=workers, log_to_driver=False, configure_logging=False)
+            ray.init(num_cpus=workers, log_to_driver=False, configure_logging=False, **options)
             return
         except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception on a start-up timeout
             if attempt == attempts or "timed out during startup" not in str(exc):
@@ -198,7 +234,8 @@ class OrreryServer:
     async def start(self) -> None:
         """Bind, answer health checks (NOT_SERVING), start and warm the workers, then SERVING."""
         c = self.config
-        self.metrics_port = self.metrics.serve_http(c.host, c.metrics_port)
+        if c.metrics:
+            self.metrics_port = self.metrics.serve_http(c.metrics_host or c.host, c.metrics_port)
         address = f"{c.host}:{c.port}"
         if c.tls_cert is not None and c.tls_key is not None:
             with open(c.tls_key, "rb") as key, open(c.tls_cert, "rb") as cert:

@@ -112,3 +112,15 @@ def test_health_watch_streams_not_serving_on_drain(tmp_path):
             assert next(watch).status == NOT_SERVING
     finally:
         assert server.terminate() == 0
+
+
+def test_metrics_can_be_turned_off(tmp_path):
+    args = ["--backend", "in-process", "--workers", "1", "--config", "test-fast", "--no-metrics"]
+    server = start_server([*args, "--db", str(tmp_path / "m.sqlite3")], cwd=str(tmp_path), same_imports=True)
+    try:
+        assert server.metrics_port == 0  # the ready line says "metrics off"
+        with grpc.insecure_channel(server.target) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            assert stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=5).status == SERVING
+    finally:
+        assert server.terminate() == 0
