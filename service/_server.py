@@ -71,8 +71,8 @@ class ServerConfig:
     # Milliseconds budgets up to this run on threads in the server process, not on Ray (ms; 0: never).
     threads_up_to_ms: float = 300.0
     max_request_bytes: int = 1 << 20  # whole request message (bytes)
-    max_json_chars: int = 256 * 1024  # each *_json field (characters)
-    max_name_chars: int = 256  # every other string field: names, ids, tokens (characters)
+    max_json_bytes: int = 256 * 1024  # each *_json field (bytes of UTF-8)
+    max_name_bytes: int = 256  # every other string field: names, ids, tokens (bytes of UTF-8)
     # Hosted matches: an active match with no move for this long ends as expired, and an ended one is
     # deleted this long after its end (seconds; 0: never).
     match_ttl_s: float = 7 * 24 * 3600.0
@@ -196,7 +196,7 @@ class OrreryServer:
         self.server = aio.server(
             interceptors=[
                 MetricsInterceptor(self.metrics),
-                LimitsInterceptor(max_json_chars=config.max_json_chars, max_name_chars=config.max_name_chars),
+                LimitsInterceptor(max_json_bytes=config.max_json_bytes, max_name_bytes=config.max_name_bytes),
                 AuthInterceptor(SERVICE_NAME, self.servicer.check_token),
             ],
             options=[

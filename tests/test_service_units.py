@@ -79,12 +79,16 @@ def test_temperature_over_visits():
 
 def test_oversized_fields_are_named_by_path():
     request = pb.SuggestMoveRequest(observation=pb.ObservationInput(game="kuhn", observation_json="x" * 50))
-    assert oversized_field(request, max_json_chars=100, max_name_chars=10) is None
-    assert oversized_field(request, max_json_chars=20, max_name_chars=10).startswith(
-        "observation.observation_json: 50 characters"
+    assert oversized_field(request, max_json_bytes=100, max_name_bytes=10) is None
+    assert oversized_field(request, max_json_bytes=20, max_name_bytes=10).startswith(
+        "observation.observation_json: 50 bytes"
     )
     request.params.config = "c" * 11
-    assert oversized_field(request, max_json_chars=100, max_name_chars=10).startswith("params.config")
+    assert oversized_field(request, max_json_bytes=100, max_name_bytes=10).startswith("params.config")
+    request.params.config = "é" * 6  # 6 characters, 12 bytes: limits are in bytes
+    assert oversized_field(request, max_json_bytes=100, max_name_bytes=10) == (
+        "params.config: 12 bytes, at most 10 allowed"
+    )
 
 
 def test_tokens_from_metadata():
@@ -161,3 +165,20 @@ def test_fair_slots_hand_a_freed_slot_to_the_peer_with_fewest_running():
         return order
 
     assert asyncio.run(scenario()) == ["a", "b", "a"]
+
+
+@pytest.mark.parametrize("game", ["kuhn", "trian"])
+def test_unknown_top_level_observation_keys_are_refused_like_unknown_state_keys(game):
+    import json
+
+    from orrery.core_ext import load_game
+    from orrery.service._positions import observation_from_input
+
+    state = load_game(game, players=2).new_initial_state(3)
+    data = json.loads(state.observation(state.current_player).to_json())
+    observation_from_input(game, json.dumps(data))  # the game's own JSON passes
+    data["bogus"] = 1
+    with pytest.raises(ServiceError) as info:
+        observation_from_input(game, json.dumps(data))
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert info.value.details == "observation.observation_json: unknown keys ['bogus']"
