@@ -16,6 +16,8 @@ from orrery.service._spawn import start_server
 from orrery.service.client import OrreryClient, final_update
 from orrery.v1 import orrery_pb2 as pb
 
+pytestmark = pytest.mark.slow  # every test here talks to a real server process
+
 MAX_BUDGET_MS = 3000
 
 
