@@ -5,8 +5,8 @@
 # room for Beyond the Black (issue 15): catalogue arrays sized TEG_PLANET_ROOM / TEG_MISSION_ROOM, and
 # `ext` bytes per galaxy and per state for pilots, hangars and the exploration deck.
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint64_t
-from core_ext.game cimport GameParams
-from core_ext.rng cimport Rng
+from orrery.core_ext.game cimport GameParams
+from orrery.core_ext.rng cimport Rng
 
 cdef enum:
     TEG_GALAXIES = 5        # seats; in solo galaxy 1 is the Rogue

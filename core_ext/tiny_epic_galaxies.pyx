@@ -14,19 +14,19 @@ missions, ranks), teg_rogue.pxi (the solo automaton), teg_codec.pxi (JSON, actio
 import json
 from pathlib import Path
 
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.math cimport exp
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint64_t
 
-from core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
-from core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next
-from core_ext.game cimport GameOps, GameParams, Game, State, Observation
-from core_ext.tiny_epic_galaxies cimport (
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next
+from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
+from orrery.core_ext.tiny_epic_galaxies cimport (
     TegState, TegGalaxy, TegTask, TEG_GALAXIES, TEG_SHIPS, TEG_FACES, TEG_ROW, TEG_PLANETS,
     TEG_PLANET_ROOM, TEG_MISSIONS, TEG_STACK, TEG_TASK_ARGS, TEG_NONE, TEG_HIDDEN, TEG_LOCKED, TEG_HOME,
 )
 
-from core_ext._errors import StateFormatError
+from orrery.core_ext._errors import StateFormatError
 
 # ---------------------------------------------------------------- constants
 
@@ -706,5 +706,6 @@ TEG_OPS.determinize = teg_determinize
 TEG_OPS.playout = NULL
 TEG_OPS.evaluate = teg_evaluate
 TEG_OPS.policy_action = teg_policy
+TEG_OPS.returns = teg_returns
 
 include "teg_codec.pxi"
