@@ -299,7 +299,7 @@ cdef void _load_task(TegState* s, TegTask* t, dict d, str path) except *:
     elif kind == K_FOLLOW:
         _obj(d, path, base + ("face", "next", "cost"))
         t.a[0] = _face(d["face"], path + ".face")
-        t.a[1] = _int(d["next"], path + ".next", 1, 1 if s.solo else _n_seats(s) - 1)
+        t.a[1] = _int(d["next"], path + ".next", 1, 2 if s.solo else _n_seats(s))
         t.a[2] = _int(d["cost"], path + ".cost", 0, 2)
     elif kind == K_DIE:
         _obj(d, path, base + ("face", "excluded_ship", "second_move"))
