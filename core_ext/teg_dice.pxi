@@ -144,6 +144,17 @@ cdef void _apply_reroll(TegState* s, TegTask* t, action_t a) noexcept nogil:
 
 # ---- the converter (two spent dice set a third), and Gyore (set one die)
 
+cdef bint _pair_from(const TegState* s, int f) noexcept nogil:
+    # A first pick of face f can be completed by a second die of face >= f (picks are non-decreasing).
+    cdef int g
+    if s.pool[f] >= 2:
+        return True
+    for g in range(f + 1, TEG_FACES):
+        if s.pool[g] >= 1:
+            return True
+    return False
+
+
 cdef int _convert_options(const TegState* s, const TegTask* t, action_t* out) noexcept nogil:
     cdef int n = 0, f, stage = t.a[0], left
     for f in range(TEG_FACES):
@@ -152,7 +163,7 @@ cdef int _convert_options(const TegState* s, const TegTask* t, action_t* out) no
             left -= t.a[1] == f
         if stage >= 2 and not t.a[4]:
             left -= t.a[2] == f
-        if stage == 0 and left >= 1:
+        if stage == 0 and left >= 1 and _pair_from(s, f):
             pass
         elif stage == 1 and f >= t.a[1] and left >= 1:
             pass

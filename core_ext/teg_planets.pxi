@@ -271,7 +271,7 @@ cdef int _planet_options(const TegState* s, const TegTask* t, action_t* out) noe
         return n
     if kind == PK_DISCARD_DICE:
         for i in range(TEG_FACES):
-            if stage == 0 and s.pool[i] >= 1:
+            if stage == 0 and s.pool[i] >= 1 and _pair_from(s, i):
                 out[n] = A_FACE + i
                 n += 1
             elif stage == 1 and i >= t.a[2] and s.pool[i] - (i == t.a[2]) >= 1:
