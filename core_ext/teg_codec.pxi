@@ -55,7 +55,7 @@ def _planet(value, path):
 
 
 def _face(value, path):
-    if value not in FACE_NAMES:
+    if not isinstance(value, str) or value not in FACE_NAMES:
         _fail(path, f"{value!r} is not a die face ({', '.join(FACE_NAMES)})")
     return FACE_NAMES.index(value)
 
@@ -164,7 +164,7 @@ def _galaxy_index(value, path, int n_gal, bint solo):
     return _int(value, path, 0, n_gal - 1 if not solo else 0)
 
 
-cdef void _load_galaxy(TegState* s, int g, dict e, str path, int observer) except *:
+cdef void _load_galaxy(TegState* s, int g, object e, str path, int observer) except *:
     cdef TegGalaxy* gal = &s.gal[g]
     rogue = s.solo and g == ROGUE
     keys = ("energy", "culture", "empire", "colonies", "ships", "once_used")
@@ -225,7 +225,7 @@ cdef void _load_galaxy(TegState* s, int g, dict e, str path, int observer) excep
         else:
             if hidden_ok:
                 _fail(f"{path}.dealt[{i}]", f"seat {observer} cannot see another seat's dealt missions")
-            if dealt[i] not in _MISSION_ID:
+            if not isinstance(dealt[i], str) or dealt[i] not in _MISSION_ID:
                 _fail(f"{path}.dealt[{i}]", f"{dealt[i]!r} is not a mission")
             gal.dealt[i] = _MISSION_ID[dealt[i]]
     if gal.dealt[0] == gal.dealt[1] and gal.dealt[0] != TEG_HIDDEN:
@@ -238,7 +238,7 @@ cdef void _load_galaxy(TegState* s, int g, dict e, str path, int observer) excep
             _fail(path + ".mission", "the kept mission must be shown here")
         gal.mission = TEG_HIDDEN
     else:
-        if m not in _MISSION_ID:
+        if not isinstance(m, str) or m not in _MISSION_ID:
             _fail(path + ".mission", f"{m!r} is not a mission")
         if hidden_ok and not s.over:
             _fail(path + ".mission", f"seat {observer} cannot see another seat's kept mission")
@@ -249,7 +249,7 @@ cdef void _load_galaxy(TegState* s, int g, dict e, str path, int observer) excep
 
 cdef void _load_task(TegState* s, TegTask* t, dict d, str path) except *:
     name = d.get("decision")
-    if name not in TASK_KINDS:
+    if not isinstance(name, str) or name not in TASK_KINDS:
         _fail(path + ".decision", f"{name!r} is not one of {', '.join(TASK_KINDS)}")
     kind = TASK_KINDS[name]
     t.kind = kind
@@ -349,6 +349,7 @@ cdef void _load(TegState* s, dict d, int observer) except *:
     keys = ("version", "round", "active", "over", "trigger", "row", "discarded", "galaxies", "dice",
             "follow_cost", "follow_bonus", "pending")
     _obj(d, "", keys, ("chance",) if observer < 0 else ())
+    _list(d["pending"], "pending", 0, TEG_STACK)
     if d["version"] != PAYLOAD_VERSION:
         _fail("version", f"expected {PAYLOAD_VERSION!r}")
     n_gal, solo = s.n_gal, s.solo
@@ -387,7 +388,7 @@ cdef void _load(TegState* s, dict d, int observer) except *:
     s.follow_cost = _int(d["follow_cost"], "follow_cost", 1, 2)
     bonus = _list(d["follow_bonus"], "follow_bonus", 0, 2)
     for i, r in enumerate(bonus):
-        if r not in RESOURCE_NAMES:
+        if not isinstance(r, str) or r not in RESOURCE_NAMES:
             _fail(f"follow_bonus[{i}]", f"{r!r} is not energy or culture")
         s.follow_bonus |= 1 << RESOURCE_NAMES.index(r)
     gals = _list(d["galaxies"], "galaxies", n_gal, n_gal)
