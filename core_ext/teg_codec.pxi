@@ -154,7 +154,8 @@ cdef dict _dump(const TegState* s, bint with_chance):
         "pending": [_task_json(s, &s.stack[i]) for i in range(s.depth)],
     }
     if with_chance:
-        d["chance"] = {"dice": [s.rng_dice.s[i] for i in range(4)], "deck": [s.rng_deck.s[i] for i in range(4)]}
+        d["chance"] = {"dice": [s.rng_dice.s[i] for i in range(4)],
+                       "deck": [s.rng_deck.s[i] for i in range(4)]}
     return d
 
 
@@ -210,7 +211,8 @@ cdef void _load_galaxy(TegState* s, int g, object e, str path, int observer) exc
             _fail(sp, "Rogue ships only orbit")
         for j in range(k):
             if gal.ship_at[j] == p and gal.ship_orbit[j] == gal.ship_orbit[k]:
-                _fail(sp, f"two ships of one galaxy on the same {'track' if gal.ship_orbit[k] else 'surface'}")
+                place = "track" if gal.ship_orbit[k] else "surface"
+                _fail(sp, f"two ships of one galaxy on the same {place}")
         gal.ship_at[k] = p
     if rogue:
         gal.dealt[0] = gal.dealt[1] = gal.mission = TEG_NONE
@@ -319,13 +321,14 @@ cdef void _load_task(TegState* s, TegTask* t, dict d, str path) except *:
         p = _planet(d["planet"], path + ".planet")
         t.a[0] = p
         pk = P_KIND[p]
-        max_stage = 2 if pk == PK_ALL_ADVANCE else (1 if pk in (PK_PUSH_BACK, PK_DISCARD_DICE, PK_RECALL,
-                                                               PK_BACK_ADVANCE, PK_JUMP) else 0)
+        two_stage = (PK_PUSH_BACK, PK_DISCARD_DICE, PK_RECALL, PK_BACK_ADVANCE, PK_JUMP)
+        max_stage = 2 if pk == PK_ALL_ADVANCE else (1 if pk in two_stage else 0)
         stage = _int(d["stage"], path + ".stage", 1 if pk == PK_ALL_ADVANCE else 0, max_stage)
         t.a[1] = stage
         data = _list(d["data"], path + ".data", 2, 2)
-        hi = {PK_PUSH_BACK: TEG_GALAXIES * TEG_SHIPS - 1, PK_DISCARD_DICE: TEG_FACES - 1, PK_RECALL: TEG_SHIPS - 1,
-              PK_BACK_ADVANCE: TEG_SHIPS - 1, PK_JUMP: TEG_SHIPS - 1}.get(pk, 0) if stage == 1 else 0
+        hi = {PK_PUSH_BACK: TEG_GALAXIES * TEG_SHIPS - 1, PK_DISCARD_DICE: TEG_FACES - 1,
+              PK_RECALL: TEG_SHIPS - 1, PK_BACK_ADVANCE: TEG_SHIPS - 1,
+              PK_JUMP: TEG_SHIPS - 1}.get(pk, 0) if stage == 1 else 0
         t.a[2] = _int(data[0], path + ".data[0]", 0, hi)
         t.a[3] = _int(data[1], path + ".data[1]", 0, 5 if pk == PK_RECALL and stage == 1 else 0)
         if pk == PK_JUMP and stage == 1 and not _in_orbit(&s.gal[g], t.a[2]):
@@ -409,7 +412,8 @@ cdef void _load(TegState* s, dict d, int observer) except *:
         if (s.gal[g].mission == TEG_NONE) != (s.round == 0 and g >= _pending_mission_floor(d)):
             _fail(f"galaxies[{g}].mission", "kept missions must match the pending mission choices")
     for g in range(n_gal):
-        if s.trigger < 0 and (_points(s, g) >= POINTS_TO_END or (solo and g == ROGUE and s.gal[g].empire == 6)):
+        rogue_top = solo and g == ROGUE and s.gal[g].empire == MAX_LEVEL
+        if s.trigger < 0 and (_points(s, g) >= POINTS_TO_END or rogue_top):
             _fail("trigger", f"galaxy {g} has reached the end condition, so the end must be triggered")
     pending = _list(d["pending"], "pending", 0, TEG_STACK)
     for i, task in enumerate(pending):
@@ -433,7 +437,8 @@ cdef void _load(TegState* s, dict d, int observer) except *:
 
 def _pending_mission_floor(dict d):
     # Seats still choosing their mission are the bottom-most "keep_mission" tasks: seats >= the first.
-    seats = [t.get("galaxy") for t in d["pending"] if isinstance(t, dict) and t.get("decision") == "keep_mission"]
+    seats = [t.get("galaxy") for t in d["pending"]
+             if isinstance(t, dict) and t.get("decision") == "keep_mission"]
     return min(seats) if seats and all(isinstance(x, int) and not isinstance(x, bool) for x in seats) else 99
 
 
@@ -522,7 +527,7 @@ cdef dict _describe(const TegState* s, int a):
     elif A_FACE <= a < A_FACE + TEG_FACES:
         f = a - A_FACE
         kind, extra = "face", {"face": FACE_NAMES[f]}
-        what = {K_REROLL: "reroll a die showing", K_CONVERT: "converter: pick", K_PLANET: "choose"}.get(t.kind, "")
+        what = {K_REROLL: "reroll a die showing", K_PLANET: "choose"}.get(t.kind, "")
         if t.kind == K_CONVERT:
             what = ("converter: spend a die showing" if t.a[0] < 2 else
                     "set a die showing" if t.a[0] == 2 else "set it to")
@@ -533,7 +538,8 @@ cdef dict _describe(const TegState* s, int a):
     elif a == A_USE:
         kind, label = "use", f"use {PLANET_NAMES[t.a[0]]}'s action"
     elif a == A_FORCE:
-        kind, label = "force_reroll", f"pay 1 energy and 1 culture: the Rogue rerolls its {FACE_TITLES[t.a[0]]}"
+        kind = "force_reroll"
+        label = f"pay 1 energy and 1 culture: the Rogue rerolls its {FACE_TITLES[t.a[0]]}"
     elif A_KEEP <= a <= A_KEEP + 1:
         m = s.gal[g].dealt[a - A_KEEP]
         kind = "keep_mission"
@@ -549,8 +555,10 @@ cdef dict _describe(const TegState* s, int a):
     elif A_AMOUNT <= a < A_AMOUNT + 8:
         kind, extra, label = "amount", {"amount": a - A_AMOUNT}, f"amount {a - A_AMOUNT}"
         if t.kind == K_PLANET and P_KIND[t.a[0]] in (PK_UPGRADE_MIX, PK_RECALL):
-            label = f"take {a - A_AMOUNT} as energy, the rest as culture" if P_KIND[t.a[0]] == PK_RECALL else \
-                f"pay {a - A_AMOUNT} energy, the rest in culture"
+            if P_KIND[t.a[0]] == PK_RECALL:
+                label = f"take {a - A_AMOUNT} as energy, the rest as culture"
+            else:
+                label = f"pay {a - A_AMOUNT} energy, the rest in culture"
     elif A_PLAYER <= a < A_PLAYER + TEG_GALAXIES:
         kind, extra = "player", {"galaxy": _galaxy_name(s, a - A_PLAYER)}
         label = f"from {'the Rogue' if s.solo and a - A_PLAYER == ROGUE else f'seat {a - A_PLAYER}'}"
@@ -569,7 +577,8 @@ cdef dict _describe(const TegState* s, int a):
     elif A_ENEMY <= a < A_ENEMY + TEG_GALAXIES * TEG_SHIPS:
         h, k = divmod(a - A_ENEMY, TEG_SHIPS)
         kind, extra = "enemy_ship", {"galaxy": _galaxy_name(s, h), "ship": k, "at": _ship_where(s, h, k)}
-        label = f"push back {'the Rogue' if s.solo and h == ROGUE else f'seat {h}'}'s ship at {_ship_where(s, h, k)}"
+        whose = "the Rogue" if s.solo and h == ROGUE else f"seat {h}"
+        label = f"push back {whose}'s ship at {_ship_where(s, h, k)}"
     elif A_COLONY <= a < A_COLONY + TEG_PLANETS:
         p = a - A_COLONY
         kind, extra, label = "colony", {"planet": PLANET_NAMES[p]}, f"use colony {PLANET_NAMES[p]}"
@@ -603,7 +612,8 @@ cdef str _render_state(const TegState* s):
             for k in range(TEG_SHIPS):
                 if s.gal[g].ship_at[k] == p:
                     who = "R" if s.solo and g == ROGUE else str(g)
-                    here.append(f"{who}:{'t' + str(s.gal[g].ship_space[k]) if s.gal[g].ship_orbit[k] else 'land'}")
+                    spot = f"t{s.gal[g].ship_space[k]}" if s.gal[g].ship_orbit[k] else "land"
+                    here.append(f"{who}:{spot}")
         lines.append(f"  row {i}: {PLANET_NAMES[p]} ({RESOURCE_NAMES[P_RES[p]]}, {FACE_NAMES[P_TRACK[p]]} "
                      f"track 1..{P_N[p]}, {P_VP[p]} VP) ships {' '.join(here) or '-'}")
     for g in range(s.n_gal):

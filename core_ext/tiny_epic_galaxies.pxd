@@ -30,8 +30,8 @@ ctypedef struct TegGalaxy:
     int8_t empire                 # 1..6
     uint8_t pad0
     uint8_t ship_at[TEG_SHIPS]    # planet id, TEG_HOME or TEG_LOCKED
-    uint8_t ship_orbit[TEG_SHIPS] # 1: on the planet's colony track, 0: on its surface
-    uint8_t ship_space[TEG_SHIPS] # track space 0..N while in orbit
+    uint8_t ship_orbit[TEG_SHIPS]  # 1: on the planet's colony track, 0: on its surface
+    uint8_t ship_space[TEG_SHIPS]  # track space 0..N while in orbit
     uint8_t dealt[2]              # the two missions dealt (TEG_HIDDEN to other seats)
     uint8_t mission               # the kept one, TEG_NONE until chosen (TEG_HIDDEN to others)
     uint8_t pad1

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from libc.string cimport memcmp, memcpy, memset
 from libc.math cimport exp
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint64_t
 
-from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from orrery.core_ext.types cimport action_t, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next
 from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
 from orrery.core_ext.tiny_epic_galaxies cimport (
@@ -209,7 +209,8 @@ def _load_catalogue():
     N_PLANETS = len(planets)
     for lv in data["empire"]:
         k = lv["level"]
-        LEVEL_COST[k], LEVEL_DICE[k], LEVEL_SHIPS[k], LEVEL_VP[k] = lv["cost"], lv["dice"], lv["ships"], lv["vp"]
+        LEVEL_COST[k], LEVEL_DICE[k] = lv["cost"], lv["dice"]
+        LEVEL_SHIPS[k], LEVEL_VP[k] = lv["ships"], lv["vp"]
     for k, v in data["row_size"].items():
         ROW_SIZE[int(k)] = v
     for i, m in enumerate(data["missions"]):
@@ -379,10 +380,10 @@ cdef void _colonize(TegState* s, int g, int p) noexcept nogil:
 
 cdef void _advance(TegState* s, int g, int k, int steps) noexcept nogil:
     cdef TegGalaxy* gal = &s.gal[g]
-    cdef int p = gal.ship_at[k], i
+    cdef int p = gal.ship_at[k], _
     if not _in_orbit(gal, k):
         return
-    for i in range(steps):
+    for _ in range(steps):
         gal.ship_space[k] += 1
         if gal.ship_space[k] >= P_N[p] + 1:
             _colonize(s, g, p)
@@ -430,13 +431,13 @@ cdef void _reset_turn(TegState* s) noexcept nogil:
 
 
 cdef void _start_turn(TegState* s, int g) noexcept nogil:
-    cdef int i
+    cdef int _
     _reset_turn(s)
     s.active = <int8_t>g
     if _is_rogue(s, g):
         _push(s, K_ROGUE_TURN, g).a[0] = <uint8_t>LEVEL_DICE[s.gal[g].empire]
         return
-    for i in range(LEVEL_DICE[s.gal[g].empire]):
+    for _ in range(LEVEL_DICE[s.gal[g].empire]):
         s.pool[rng_below(&s.rng_dice, TEG_FACES)] += 1
     _push(s, K_TURN, g)
 
@@ -572,7 +573,9 @@ cdef void _deal_missions(TegState* s, Rng* rng, int observer) noexcept nogil:
             n += 1
     for j in range(n - 1, 0, -1):
         m = <int>rng_below(rng, <unsigned int>(j + 1))
-        tmp = pool[j]; pool[j] = pool[m]; pool[m] = <uint8_t>tmp
+        tmp = pool[j]
+        pool[j] = pool[m]
+        pool[m] = <uint8_t>tmp
     j = 0
     for g in range(_n_seats(s)):
         if g == observer:

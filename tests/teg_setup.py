@@ -54,7 +54,9 @@ def do(st, kind: str, **fields: Any) -> int:
     """Apply the legal action with this kind and these fields (exactly one must match)."""
     want = {"kind": kind, **fields}
     matches = [a for a in st.legal_actions() if _matches(st.action_to_struct(a), want)]
-    assert len(matches) == 1, f"{want} matches {matches} among {[st.action_label(a) for a in st.legal_actions()]}"
+    assert len(matches) == 1, (
+        f"{want} matches {matches} among {[st.action_label(a) for a in st.legal_actions()]}"
+    )
     st.apply(matches[0])
     return matches[0]
 

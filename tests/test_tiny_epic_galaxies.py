@@ -4,9 +4,8 @@ round, tie-breaks and the 12 missions (docs/rules/tiny_epic_galaxies.md sections
 import json
 
 import pytest
-from teg_setup import base_dict, can, decision, do, galaxy, game, position, st_of
-
 from orrery.core_ext import StateFormatError
+from teg_setup import base_dict, can, decision, do, galaxy, game, position, st_of
 
 HOME2 = ["home", "home", "locked", "locked"]
 
@@ -53,15 +52,19 @@ def test_move_land_and_orbit_rules():
 
 
 def test_one_ship_per_player_on_a_track():
-    st = position(dice={"move": 1}, gal={0: {"ships": [{"planet": "Jakks", "track": 0}, "home", "locked", "locked"]}})
+    st = position(
+        dice={"move": 1}, gal={0: {"ships": [{"planet": "Jakks", "track": 0}, "home", "locked", "locked"]}}
+    )
     do(st, "activate", face="move")
     assert not can(st, "move", ship=1, to="Jakks orbit") and can(st, "move", ship=1, to="Jakks surface")
 
 
 def test_acquire_energy_and_culture_with_cap():
     ships = [{"planet": "Vici-KS156", "surface": True}, {"planet": "Jakks", "track": 0}, "locked", "locked"]
-    st = position(dice={"energy": 1, "culture": 1}, gal={0: {"ships": ships, "energy": 6, "culture": 1},
-                                                           1: {"culture": 0}})
+    st = position(
+        dice={"energy": 1, "culture": 1},
+        gal={0: {"ships": ships, "energy": 6, "culture": 1}, 1: {"culture": 0}},
+    )
     do(st, "activate", face="energy")
     assert galaxy(st, 0)["energy"] == 7  # 1 for Vici, capped at 7
     do(st, "activate", face="culture")
@@ -180,8 +183,12 @@ def test_end_turn_passes_to_the_next_seat_and_new_dice():
 def _near_end(players=2):
     # seat 0 one step from colonizing Aughmoore (7 VP) with 14 VP of colonies
     ships = [{"planet": "Aughmoore", "track": 5}, "home", "locked", "locked"]
-    return position(players, row=["Aughmoore"], dice={"diplomacy": 1},
-                    gal={0: {"ships": ships, "colonies": ["Shouhua", "Gyore"]}, 1: {"culture": 0}})
+    return position(
+        players,
+        row=["Aughmoore"],
+        dice={"diplomacy": 1},
+        gal={0: {"ships": ships, "colonies": ["Shouhua", "Gyore"]}, 1: {"culture": 0}},
+    )
 
 
 def test_reaching_21_finishes_the_round():
@@ -217,8 +224,12 @@ def _final(gal, players=2, trigger=0, missions=("Industrialist", "Explorer")):
         s["galaxies"][g].update(dealt=[m, spares[g]], mission=m)
     for g, fields in gal.items():
         s["galaxies"][g].update(fields)
-    s.update(over=True, pending=[], trigger=trigger, dice={"inactive": {}, "activated": {}, "rerolls": 0,
-                                                            "converter_used": False})
+    s.update(
+        over=True,
+        pending=[],
+        trigger=trigger,
+        dice={"inactive": {}, "activated": {}, "rerolls": 0, "converter_used": False},
+    )
     return game(players).state_from_json(json.dumps(d))
 
 

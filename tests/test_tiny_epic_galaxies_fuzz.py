@@ -12,11 +12,38 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-
 from orrery.core_ext import StateFormatError, load_game  # noqa: E402
 
-JUNK = [None, True, -1, 0, 1, 2, 3, 5, 7, 8, 13, 60, 255, 2**64, "?", "home", "locked", "rogue", "move",
-        "Jakks", "Gort", "Charger", [], {}, [0], {"planet": "Jakks", "track": 9}, "turn", 1.5]
+JUNK = [
+    None,
+    True,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    5,
+    7,
+    8,
+    13,
+    60,
+    255,
+    2**64,
+    "?",
+    "home",
+    "locked",
+    "rogue",
+    "move",
+    "Jakks",
+    "Gort",
+    "Charger",
+    [],
+    {},
+    [0],
+    {"planet": "Jakks", "track": 9},
+    "turn",
+    1.5,
+]
 
 
 def _samples(players: int, seed: int) -> list[tuple[dict[str, Any], int | None]]:

@@ -4,10 +4,11 @@ Each test gives seat 0 the planet as a colony and a Utilize a Colony die, uses t
 the effect. Seat 1 has no culture unless following is under test, so nobody is asked to follow.
 """
 
-import pytest
-from teg_setup import can, decision, do, galaxy, position, st_of
+from pathlib import Path
 
 import orrery.core_ext.tiny_epic_galaxies as teg
+import pytest
+from teg_setup import can, decision, do, galaxy, position, st_of
 
 HOME2 = ["home", "home", "locked", "locked"]
 
@@ -47,11 +48,15 @@ def test_mj_gains_two_energy():
     assert galaxy(use("MJ-120210"), 0)["energy"] == 4
 
 
-@pytest.mark.parametrize("planet,track_planet,other", [("Drewkaiden", "Jakks", "Vici-KS156"),
-                                                       ("Leandra", "Vici-KS156", "Jakks")])
+@pytest.mark.parametrize(
+    "planet,track_planet,other", [("Drewkaiden", "Jakks", "Vici-KS156"), ("Leandra", "Vici-KS156", "Jakks")]
+)
 def test_advance_one_ship_on_a_track_type(planet, track_planet, other):
-    st = use(planet, gal0={"ships": [orbit(track_planet), orbit(other), "locked", "locked"]},
-             row=["Jakks", "Vici-KS156", "Helios", "Mared"])
+    st = use(
+        planet,
+        gal0={"ships": [orbit(track_planet), orbit(other), "locked", "locked"]},
+        row=["Jakks", "Vici-KS156", "Helios", "Mared"],
+    )
     assert not can(st, "ship", ship=1)
     do(st, "ship", ship=0)
     assert galaxy(st, 0)["ships"][0] == orbit(track_planet, 1)
@@ -59,8 +64,12 @@ def test_advance_one_ship_on_a_track_type(planet, track_planet, other):
 
 @pytest.mark.parametrize("planet,res", [("Birkomius", "culture"), ("Bisschop", "energy")])
 def test_follow_bonus(planet, res):
-    st = use(planet, dice={"colony": 1, "energy": 1}, gal0={"energy": 0, "culture": 0},
-             gal1={"culture": 2, "energy": 0})
+    st = use(
+        planet,
+        dice={"colony": 1, "energy": 1},
+        gal0={"energy": 0, "culture": 0},
+        gal1={"culture": 2, "energy": 0},
+    )
     # seat 1 may follow the colony die (it can upgrade: 0 energy, 2 culture): decline it
     if decision(st) == "follow":
         do(st, "done")
@@ -71,19 +80,28 @@ def test_follow_bonus(planet, res):
     assert not can(st, "activate", face="colony")
 
 
-@pytest.mark.parametrize("planet,good,bad", [("Tifnod", "Jakks", "Vici-KS156"),
-                                            ("Vizcarra", "Vici-KS156", "Jakks")])
+@pytest.mark.parametrize(
+    "planet,good,bad", [("Tifnod", "Jakks", "Vici-KS156"), ("Vizcarra", "Vici-KS156", "Jakks")]
+)
 def test_push_back_one_enemy_ship_on_a_track_type(planet, good, bad):
-    st = use(planet, gal1={"ships": [orbit(good, 1), orbit(bad, 1), "locked", "locked"]},
-             row=["Jakks", "Vici-KS156", "Helios", "Mared"])
+    st = use(
+        planet,
+        gal1={"ships": [orbit(good, 1), orbit(bad, 1), "locked", "locked"]},
+        row=["Jakks", "Vici-KS156", "Helios", "Mared"],
+    )
     assert can(st, "enemy_ship", galaxy=1, ship=0) and not can(st, "enemy_ship", galaxy=1, ship=1)
     do(st, "enemy_ship", galaxy=1, ship=0)
     assert galaxy(st, 1)["ships"][0] == orbit(good, 0)
 
 
 def test_push_back_never_leaves_the_track():
-    st = position(dice={"colony": 1}, gal={0: {"colonies": ["K-Widow"]},
-                                           1: {"culture": 0, "ships": [orbit("Jakks", 0), "home", "locked", "locked"]}})
+    st = position(
+        dice={"colony": 1},
+        gal={
+            0: {"colonies": ["K-Widow"]},
+            1: {"culture": 0, "ships": [orbit("Jakks", 0), "home", "locked", "locked"]},
+        },
+    )
     do(st, "activate", face="colony")
     assert not can(st, "colony", planet="K-Widow")  # no enemy ship on space 1 or further
 
@@ -118,12 +136,17 @@ def test_zalax_free_reroll():
     do(st, "face", face="move")
     do(st, "done")
     s = st_of(st)
-    assert s["dice"]["rerolls"] == 0 and sum(s["dice"]["inactive"].values()) == 2 and galaxy(st, 0)["energy"] == 2
+    assert (
+        s["dice"]["rerolls"] == 0
+        and sum(s["dice"]["inactive"].values()) == 2
+        and galaxy(st, 0)["energy"] == 2
+    )
 
 
 def test_zalax_is_your_turn_only():
-    st = position(dice={"colony": 1}, gal={0: {"culture": 0}, 1: {"colonies": ["Zalax"], "culture": 1,
-                                                                   "energy": 0}})
+    st = position(
+        dice={"colony": 1}, gal={0: {"culture": 0}, 1: {"colonies": ["Zalax"], "culture": 1, "energy": 0}}
+    )
     do(st, "activate", face="colony") if can(st, "activate", face="colony") else None
     assert decision(st) != "follow"  # following with only Zalax usable is not offered
 
@@ -147,8 +170,9 @@ def test_steal(planet, res):
     assert g0[res] == (3 if res == "energy" else 2) and g1[res] == 1
 
 
-@pytest.mark.parametrize("planet,src,dst", [("Pembertonia-Major", "culture", "energy"),
-                                            ("Omicron Fenzi", "energy", "culture")])
+@pytest.mark.parametrize(
+    "planet,src,dst", [("Pembertonia-Major", "culture", "energy"), ("Omicron Fenzi", "energy", "culture")]
+)
 def test_convert_resources(planet, src, dst):
     st = use(planet, gal0={"energy": 3, "culture": 3})
     assert [st.action_to_struct(a)["amount"] for a in st.legal_actions()] == [1, 2, 3]
@@ -165,26 +189,38 @@ def test_nagato_two_moves_with_two_ships():
     assert galaxy(st, 0)["ships"][:2] == [orbit("Helios"), orbit("Mared")]
 
 
-@pytest.mark.parametrize("planet,target,pay", [("Padraigin-3110", "Helios", ("culture", 2)),
-                                               ("Nakagawakozi", "Mared", ("energy", 2))])
+@pytest.mark.parametrize(
+    "planet,target,pay",
+    [("Padraigin-3110", "Helios", ("culture", 2)), ("Nakagawakozi", "Mared", ("energy", 2))],
+)
 def test_pay_to_advance_two(planet, target, pay):
-    st = use(planet, gal0={"culture": 3, "energy": 3, "ships": [orbit(target), "home", "locked", "locked"]},
-             row=["Helios", "Mared", "Jakks", "Vici-KS156"])
+    st = use(
+        planet,
+        gal0={"culture": 3, "energy": 3, "ships": [orbit(target), "home", "locked", "locked"]},
+        row=["Helios", "Mared", "Jakks", "Vici-KS156"],
+    )
     do(st, "ship", ship=0)
     assert galaxy(st, 0)["ships"][0] == orbit(target, 2) and galaxy(st, 0)[pay[0]] == 3 - pay[1]
 
 
 def test_jorg_pushes_back_two():
-    st = use("Jorg", gal0={"culture": 2}, gal1={"ships": [orbit("Gort", 3), "home", "locked", "locked"]},
-             row=["Gort", "Helios", "Mared", "Jakks"])
+    st = use(
+        "Jorg",
+        gal0={"culture": 2},
+        gal1={"ships": [orbit("Gort", 3), "home", "locked", "locked"]},
+        row=["Gort", "Helios", "Mared", "Jakks"],
+    )
     do(st, "enemy_ship", galaxy=1, ship=0)
     assert galaxy(st, 1)["ships"][0] == orbit("Gort", 1) and galaxy(st, 0)["culture"] == 0
 
 
 def test_brumbaugh_pushes_back_two_ships():
-    st = use("Brumbaugh", gal0={"energy": 2}, gal1={"ships": [orbit("Gort", 3), orbit("Helios", 1),
-                                                               "locked", "locked"]},
-             row=["Gort", "Helios", "Mared", "Jakks"])
+    st = use(
+        "Brumbaugh",
+        gal0={"energy": 2},
+        gal1={"ships": [orbit("Gort", 3), orbit("Helios", 1), "locked", "locked"]},
+        row=["Gort", "Helios", "Mared", "Jakks"],
+    )
     do(st, "enemy_ship", galaxy=1, ship=0)
     do(st, "enemy_ship", galaxy=1, ship=1)
     assert galaxy(st, 1)["ships"][:2] == [orbit("Gort", 2), orbit("Helios", 0)]
@@ -212,9 +248,11 @@ def test_maia_discards_two_dice():
 
 
 def test_andellouxian_recalls_a_ship_for_resources():
-    st = use("Andellouxian-6", gal0={"energy": 0, "culture": 0, "ships": [orbit("Gort", 3), "home", "locked",
-                                                                            "locked"]},
-             row=["Gort", "Helios", "Mared", "Jakks"])
+    st = use(
+        "Andellouxian-6",
+        gal0={"energy": 0, "culture": 0, "ships": [orbit("Gort", 3), "home", "locked", "locked"]},
+        row=["Gort", "Helios", "Mared", "Jakks"],
+    )
     do(st, "ship", ship=0)
     do(st, "amount", amount=1)
     g = galaxy(st, 0)
@@ -239,8 +277,11 @@ def test_zavodnick_any_face_followed_for_free():
 
 
 def test_bsw_back_one_then_advance_another():
-    st = use("BSW-10-1", gal0={"ships": [orbit("Gort", 2), orbit("Helios", 0), "locked", "locked"]},
-             row=["Gort", "Helios", "Mared", "Jakks"])
+    st = use(
+        "BSW-10-1",
+        gal0={"ships": [orbit("Gort", 2), orbit("Helios", 0), "locked", "locked"]},
+        row=["Gort", "Helios", "Mared", "Jakks"],
+    )
     assert not can(st, "ship", ship=1)
     do(st, "ship", ship=0)
     assert not can(st, "ship", ship=0)
@@ -253,8 +294,11 @@ def test_aughmoore_culture_per_home_ship():
 
 
 def test_shouhua_advances_any_track():
-    st = use("Shouhua", gal0={"ships": [orbit("Mared", 1), "home", "locked", "locked"]},
-             row=["Mared", "Helios", "Jakks", "Zalax"])
+    st = use(
+        "Shouhua",
+        gal0={"ships": [orbit("Mared", 1), "home", "locked", "locked"]},
+        row=["Mared", "Helios", "Jakks", "Zalax"],
+    )
     do(st, "ship", ship=0)
     assert galaxy(st, 0)["ships"][0] == orbit("Mared", 2)
 
@@ -269,17 +313,23 @@ def test_nibiru_following_costs_two():
 
 
 def test_gort_jumps_to_the_same_space_and_may_colonize():
-    st = use("Gort", gal0={"ships": [orbit("Helios", 2), "home", "locked", "locked"]},
-             row=["Helios", "Jakks", "Mared", "Zalax"])
+    st = use(
+        "Gort",
+        gal0={"ships": [orbit("Helios", 2), "home", "locked", "locked"]},
+        row=["Helios", "Jakks", "Mared", "Zalax"],
+    )
     do(st, "ship", ship=0)
     do(st, "row", planet="Jakks")  # Jakks has 1 numbered space: space 2 is past its final space
     assert "Jakks" in galaxy(st, 0)["colonies"] and galaxy(st, 0)["ships"][0] == "home"
 
 
 def test_terra_bettia_others_advance_one_then_you_two():
-    st = use("Terra-Bettia", gal0={"ships": [orbit("Helios", 0), "home", "locked", "locked"]},
-             gal1={"ships": [orbit("Mared", 0), "home", "locked", "locked"]},
-             row=["Helios", "Mared", "Jakks", "Zalax"])
+    st = use(
+        "Terra-Bettia",
+        gal0={"ships": [orbit("Helios", 0), "home", "locked", "locked"]},
+        gal1={"ships": [orbit("Mared", 0), "home", "locked", "locked"]},
+        row=["Helios", "Mared", "Jakks", "Zalax"],
+    )
     assert st.current_player == 1
     do(st, "ship", ship=0)
     assert st.current_player == 0
@@ -288,15 +338,19 @@ def test_terra_bettia_others_advance_one_then_you_two():
 
 
 def test_k_widow_any_track():
-    st = use("K-Widow", gal1={"ships": [orbit("Mared", 2), "home", "locked", "locked"]},
-             row=["Mared", "Helios", "Jakks", "Zalax"])
+    st = use(
+        "K-Widow",
+        gal1={"ships": [orbit("Mared", 2), "home", "locked", "locked"]},
+        row=["Mared", "Helios", "Jakks", "Zalax"],
+    )
     do(st, "enemy_ship", galaxy=1, ship=0)
     assert galaxy(st, 1)["ships"][0] == orbit("Mared", 1)
 
 
 def test_piedes_repeats_an_activated_die():
-    st = position(dice={"colony": 1, "energy": 1}, gal={0: {"colonies": ["Piedes"], "energy": 0},
-                                                         1: {"culture": 0}})
+    st = position(
+        dice={"colony": 1, "energy": 1}, gal={0: {"colonies": ["Piedes"], "energy": 0}, 1: {"culture": 0}}
+    )
     do(st, "activate", face="energy")
     do(st, "activate", face="colony")
     do(st, "colony", planet="Piedes")
@@ -313,5 +367,5 @@ def test_gyore_sets_a_die():
 
 
 def test_every_planet_is_covered():
-    source = open(__file__).read()
+    source = Path(__file__).read_text()
     assert all(f'"{name}"' in source for name in teg.PLANET_NAMES)

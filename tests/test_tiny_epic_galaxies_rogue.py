@@ -16,8 +16,14 @@ def rogue_die(face, *, me=None, rogue=None, dice_left=0):
         {"decision": "rogue_turn", "galaxy": "rogue", "dice_left": dice_left, "checked": False},
         {"decision": "rogue_die", "galaxy": "rogue", "face": face, "rerolled": False},
     ]
-    return position(1, row=ROW, active="rogue", dice={}, pending=pending,
-                    gal={0: {"energy": 1, "culture": 1, **(me or {})}, 1: rogue or {}})
+    return position(
+        1,
+        row=ROW,
+        active="rogue",
+        dice={},
+        pending=pending,
+        gal={0: {"energy": 1, "culture": 1, **(me or {})}, 1: rogue or {}},
+    )
 
 
 def let_stand(st):
@@ -112,9 +118,14 @@ def test_player_may_follow_a_rogue_die():
 
 def test_rogue_energy_cap_upgrades_and_culture_cap_gives_three_bonus_dice():
     pending = [{"decision": "rogue_turn", "galaxy": "rogue", "dice_left": 0, "checked": False}]
-    st = position(1, row=ROW, active="rogue", dice={}, pending=[*pending, {"decision": "rogue_die",
-                  "galaxy": "rogue", "face": "move", "rerolled": False}],
-                  gal={0: {"energy": 1, "culture": 1}, 1: {"energy": 7, "culture": 7, "ships": ["home"] * 4}})
+    st = position(
+        1,
+        row=ROW,
+        active="rogue",
+        dice={},
+        pending=[*pending, {"decision": "rogue_die", "galaxy": "rogue", "face": "move", "rerolled": False}],
+        gal={0: {"energy": 1, "culture": 1}, 1: {"energy": 7, "culture": 7, "ships": ["home"] * 4}},
+    )
     do(st, "done")
     do(st, "done")  # do not follow the move
     r = galaxy(st, 1)
@@ -124,17 +135,38 @@ def test_rogue_energy_cap_upgrades_and_culture_cap_gives_three_bonus_dice():
 
 
 def test_rogue_at_level_6_wins():
-    st2 = position(1, row=ROW, over=True, pending=[], trigger="rogue", dice={},
-                   gal={0: {"colonies": ["Gort", "Aughmoore", "Nibiru"]}, 1: {"empire": 6, "ships": ["home"] * 4}})
+    st2 = position(
+        1,
+        row=ROW,
+        over=True,
+        pending=[],
+        trigger="rogue",
+        dice={},
+        gal={0: {"colonies": ["Gort", "Aughmoore", "Nibiru"]}, 1: {"empire": 6, "ships": ["home"] * 4}},
+    )
     assert st2.returns() == [0.0]
 
 
 def test_solo_value_is_beating_the_rogue():
-    st = position(1, row=ROW, over=True, pending=[], trigger=0, dice={},
-                  gal={0: {"colonies": ["Gort", "Aughmoore", "Nibiru"]}, 1: {"colonies": ["Gyore"]}})
+    st = position(
+        1,
+        row=ROW,
+        over=True,
+        pending=[],
+        trigger=0,
+        dice={},
+        gal={0: {"colonies": ["Gort", "Aughmoore", "Nibiru"]}, 1: {"colonies": ["Gyore"]}},
+    )
     assert st.returns() == [1.0]
-    st = position(1, row=ROW, over=True, pending=[], trigger="rogue", dice={},
-                  gal={0: {"colonies": ["Gort"]}, 1: {"colonies": ["Gyore", "Aughmoore", "Nibiru"]}})
+    st = position(
+        1,
+        row=ROW,
+        over=True,
+        pending=[],
+        trigger="rogue",
+        dice={},
+        gal={0: {"colonies": ["Gort"]}, 1: {"colonies": ["Gyore", "Aughmoore", "Nibiru"]}},
+    )
     assert st.returns() == [0.0]
 
 
