@@ -320,3 +320,22 @@ def test_action_labels_are_readable():
     labels = [st.action_label(a) for a in st.legal_actions()]
     assert labels == ["activate Advance Economy: Tifnod track 0 -> 1"]
     assert "Tifnod" in st.render()
+
+
+def test_payloads_follow_the_json_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    schema = json.loads(Path("core_ext/schemas/tiny_epic_galaxies.schema.json").read_text())
+    import random
+
+    for players in (1, 2, 5):
+        rng = random.Random(players)
+        st = game(players).new_initial_state(seed=players)
+        for step in range(3000):
+            if step % 400 == 0 or st.is_terminal():
+                jsonschema.validate(st_of(st), schema)
+                jsonschema.validate(st.observation(0).to_dict()["state"], schema)
+            if st.is_terminal():
+                break
+            st.apply(rng.choice(st.legal_actions()))
