@@ -327,15 +327,16 @@ def test_payloads_follow_the_json_schema():
     from pathlib import Path
 
     schema = json.loads(Path("core_ext/schemas/tiny_epic_galaxies.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
     import random
 
     for players in (1, 2, 5):
         rng = random.Random(players)
         st = game(players).new_initial_state(seed=players)
         for step in range(3000):
-            if step % 400 == 0 or st.is_terminal():
-                jsonschema.validate(st_of(st), schema)
-                jsonschema.validate(st.observation(0).to_dict()["state"], schema)
+            if step % 100 == 0 or st.is_terminal():
+                validator.validate(st_of(st))
+                validator.validate(st.observation(0).to_dict()["state"])
             if st.is_terminal():
                 break
             st.apply(rng.choice(st.legal_actions()))
