@@ -35,7 +35,7 @@ def render(
             folded[seat] = True
     to_move = len(history) % players
     over = _is_over(history, players)
-    width, row = 150 * players + 40, 170
+    width, row = max(150 * players + 40, 440), 170
     body = [text(20, 30, f"Kuhn poker, {players} players — seat {observer}'s view", size=16, weight="bold")]
     for seat in range(players):
         x = 20 + 150 * seat
@@ -79,7 +79,11 @@ def render(
             )
         status = "folded" if folded[seat] else f"in for {stake[seat]}"
         body.append(text(x + 65, 198, status, size=13, anchor="middle"))
-    moves = " ".join(f"{i % players}:{ACTIONS.get(a, a)}" for i, a in enumerate(history)) or "no bets yet"
+    words = [
+        ("call" if a == 1 else "fold") if 0 <= first_bet < i else ACTIONS.get(a, str(a))
+        for i, a in enumerate(history)
+    ]
+    moves = ", ".join(f"seat {i % players} {w}" for i, w in enumerate(words)) or "no bets yet"
     body.append(text(20, 245, f"history: {moves}", size=13))
     body.append(
         text(

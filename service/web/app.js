@@ -194,6 +194,7 @@ async function hint() {
   $("hint").disabled = true;
   const query = { match: { matchId: match.id, seat: SEAT }, params: { budget: { milliseconds: 500 }, topK: 3 } };
   for await (const update of client.stream("Analyze", { query, progressIntervalMs: 150 }, md())) {
+    if (!update.result) continue;  // a progress message before the first answer
     const items = [];
     for (const c of update.result.candidates.slice(0, 3)) {
       const li = document.createElement("li");
