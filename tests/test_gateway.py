@@ -222,3 +222,19 @@ def test_cors_preflight_and_static_files(gateway: str) -> None:
         with urllib.request.urlopen(gateway + path, timeout=30) as r:
             assert r.headers["content-type"].startswith(kind), path
             assert len(r.read()) > 100
+
+
+def test_compose_and_kubernetes_run_the_gateway_in_front_of_the_service() -> None:
+    import yaml
+
+    deploy = Path(__file__).resolve().parents[1] / "deploy"
+    compose = yaml.safe_load((deploy / "docker-compose.yml").read_text())["services"]["gateway"]
+    assert compose["entrypoint"] == ["orrery", "gateway"] and "--upstream=orrery:50051" in compose["command"]
+    assert "8080:8080" in compose["ports"]
+    docs = list(yaml.safe_load_all((deploy / "kubernetes" / "orrery-gateway.yaml").read_text()))
+    deployment = next(d for d in docs if d["kind"] == "Deployment")
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    assert container["command"] == ["orrery", "gateway"]
+    assert "--upstream=orrery-headless.orrery.svc.cluster.local:50051" in container["args"]
+    service = next(d for d in docs if d["kind"] == "Service")
+    assert service["spec"]["selector"] == deployment["spec"]["selector"]["matchLabels"]
