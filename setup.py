@@ -1,9 +1,14 @@
 """Build: compile every Cython core and kernel, and generate the gRPC code from proto/.
 
-Both happen at build time (pip install . / pip install -e . / setup.py build_ext --inplace), so no
+Everything installs under one top-level package, `orrery` (PACKAGE_DIRS maps the repository folders of the
+design card to their import names), so site-packages gains exactly one package and nothing named
+`service` or `search` can collide with another project's.
+
+Both steps happen at build time (pip install . / pip install -e . / setup.py build_ext --inplace), so no
 generated file is ever committed.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -11,40 +16,68 @@ from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
 ROOT = Path(__file__).resolve().parent
-COMPILED_PACKAGES = ("core_ext", "search")
+PACKAGE_DIRS = {
+    "orrery": "proto/orrery",
+    "orrery.core_ext": "core_ext",
+    "orrery.search": "search",
+    "orrery.service": "service",
+}
+COMPILED_PACKAGES = ("orrery.core_ext", "orrery.search")
+# Cython finds a cimported `orrery.core_ext.game` as orrery/core_ext/game.pxd on its include path, and
+# names each compiled module by the folders above it, so it compiles through a tree of links that has the
+# installed shape. The links point back into the repository: the .c files land beside their .pyx.
+CYTHON_TREE = ROOT / "build" / "cython-namespace"
 
 
 def generate_protos() -> None:
-    """proto/<pkg>/v1/x.proto -> <pkg>/v1/x_pb2.py: the proto path is the Python import path."""
+    """proto/orrery/v1/x.proto -> proto/orrery/v1/x_pb2.py (package orrery.v1): the proto path is the
+    Python import path."""
     protos = sorted(str(p.relative_to(ROOT / "proto")) for p in (ROOT / "proto").rglob("*.proto"))
     if not protos:
         return
     from grpc_tools import protoc  # build requirement
 
+    out = ROOT / "proto"
     args = [
         "protoc",
-        f"-I{ROOT / 'proto'}",
-        f"--python_out={ROOT}",
-        f"--pyi_out={ROOT}",
-        f"--grpc_python_out={ROOT}",
+        f"-I{out}",
+        f"--python_out={out}",
+        f"--pyi_out={out}",
+        f"--grpc_python_out={out}",
         *protos,
     ]
     if protoc.main(args) != 0:
         sys.exit("protoc failed")
-    for proto in protos:  # every folder of generated code is a package
-        folder = ROOT / Path(proto).parent
-        while folder != ROOT:
-            (folder / "__init__.py").touch()
-            folder = folder.parent
+
+
+def link_namespace_tree() -> Path:
+    """build/cython-namespace/orrery/<sub> -> the repository folder of each compiled package."""
+    top = CYTHON_TREE / "orrery"
+    top.mkdir(parents=True, exist_ok=True)
+    init = top / "__init__.py"
+    if not init.exists():
+        init.write_text("")
+    for package in COMPILED_PACKAGES:
+        link = top / package.split(".", 1)[1]
+        target = ROOT / PACKAGE_DIRS[package]
+        if link.is_symlink() and Path(os.readlink(link)) == target:
+            continue
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(target, target_is_directory=True)
+    return top
 
 
 def extensions() -> list[Extension]:
+    top = link_namespace_tree()
     exts = []
     for package in COMPILED_PACKAGES:
-        for pyx in sorted((ROOT / package).rglob("*.pyx")):
-            rel = pyx.relative_to(ROOT)
-            module = ".".join(rel.with_suffix("").parts)
-            exts.append(Extension(module, [str(rel)], extra_compile_args=["-O3"]))
+        folder = top / package.split(".", 1)[1]
+        for pyx in sorted((ROOT / PACKAGE_DIRS[package]).rglob("*.pyx")):
+            rel = pyx.relative_to(ROOT / PACKAGE_DIRS[package])
+            module = ".".join((package, *rel.with_suffix("").parts))
+            source = os.path.relpath(folder / rel, ROOT)
+            exts.append(Extension(module, [source], extra_compile_args=["-O3"]))
     return cythonize(
         exts,
         compiler_directives={
@@ -54,13 +87,22 @@ def extensions() -> list[Extension]:
             "cdivision": True,
             "initializedcheck": False,
         },
-        include_path=[str(ROOT)],
+        include_path=[str(CYTHON_TREE)],
         nthreads=2,
     )
 
 
+def packages() -> list[str]:
+    found = ["orrery", "orrery.v1"]
+    for package, folder in PACKAGE_DIRS.items():
+        if package != "orrery":
+            found += [package] + [f"{package}.{sub}" for sub in find_packages(str(ROOT / folder))]
+    return found
+
+
 generate_protos()
 setup(
-    packages=find_packages(include=["core_ext*", "search*", "service*", "orrery*"]),
+    package_dir=PACKAGE_DIRS,
+    packages=packages(),
     ext_modules=extensions(),
 )

@@ -7,9 +7,9 @@
 See core_ext/game.pxd for the C-level contract that search kernels use without the GIL.
 """
 
-from core_ext._errors import GameInputError, IllegalActionError, StateFormatError, UnknownGameError
-from core_ext._registry import GameInfo, game_info, load_game, register, registered_games
-from core_ext.game import Game, Observation, State
+from orrery.core_ext._errors import GameInputError, IllegalActionError, StateFormatError, UnknownGameError
+from orrery.core_ext._registry import GameInfo, game_info, load_game, register, registered_games
+from orrery.core_ext.game import Game, Observation, State
 
 __all__ = [
     "Game",

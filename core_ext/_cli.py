@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from core_ext._registry import load_game, registered_games
+from orrery.core_ext._registry import load_game, registered_games
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, default_game: str = "trian") -> None:

@@ -10,10 +10,10 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t
 
-from core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
-from core_ext.rng cimport Rng, rng_seed, rng_below
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from orrery.core_ext.rng cimport Rng, rng_seed, rng_below
 
-from core_ext._errors import IllegalActionError, StateFormatError
+from orrery.core_ext._errors import IllegalActionError, StateFormatError
 
 STATE_FORMAT = "orrery.state/1"
 OBSERVATION_FORMAT = "orrery.observation/1"
@@ -40,6 +40,14 @@ cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_move
 
 
 cdef void compute_returns(const GameOps* ops, const void* state, double* out) noexcept nogil:
+    # A terminal state's outcome per seat in [0, 1]: the game's own, else from ranks.
+    if ops.returns != NULL:
+        ops.returns(state, out)
+    else:
+        rank_returns(ops, state, out)
+
+
+cdef void rank_returns(const GameOps* ops, const void* state, double* out) noexcept nogil:
     # Rank-based return in [0, 1]: the share of opponents beaten, ties counting half.
     cdef int ranks[MAX_PLAYERS]
     cdef int p, q
@@ -84,7 +92,7 @@ cdef Observation new_observation(Game game, int player):
 
 
 def _restore_state(str name, int players, str variant, bytes raw):
-    from core_ext._registry import load_game
+    from orrery.core_ext._registry import load_game
     cdef Game game = load_game(name, players=players, variant=variant)
     cdef State s = new_state(game)
     _copy_in(game, s.ptr, raw)
@@ -92,7 +100,7 @@ def _restore_state(str name, int players, str variant, bytes raw):
 
 
 def _restore_observation(str name, int players, str variant, int player, bytes raw):
-    from core_ext._registry import load_game
+    from orrery.core_ext._registry import load_game
     cdef Game game = load_game(name, players=players, variant=variant)
     cdef Observation o = new_observation(game, player)
     _copy_in(game, o.ptr, raw)
@@ -171,12 +179,12 @@ cdef class Game:
         return f"Game({self.name!r}, players={self.num_players}, variant={self.variant!r})"
 
     def __reduce__(self):
-        from core_ext._registry import load_game
+        from orrery.core_ext._registry import load_game
         return (_load_game_kw, (self.name, self.num_players, self.variant))
 
 
 def _load_game_kw(name, players, variant):
-    from core_ext._registry import load_game
+    from orrery.core_ext._registry import load_game
     return load_game(name, players=players, variant=variant)
 
 
@@ -286,7 +294,8 @@ cdef class State:
         return [out[i] for i in range(self.game.num_players)]
 
     def returns(self):
-        """Per seat, in [0, 1]: the share of opponents this seat finishes ahead of (ties half)."""
+        """Per seat, in [0, 1]: the game's outcome (by default the share of opponents this seat finishes
+        ahead of, ties half; solo and team games define their own, see the game's rules doc)."""
         cdef double out[MAX_PLAYERS]
         compute_returns(self.game.ops, self.ptr, out)
         return [out[i] for i in range(self.game.num_players)]

@@ -1,5 +1,5 @@
 # Type stubs for core_ext/kuhn.pyx.
-from core_ext.game import Game
+from orrery.core_ext.game import Game
 
 class KuhnGame(Game):
     def __init__(self, players: int, variant: str) -> None: ...

@@ -9,12 +9,13 @@ folding. The search tests rely on those two facts.
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t
 
-from core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
-from core_ext.rng cimport Rng, rng_seed2, rng_below
-from core_ext.game cimport GameOps, GameParams, Game, State, Observation
-from core_ext.kuhn cimport KuhnState, KUHN_MAX_HISTORY, KUHN_UNKNOWN
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from orrery.core_ext.rng cimport Rng, rng_seed2, rng_below
+from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
+from orrery.core_ext.kuhn cimport KuhnState, KUHN_MAX_HISTORY, KUHN_UNKNOWN
 
-from core_ext._errors import StateFormatError
+from orrery.core_ext._errors import StateFormatError
+from orrery.core_ext._registry import GameInfo, register
 
 cdef enum:
     PASS = 0
@@ -198,6 +199,7 @@ KUHN_OPS.determinize = kuhn_determinize
 KUHN_OPS.playout = NULL
 KUHN_OPS.evaluate = kuhn_evaluate
 KUHN_OPS.policy_action = NULL
+KUHN_OPS.returns = NULL   # rank returns: the showdown's chips decide the ranks
 
 
 cdef class KuhnGame(Game):
@@ -228,7 +230,7 @@ cdef class KuhnGame(Game):
         if not isinstance(cards, list) or len(cards) != n:
             raise StateFormatError(f"field 'state.cards': expected a list of {n} cards")
         if not isinstance(history, list) or len(history) > KUHN_MAX_HISTORY:
-            raise StateFormatError("field 'state.history': expected a list of at most 8 actions")
+            raise StateFormatError(f"field 'state.history': expected a list of at most {KUHN_MAX_HISTORY} actions")
         seen = set()
         for i, c in enumerate(cards):
             if c is None:
@@ -284,3 +286,20 @@ cdef class KuhnGame(Game):
 
 def make_game(int players, str variant):
     return KuhnGame(players, variant)
+
+
+register(
+    GameInfo(
+        name="kuhn",
+        title="Kuhn poker (N players, N+1 cards): a tiny hidden-information test game",
+        module=__name__,
+        variants=("standard",),
+        player_counts=(2, 3, 4, 5),
+        action_description="0 = pass (check, or fold when facing a bet); 1 = bet (bet, or call a bet)",
+        # Full random playouts: a game of at most 9 moves has nothing for a truncating evaluation to save.
+        default_search="ismcts@1",
+        outcome="ranks",
+        hidden_information="the other seats' cards until a showdown",
+        testing_only=True,
+    )
+)

@@ -4,9 +4,9 @@
 # struct is memset to 0 on init and every write is field-wise). Tile ids are catalogue indices
 # (core_ext/data/trian_tiles.json); TR_UNKNOWN marks what an observation hides.
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t
-from core_ext.game cimport GameParams
-from core_ext.rng cimport Rng
-from core_ext.types cimport MAX_PLAYERS
+from orrery.core_ext.game cimport GameParams
+from orrery.core_ext.rng cimport Rng
+from orrery.core_ext.types cimport MAX_PLAYERS
 
 cdef enum:
     TR_TILES = 84

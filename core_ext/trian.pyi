@@ -1,7 +1,7 @@
 # Type stubs for core_ext/trian.pyx (Galaxy of Trian: New Order, beginner and ships variants).
 from typing import Any
 
-from core_ext.game import Game, State
+from orrery.core_ext.game import Game, State
 
 CATALOGUE: dict[str, Any]
 CATALOGUE_PATH: Any

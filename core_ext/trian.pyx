@@ -17,15 +17,16 @@ from pathlib import Path
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 
-from core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
-from core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_die
-from core_ext.game cimport GameOps, GameParams, Game, State, Observation
-from core_ext.trian cimport (
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_die
+from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
+from orrery.core_ext.trian cimport (
     TrianState, TrianPlayer, TrianPlaced, TR_TILES, TR_MAX_FACES, TR_STACK, TR_HASH, TR_FRONT,
     TR_NODES, TR_NEBULAS, TR_EVENTS, TR_COLORS, TR_UNKNOWN, TR_HIDDEN,
 )
 
-from core_ext._errors import StateFormatError
+from orrery.core_ext._errors import StateFormatError
+from orrery.core_ext._registry import GameInfo, register
 
 # ---------------------------------------------------------------- constants
 
@@ -2199,5 +2200,6 @@ TRIAN_OPS.determinize = trian_determinize
 TRIAN_OPS.playout = trian_playout
 TRIAN_OPS.evaluate = trian_evaluate
 TRIAN_OPS.policy_action = trian_policy
+TRIAN_OPS.returns = NULL   # rank returns (credits, then the tie-break of section XII)
 
 include "trian_codec.pxi"

@@ -1,20 +1,20 @@
 """Search: information-set MCTS and determinized UCT over the compiled game cores, bots, and
 root-parallel backends (threads in this process, or Ray actors).
 
-    from search import get_config, Budget, search_observation
+    from orrery.search import get_config, Budget, search_observation
     result = search_observation(observation, get_config("ismcts"), Budget(milliseconds=500), seed=1)
     result.best_action, result.actions[0].visits
 
 See docs/search.md for every configuration field and result field.
 """
 
-from search._backends import InProcessBackend, search_observation
-from search._bots import BOT_KINDS, Bot, make_bot
-from search._cancel import CancelToken
-from search._config import Budget, SearchConfig, get_config, list_configs
-from search._ray import RayBackend
-from search._result import ActionStats, SearchResult, sampled_line_labels
-from search._timeshare_backend import TimeSharedBackend
+from orrery.search._backends import InProcessBackend, search_observation
+from orrery.search._bots import BOT_KINDS, Bot, make_bot
+from orrery.search._cancel import CancelToken
+from orrery.search._config import Budget, SearchConfig, get_config, list_configs
+from orrery.search._ray import RayBackend
+from orrery.search._result import ActionStats, SearchResult, sampled_line_labels
+from orrery.search._timeshare_backend import TimeSharedBackend
 
 __all__ = [
     "BOT_KINDS",

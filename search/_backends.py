@@ -7,10 +7,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from search._cancel import CancelToken
-from search._config import Budget, SearchConfig, get_config
-from search._driver import WorkerSearch, check_search_args, drive
-from search._result import SearchResult, WorkerReport, worker_seed
+from orrery.search._cancel import CancelToken
+from orrery.search._config import Budget, SearchConfig, get_config
+from orrery.search._driver import WorkerSearch, check_search_args, drive
+from orrery.search._result import SearchResult, WorkerReport, worker_seed
 
 
 class InProcessBackend:
@@ -74,7 +74,7 @@ class InProcessBackend:
 
 
 def _warm_search(backend) -> None:
-    from core_ext import load_game
+    from orrery.core_ext import load_game
 
     state = load_game("kuhn", players=2).new_initial_state(seed=0)
     observation = state.observation(state.current_player)

@@ -7,12 +7,12 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from core_ext import load_game, registered_games
-from search._backends import InProcessBackend
-from search._bots import make_bot
-from search._config import Budget, get_config
-from search._kernel import Searcher, raw_playouts
-from search._selfplay import play_game
+from orrery.core_ext import load_game, registered_games
+from orrery.search._backends import InProcessBackend
+from orrery.search._bots import make_bot
+from orrery.search._config import Budget, get_config
+from orrery.search._kernel import Searcher, raw_playouts
+from orrery.search._selfplay import play_game
 
 
 def position(game_name: str, players: int, seed: int, moves: Sequence[int] = (), variant: str | None = None):
@@ -172,7 +172,7 @@ def _backend(kind: str, workers: int):
     if kind == "inprocess":
         return InProcessBackend(workers)
     if kind == "ray":
-        from search._ray import RayBackend
+        from orrery.search._ray import RayBackend
 
         return RayBackend(num_workers=workers)
     raise ValueError(f"unknown backend {kind!r}")

@@ -6,9 +6,9 @@ import dataclasses
 import random
 from typing import Protocol, runtime_checkable
 
-from search._backends import InProcessBackend
-from search._config import Budget, SearchConfig, get_config
-from search._kernel import greedy_action
+from orrery.search._backends import InProcessBackend
+from orrery.search._config import Budget, SearchConfig, get_config
+from orrery.search._kernel import greedy_action
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc")
 DEFAULT_BUDGET = Budget(milliseconds=1000.0)  # per move, when make_bot is given none

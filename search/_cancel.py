@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from search._kernel import CancelFlag
+from orrery.search._kernel import CancelFlag
 
 
 class CancelToken:

@@ -6,11 +6,11 @@ import argparse
 import json
 import sys
 
-from core_ext._cli import add_game_arguments
-from search._bench import bench_search, bench_signature, bench_strength
-from search._bots import BOT_KINDS, make_bot
-from search._config import Budget, get_config, list_configs
-from search._selfplay import play_game
+from orrery.core_ext._cli import add_game_arguments
+from orrery.search._bench import bench_search, bench_signature, bench_strength
+from orrery.search._bots import BOT_KINDS, make_bot
+from orrery.search._config import Budget, get_config, list_configs
+from orrery.search._selfplay import play_game
 
 
 def _print(result: dict, as_json: bool) -> None:

@@ -14,10 +14,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from search._cancel import CancelToken
-from search._config import Budget, SearchConfig
-from search._kernel import Searcher
-from search._result import SearchResult, WorkerReport, merge_reports, split_iterations
+from orrery.search._cancel import CancelToken
+from orrery.search._config import Budget, SearchConfig
+from orrery.search._kernel import Searcher
+from orrery.search._result import SearchResult, WorkerReport, merge_reports, split_iterations
 
 log = logging.getLogger("orrery.search")
 

@@ -3,9 +3,9 @@
 # Everything the hot loop touches is plain C (node and edge arenas grown by doubling, fixed-size state
 # buffers, an in-struct RNG), so an iteration runs without the GIL and without Python objects.
 from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t
-from core_ext.types cimport action_t, MAX_PLAYERS
-from core_ext.game cimport GameOps
-from core_ext.rng cimport Rng
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS
+from orrery.core_ext.game cimport GameOps
+from orrery.core_ext.rng cimport Rng
 
 cdef enum:
     ALGO_ISMCTS = 0

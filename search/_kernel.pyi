@@ -1,5 +1,5 @@
 # Type stubs for the compiled kernel (search/_kernel.pyx).
-from core_ext import Observation
+from orrery.core_ext import Observation
 
 ALGORITHMS: dict[str, int]
 REWARDS: dict[str, int]

@@ -20,12 +20,12 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
-from core_ext.types cimport action_t, MAX_PLAYERS
-from core_ext.rng cimport Rng, rng_seed, rng_below
-from core_ext.game cimport (GameOps, GameParams, Game, Observation, generic_playout, compute_returns,
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS
+from orrery.core_ext.rng cimport Rng, rng_seed, rng_below
+from orrery.core_ext.game cimport (GameOps, GameParams, Game, Observation, generic_playout, compute_returns,
                             find_action)
 
-from search._atomics cimport orrery_wall_time, orrery_load_flag, orrery_store_flag
+from orrery.search._atomics cimport orrery_wall_time, orrery_load_flag, orrery_store_flag
 
 cdef extern from *:
     """
@@ -86,7 +86,10 @@ cdef void reward_vector(const GameOps* ops, const void* state, int form, double*
     cdef int ranks[MAX_PLAYERS]
     cdef double scores[MAX_PLAYERS]
     cdef double low, total = 0.0
-    if form == REWARD_WIN:
+    if ops.returns != NULL and form != REWARD_SCORE_SHARE:
+        # A game with its own outcome (solo goal, teams) defines what winning means.
+        ops.returns(state, out)
+    elif form == REWARD_WIN:
         ops.ranks(state, ranks)
         for p in range(n):
             winners += ranks[p] == 0
@@ -367,30 +370,8 @@ cdef class Searcher:
             n = ops.legal_actions(self.work, self.legal)
             if n <= 0:
                 break
+            # A live state always has a seat to move: chance is resolved inside apply() (game.pxd).
             mover = ops.current_player(self.work)
-            if mover < 0 or mover >= self.num_players:
-                # An explicit chance step (cores that resolve chance inside apply() never have one;
-                # GameOps carries no odds, so outcomes are sampled uniformly): follow or grow the
-                # outcome's child like any other move.
-                i = <int>rng_below(&self.rng, <unsigned int>n)
-                child = NO_NODE
-                edges = self.edge_arena + self.nodes[node].edges
-                for e in range(self.nodes[node].n_edges):
-                    if edges[e].action == self.legal[i]:
-                        child = edges[e].child
-                        break
-                if child == NO_NODE and self.num_nodes < self.max_nodes:
-                    child = self._new_node(node, self.legal[i], -1)
-                    stop_descent = True
-                ops.apply(self.work, self.legal[i])
-                tree_moves += 1
-                if child == NO_NODE:
-                    break
-                self._edge_to(child).avail += 1
-                node = child
-                self.path[plen] = node
-                plen += 1
-                continue
             memset(self.marks, 0, n)
             self._index_legal(n)
             untried = n

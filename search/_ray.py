@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from search._cancel import CancelToken
-from search._config import Budget, SearchConfig
-from search._driver import check_search_args, drive
-from search._result import SearchResult, worker_seed
+from orrery.search._cancel import CancelToken
+from orrery.search._config import Budget, SearchConfig
+from orrery.search._driver import check_search_args, drive
+from orrery.search._result import SearchResult, worker_seed
 
 log = logging.getLogger("orrery.search")
 
@@ -32,7 +32,7 @@ class SearchActor:
     """The actor body (wrapped with ray.remote at run time, so importing search needs no Ray)."""
 
     def __init__(self) -> None:
-        from search._kernel import CancelFlag  # noqa: F401  (load the compiled kernel now)
+        from orrery.search._kernel import CancelFlag  # noqa: F401  (load the compiled kernel now)
 
         self._searches: dict = {}
         self._flags: dict = {}
@@ -43,9 +43,9 @@ class SearchActor:
 
     def warm(self) -> int:
         """A tiny search, so the first real request pays no import or first-call cost."""
-        from core_ext import load_game
-        from search._config import get_config
-        from search._driver import WorkerSearch
+        from orrery.core_ext import load_game
+        from orrery.search._config import get_config
+        from orrery.search._driver import WorkerSearch
 
         state = load_game("kuhn", players=2).new_initial_state(seed=0)
         WorkerSearch(state.observation(state.current_player), get_config("test-fast"), 0).run_slice(64, 0, 0)
@@ -53,8 +53,8 @@ class SearchActor:
 
     def run_slice(self, search_id, observation, config, seed, max_iterations, until, deadline):
         """observation, config and seed come with a search's first slice only (else None)."""
-        from search._driver import WorkerSearch
-        from search._kernel import CancelFlag
+        from orrery.search._driver import WorkerSearch
+        from orrery.search._kernel import CancelFlag
 
         with self._lock:
             if observation is not None:
@@ -75,7 +75,7 @@ class SearchActor:
 
 
 def _new_flag():
-    from search._kernel import CancelFlag
+    from orrery.search._kernel import CancelFlag
 
     return CancelFlag()
 

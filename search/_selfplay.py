@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from core_ext import load_game
+from orrery.core_ext import load_game
 
 # A bot is anything with select_action(observation, *, seed) (search.Bot), or a plain function
 # (observation, seed) -> action. Either sees only its own seat's observation.

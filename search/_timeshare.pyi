@@ -1,5 +1,5 @@
 # Type stubs for the time-sharing pool (search/_timeshare.pyx).
-from search._kernel import CancelFlag, Searcher
+from orrery.search._kernel import CancelFlag, Searcher
 
 STOPPED_BY: tuple[str, str, str]
 

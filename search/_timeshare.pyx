@@ -16,8 +16,8 @@ most of the time under load, so there was no library to use: this is pthreads an
 from libc.stdlib cimport calloc, free
 from posix.unistd cimport write
 
-from search._atomics cimport orrery_wall_time, orrery_load_flag
-from search._kernel cimport Searcher, CancelFlag
+from orrery.search._atomics cimport orrery_wall_time, orrery_load_flag
+from orrery.search._kernel cimport Searcher, CancelFlag
 
 import os
 import threading

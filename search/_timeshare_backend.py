@@ -14,11 +14,11 @@ import contextlib
 import time
 from typing import Any
 
-from search._cancel import CancelToken
-from search._config import Budget, SearchConfig
-from search._driver import WorkerSearch, check_search_args
-from search._result import SearchResult, merge_reports, worker_seed
-from search._timeshare import TimeSharedPool
+from orrery.search._cancel import CancelToken
+from orrery.search._config import Budget, SearchConfig
+from orrery.search._driver import WorkerSearch, check_search_args
+from orrery.search._result import SearchResult, merge_reports, worker_seed
+from orrery.search._timeshare import TimeSharedPool
 
 QUANTUM_MS = 2.0  # a search's turn on a thread (ms): short enough that 8 per core all move often
 

@@ -14,9 +14,8 @@ from typing import Any
 
 import grpc
 from grpc import aio
-
-from service._errors import ServiceError
-from service._handlers import behavior_of, split_method, with_behavior
+from orrery.service._errors import ServiceError
+from orrery.service._handlers import behavior_of, split_method, with_behavior
 
 TOKEN_KEY = "x-orrery-seat-token"
 

@@ -16,8 +16,7 @@ from collections import Counter
 from typing import Any
 
 import grpc
-
-from core_ext import load_game
+from orrery.core_ext import load_game
 from orrery.v1 import orrery_pb2 as pb
 from orrery.v1 import orrery_pb2_grpc as pb_grpc
 

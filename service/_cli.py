@@ -11,8 +11,7 @@ import sys
 from typing import Any
 
 import grpc
-
-from service._server import BACKENDS, ServerConfig, serve
+from orrery.service._server import BACKENDS, ServerConfig, serve
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -78,7 +77,7 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _default_game() -> str:
-    from core_ext import registered_games
+    from orrery.core_ext import registered_games
 
     names = [g.name for g in registered_games()]
     return "trian" if "trian" in names else names[0]
@@ -95,8 +94,7 @@ def _read_observation(value: str) -> str:
 
 def _suggest(args: argparse.Namespace) -> int:
     from google.protobuf.json_format import MessageToDict
-
-    from service.client import OrreryClient
+    from orrery.service.client import OrreryClient
 
     params = {
         "iterations": args.iterations,
@@ -115,7 +113,7 @@ def _suggest(args: argparse.Namespace) -> int:
             if args.observation:
                 text = _read_observation(args.observation)
             else:  # a fresh deal: the first seat to move
-                from core_ext import load_game
+                from orrery.core_ext import load_game
 
                 state = load_game(args.game, players=args.players).new_initial_state(args.deal_seed)
                 text = state.observation(state.current_player).to_json()
@@ -154,8 +152,8 @@ def _print_answer(answer: Any, *, final: bool) -> None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from service._play import play_in_terminal
-    from service._spawn import running_server
+    from orrery.service._play import play_in_terminal
+    from orrery.service._spawn import running_server
 
     if args.target:
         return play_in_terminal(args.target, args)
@@ -164,8 +162,8 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _bench_service(args: argparse.Namespace) -> int:
-    from service._bench import run_bench
-    from service._spawn import running_server
+    from orrery.service._bench import run_bench
+    from orrery.service._spawn import running_server
 
     def run(target: str) -> dict:
         return run_bench(

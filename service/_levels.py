@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service._errors import invalid
+from orrery.service._errors import invalid
 
 MAX_ITERATIONS = 1_000_000_000  # an iteration budget above this is a mistake, not a request
 MAX_MILLISECONDS = 86_400_000  # one day: above this a budget is out of range

@@ -16,8 +16,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 from grpc import aio
-
-from service._handlers import behavior_of, with_behavior
+from orrery.service._handlers import behavior_of, with_behavior
 
 
 class _Malformed:

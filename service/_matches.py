@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from core_ext import GameInputError, game_info, load_game
-from service._errors import invalid, not_found, precondition
+from orrery.core_ext import GameInputError, game_info, load_game
+from orrery.service._errors import invalid, not_found, precondition
 
 SCHEMA_VERSION = 1
 SCHEMA = """

@@ -8,9 +8,8 @@ from typing import Any
 
 import grpc
 from grpc import aio
-
-from service._handlers import behavior_of, rpc_type, split_method, status_of, with_behavior
-from service._metrics import GO_CODE_NAMES, ServiceMetrics
+from orrery.service._handlers import behavior_of, rpc_type, split_method, status_of, with_behavior
+from orrery.service._metrics import GO_CODE_NAMES, ServiceMetrics
 
 
 class MetricsInterceptor(aio.ServerInterceptor):

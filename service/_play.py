@@ -12,8 +12,7 @@ import sys
 from typing import Any, TextIO
 
 import grpc
-
-from service.client import OrreryClient
+from orrery.service.client import OrreryClient
 
 
 def _ask(legal: Any, stdin: TextIO, stdout: TextIO) -> Any:

@@ -10,8 +10,8 @@ import json
 import secrets
 from typing import Any
 
-from core_ext import GameInputError, game_info, load_game
-from service._errors import invalid, precondition
+from orrery.core_ext import GameInputError, game_info, load_game
+from orrery.service._errors import invalid, precondition
 
 LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard", 4: "expert"}
 DEFAULT_TOP_K = 5
@@ -60,7 +60,7 @@ def check_searchable(observation: Any, field: str) -> None:
 
 
 def search_config(name: str, default: str) -> Any:
-    from search import get_config
+    from orrery.search import get_config
 
     try:
         return get_config(name or default)

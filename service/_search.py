@@ -51,9 +51,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from service._errors import exhausted, unavailable
-from service._levels import Grant
-from service._metrics import ServiceMetrics
+from orrery.service._errors import exhausted, unavailable
+from orrery.service._levels import Grant
+from orrery.service._metrics import ServiceMetrics
 
 log = logging.getLogger("orrery.service")
 
@@ -117,7 +117,7 @@ class SearchJob:
     def budget(self, reserve_s: float = 0.0) -> Any:
         """search.Budget for the time left now (queueing has used part of the grant), stopping
         reserve_s early so that the answer is built in time."""
-        from search import Budget
+        from orrery.search import Budget
 
         now = time.time()
         deadline = self.grant.deadline - reserve_s
@@ -167,7 +167,7 @@ class _CallingThread:
 
     @staticmethod
     def search(*args: Any, **kwargs: Any) -> Any:
-        from search import search_observation
+        from orrery.search import search_observation
 
         return search_observation(*args, **kwargs)
 
@@ -227,7 +227,7 @@ class SearchScheduler:
         short_lanes = SHORT_PER_CPU * cpus
         self._short_slots = asyncio.Semaphore(short_lanes)
         if thread_backend is not None:
-            from search import TimeSharedBackend
+            from orrery.search import TimeSharedBackend
 
             # room for every short lane, plus the extra parts of a search that starts alone
             self.timeshare = TimeSharedBackend(cpus, short_lanes + cpus, nice=self.thread_nice)
@@ -412,7 +412,7 @@ class SearchScheduler:
         return result
 
     def _top_up(self, job: SearchJob, result: Any) -> Any:
-        from search import Budget, search_observation
+        from orrery.search import Budget, search_observation
 
         more = search_observation(
             job.observation, job.config, Budget(iterations=LATE_ITERATIONS), seed=job.seed
@@ -421,7 +421,7 @@ class SearchScheduler:
 
     def _local_search(self, job: SearchJob) -> Any:
         """On this thread, for what is left of the time (or a few iterations if nothing)."""
-        from search import Budget, search_observation
+        from orrery.search import Budget, search_observation
 
         left_ms = (job.time_left_s() - self.reserve_s) * 1000.0
         if left_ms >= 1.0 and not job.cancel.cancelled:

@@ -23,15 +23,14 @@ import grpc
 from grpc import aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-
+from orrery.service._auth_interceptor import AuthInterceptor
+from orrery.service._limits_interceptor import LimitsInterceptor
+from orrery.service._matches import MatchStore
+from orrery.service._metrics import ServiceMetrics
+from orrery.service._metrics_interceptor import MetricsInterceptor
+from orrery.service._search import SearchScheduler, lower_thread_priority
+from orrery.service._servicer import SERVICE_NAME, OrreryServicer
 from orrery.v1 import orrery_pb2, orrery_pb2_grpc
-from service._auth_interceptor import AuthInterceptor
-from service._limits_interceptor import LimitsInterceptor
-from service._matches import MatchStore
-from service._metrics import ServiceMetrics
-from service._metrics_interceptor import MetricsInterceptor
-from service._search import SearchScheduler, lower_thread_priority
-from service._servicer import SERVICE_NAME, OrreryServicer
 
 log = logging.getLogger("orrery.service")
 BACKENDS = ("ray", "in-process")
@@ -80,12 +79,11 @@ class ServerConfig:
 
 def make_backend(config: ServerConfig) -> Any:
     if config.backend == "in-process":
-        from search import InProcessBackend
+        from orrery.search import InProcessBackend
 
         return InProcessBackend(workers=config.workers or os.cpu_count() or 1)
     import ray
-
-    from search import RayBackend
+    from orrery.search import RayBackend
 
     address = config.ray_address or os.environ.get("RAY_ADDRESS") or None
     if address is None and not ray.is_initialized():
@@ -220,7 +218,7 @@ class OrreryServer:
         """Threads in this process for short budgets, beside a Ray backend (one per local CPU)."""
         if self.config.backend != "ray" or self.config.threads_up_to_ms <= 0:
             return None
-        from search import InProcessBackend
+        from orrery.search import InProcessBackend
 
         return InProcessBackend(workers=os.cpu_count() or 1)
 

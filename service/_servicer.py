@@ -19,17 +19,14 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
-
-from core_ext import GameInputError, registered_games
-from orrery.v1 import orrery_pb2 as pb
-from orrery.v1 import orrery_pb2_grpc as pb_grpc
-from search import sampled_line_labels
-from service import _positions as positions
-from service._errors import ServiceError, invalid
-from service._levels import choose_by_temperature, grant_budget
-from service._matches import ActionView, MatchStore
-from service._metrics import ServiceMetrics
-from service._search import (
+from orrery.core_ext import GameInputError, registered_games
+from orrery.search import sampled_line_labels
+from orrery.service import _positions as positions
+from orrery.service._errors import ServiceError, invalid
+from orrery.service._levels import choose_by_temperature, grant_budget
+from orrery.service._matches import ActionView, MatchStore
+from orrery.service._metrics import ServiceMetrics
+from orrery.service._search import (
     STOP_BUDGET,
     STOP_DEADLINE,
     STOP_SHUTDOWN,
@@ -37,6 +34,8 @@ from service._search import (
     SearchJob,
     SearchScheduler,
 )
+from orrery.v1 import orrery_pb2 as pb
+from orrery.v1 import orrery_pb2_grpc as pb_grpc
 
 log = logging.getLogger("orrery.service")
 API_VERSION = "orrery.v1"
@@ -228,7 +227,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
 
     @_rpc
     async def GetVersion(self, request: pb.GetVersionRequest, context: Any) -> pb.GetVersionResponse:
-        from search import list_configs
+        from orrery.search import list_configs
 
         return pb.GetVersionResponse(
             server_version=server_version(),
@@ -244,7 +243,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
 
     async def _job(self, query: pb.SuggestMoveRequest, context: Any, progress_interval_s: float) -> SearchJob:
         """Validate a query into an admitted-to-be SearchJob (nothing runs yet)."""
-        from search import CancelToken
+        from orrery.search import CancelToken
 
         arrival = time.time()
         self.scheduler.admit_check()

@@ -51,14 +51,14 @@ def start_server(
     cwd: str | None = None,
     same_imports: bool = False,
 ) -> SpawnedServer:
-    """Run `python -m service.cli serve --host 127.0.0.1 --port 0 --metrics-port 0 ARGS` and wait for
+    """Run `python -m orrery.service.cli serve --host 127.0.0.1 --port 0 --metrics-port 0 ARGS` and wait for
     its "orrery serving on" line (printed only once its workers are warm).
 
     same_imports: give the child this process's sys.path, so it imports the same code (tests)."""
     command = [
         sys.executable,
         "-m",
-        "service.cli",
+        "orrery.service.cli",
         "serve",
         "--host",
         "127.0.0.1",

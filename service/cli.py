@@ -10,10 +10,10 @@ from collections.abc import Sequence
 # Modules exposing register(commands, bench): `commands` and `bench` are argparse sub-parser
 # collections for `orrery <cmd>` and `orrery bench <cmd>`.
 COMMAND_MODULES = (
-    "core_ext._cli",
-    "search._cli",
-    "search.tournament._cli",
-    "service._cli",
+    "orrery.core_ext._cli",
+    "orrery.search._cli",
+    "orrery.search.tournament._cli",
+    "orrery.service._cli",
 )
 
 

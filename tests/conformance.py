@@ -10,8 +10,7 @@ import pickle
 import random
 
 import pytest
-
-from core_ext import IllegalActionError, StateFormatError
+from orrery.core_ext import IllegalActionError, StateFormatError
 
 
 def trajectory(game, seed: int, max_steps: int | None = None):

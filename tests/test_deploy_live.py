@@ -48,7 +48,9 @@ RAY_CLI = Path(sys.executable).with_name("ray")
 # The installed console script (the image's entry point) when there is one, else the same main().
 ORRERY_CLI = Path(sys.executable).with_name("orrery")
 ORRERY_SERVE = (
-    [str(ORRERY_CLI), "serve"] if ORRERY_CLI.exists() else [sys.executable, "-m", "service.cli", "serve"]
+    [str(ORRERY_CLI), "serve"]
+    if ORRERY_CLI.exists()
+    else [sys.executable, "-m", "orrery.service.cli", "serve"]
 )
 STARTUP_TIMEOUT_S = 150.0  # two Ray nodes on a busy 2-core box take ~25 s; allow for much worse
 SERVE_TIMEOUT_S = 150.0
@@ -56,9 +58,9 @@ NO_PROMETHEUS = "the prometheus and promtool binaries are not installed (Debian:
 
 
 def serve_command_available() -> bool:
-    from service.cli import COMMAND_MODULES
+    from orrery.service.cli import COMMAND_MODULES
 
-    return any(name.startswith("service.") for name in COMMAND_MODULES)
+    return any(name.startswith("orrery.service.") for name in COMMAND_MODULES)
 
 
 pytestmark = [
@@ -412,7 +414,6 @@ def server(ray_cluster: RayCluster, workdir: Path) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def stub(server: Server) -> Iterator[Any]:
     import grpc
-
     from orrery.v1 import orrery_pb2_grpc
 
     with grpc.insecure_channel(server.address) as channel:
@@ -421,7 +422,7 @@ def stub(server: Server) -> Iterator[Any]:
 
 def kuhn_request(*, seed: int, iterations: int | None = None, milliseconds: int | None = None) -> Any:
     """A stateless SuggestMove on a 2-player Kuhn position (the test game every build has)."""
-    from core_ext import load_game
+    from orrery.core_ext import load_game
     from orrery.v1 import orrery_pb2
 
     state = load_game("kuhn", players=2).new_initial_state(seed)

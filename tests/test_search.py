@@ -6,9 +6,8 @@ import threading
 import time
 
 import pytest
-
-from core_ext import load_game
-from search import (
+from orrery.core_ext import load_game
+from orrery.search import (
     BOT_KINDS,
     ActionStats,
     Bot,
@@ -22,7 +21,7 @@ from search import (
     make_bot,
     search_observation,
 )
-from search._result import WorkerReport, merge_reports, split_iterations
+from orrery.search._result import WorkerReport, merge_reports, split_iterations
 
 BET, PASS = 1, 0
 
@@ -122,7 +121,7 @@ def test_playout_horizon_from_the_root_counts_the_tree_moves():
 
 
 def test_one_worker_on_the_calling_thread_matches_a_one_thread_pool():
-    from search._backends import search_on_this_thread
+    from orrery.search._backends import search_on_this_thread
 
     obs = load_game("kuhn", players=3).new_initial_state(seed=5).observation(0)
     budget = Budget(iterations=1500)
@@ -341,7 +340,7 @@ def test_greedy_bot_uses_the_heuristic():
 def test_driver_gives_up_on_a_worker_that_never_answers():
     import concurrent.futures as cf
 
-    from search._driver import WorkerSearch, drive
+    from orrery.search._driver import WorkerSearch, drive
 
     obs = load_game("kuhn", players=2).new_initial_state(seed=2).observation(0)
     healthy = WorkerSearch(obs, get_config("ismcts"), 1)
@@ -388,7 +387,7 @@ def test_line_labels_try_several_determinizations():
     any single one: labelling keeps the sample that plays furthest, never less far than the first."""
     import random
 
-    from search import sampled_line_labels
+    from orrery.search import sampled_line_labels
 
     game = load_game("trian", players=2)
     deeper = 0

@@ -2,7 +2,7 @@
 
 import json
 
-from service.cli import main
+from orrery.service.cli import main
 
 
 def test_selfplay_accepts_any_bot_per_seat(capsys):

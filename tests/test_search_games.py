@@ -1,10 +1,9 @@
 """Search properties on every registered game (Kuhn now; Trian and the others once they land)."""
 
 import pytest
-
-from core_ext import load_game, registered_games
-from search import Budget, get_config, make_bot, search_observation
-from search._bench import advance_randomly
+from orrery.core_ext import load_game, registered_games
+from orrery.search import Budget, get_config, make_bot, search_observation
+from orrery.search._bench import advance_randomly
 
 GAMES = [info.name for info in registered_games()]
 ITERATIONS = {"kuhn": 1500}  # other games: 300 iterations keep each search well under a second

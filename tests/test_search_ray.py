@@ -4,9 +4,8 @@ import threading
 import time
 
 import pytest
-
-from core_ext import load_game
-from search import Budget, CancelToken, RayBackend, get_config
+from orrery.core_ext import load_game
+from orrery.search import Budget, CancelToken, RayBackend, get_config
 
 pytestmark = pytest.mark.ray
 
@@ -26,7 +25,7 @@ def test_ray_search_merges_two_workers(backend):
     assert result.iterations == 4001 and result.workers == 2 and result.workers_lost == 0
     assert sum(a.visits for a in result.actions) == 4001
     # the same seed and budget reproduce across backends: the workers run the same kernel
-    from search import InProcessBackend
+    from orrery.search import InProcessBackend
 
     with InProcessBackend(2) as local:
         assert (

@@ -2,7 +2,7 @@
 
 If this test fails, search behaviour changed. That is fine only in a commit that means to change it
 (a new kernel feature, a fixed bug): then bump the affected preset's version if its play changed, rerun
-`python -m service.cli bench signature --json`, and update the pin below in the same commit, saying why.
+`orrery bench signature --json`, and update the pin below in the same commit, saying why.
 The Trian positions are reached by random moves and searched through the Trian core, so a change to
 that core's rules or action numbering moves the pin as well: say so in that commit.
 """
@@ -10,10 +10,9 @@ that core's rules or action numbering moves the pin as well: say so in that comm
 import json
 
 import pytest
-
-from core_ext import registered_games
-from search._bench import SIGNATURE_ITERATIONS, bench_signature
-from service.cli import main
+from orrery.core_ext import registered_games
+from orrery.search._bench import SIGNATURE_ITERATIONS, bench_signature
+from orrery.service.cli import main
 
 # (position, config, best action, visits of the best action, tree size)
 PINNED = [

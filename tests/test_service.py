@@ -11,11 +11,10 @@ import time
 
 import grpc
 import pytest
-
-from core_ext import load_game
+from orrery.core_ext import load_game
+from orrery.service._spawn import start_server
+from orrery.service.client import OrreryClient, final_update
 from orrery.v1 import orrery_pb2 as pb
-from service._spawn import start_server
-from service.client import OrreryClient, final_update
 
 MAX_BUDGET_MS = 3000
 
@@ -54,7 +53,7 @@ def kuhn_observation_json(players: int = 2, seed: int = 3, moves: tuple[int, ...
 
 def test_list_games_and_version(client):
     games = {g.name: g for g in client.games()}
-    assert "kuhn" in games and list(games["kuhn"].player_counts) == [2, 3, 4]
+    assert "kuhn" in games and list(games["kuhn"].player_counts) == [2, 3, 4, 5]
     assert games["kuhn"].action_description
     version = client.version()
     assert version.api_version == "orrery.v1" and version.backend == "in-process"
@@ -315,7 +314,7 @@ def test_search_errors_name_the_field(client):
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(os.path.abspath(p) for p in sys.path if p)}
-    command = [sys.executable, "-m", "service.cli", *args]
+    command = [sys.executable, "-m", "orrery.service.cli", *args]
     return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120, env=env)
 
 

@@ -9,11 +9,10 @@ import random
 
 import grpc
 import pytest
-
-from core_ext import load_game
+from orrery.core_ext import load_game
+from orrery.service._spawn import start_server
+from orrery.service.client import OrreryClient
 from orrery.v1 import orrery_pb2 as pb
-from service._spawn import start_server
-from service.client import OrreryClient
 
 SERVER_FAULTS = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN, grpc.StatusCode.DEADLINE_EXCEEDED}
 UNARY_METHODS = [

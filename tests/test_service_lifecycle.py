@@ -12,12 +12,11 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from prometheus_client.parser import text_string_to_metric_families
-
-from core_ext import load_game
+from orrery.core_ext import load_game
+from orrery.service._spawn import start_server
+from orrery.service.client import OrreryClient
 from orrery.v1 import orrery_pb2 as pb
-from service._spawn import start_server
-from service.client import OrreryClient
+from prometheus_client.parser import text_string_to_metric_families
 
 IN_PROCESS = ["--backend", "in-process", "--workers", "2", "--config", "test-fast"]
 

@@ -10,12 +10,11 @@ import urllib.request
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-from core_ext import load_game
+from orrery.core_ext import load_game
+from orrery.service._spawn import start_server
+from orrery.service.client import OrreryClient
 from orrery.v1 import orrery_pb2 as pb
 from orrery.v1 import orrery_pb2_grpc as pb_grpc
-from service._spawn import start_server
-from service.client import OrreryClient
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 

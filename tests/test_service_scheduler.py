@@ -7,13 +7,12 @@ import time
 
 import grpc
 import pytest
-
-from core_ext import load_game
-from search import CancelToken, InProcessBackend, get_config
-from service._errors import ServiceError
-from service._levels import Grant
-from service._metrics import ServiceMetrics
-from service._search import SearchJob, SearchScheduler
+from orrery.core_ext import load_game
+from orrery.search import CancelToken, InProcessBackend, get_config
+from orrery.service._errors import ServiceError
+from orrery.service._levels import Grant
+from orrery.service._metrics import ServiceMetrics
+from orrery.service._search import SearchJob, SearchScheduler
 
 
 class CountingBackend(InProcessBackend):

@@ -6,13 +6,12 @@ from collections import Counter
 
 import grpc
 import pytest
-
+from orrery.service._auth_interceptor import token_from_metadata
+from orrery.service._errors import ServiceError
+from orrery.service._levels import LEVELS, choose_by_temperature, grant_budget
+from orrery.service._limits_interceptor import oversized_field
+from orrery.service._metrics import time_buckets
 from orrery.v1 import orrery_pb2 as pb
-from service._auth_interceptor import token_from_metadata
-from service._errors import ServiceError
-from service._levels import LEVELS, choose_by_temperature, grant_budget
-from service._limits_interceptor import oversized_field
-from service._metrics import time_buckets
 
 
 def grant(**kwargs):

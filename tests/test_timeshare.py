@@ -8,11 +8,10 @@ import select
 import time
 
 import pytest
-
-from core_ext import load_game
-from search import Budget, CancelToken, TimeSharedBackend, get_config, search_observation
-from search._kernel import CancelFlag, Searcher
-from search._timeshare import TimeSharedPool
+from orrery.core_ext import load_game
+from orrery.search import Budget, CancelToken, TimeSharedBackend, get_config, search_observation
+from orrery.search._kernel import CancelFlag, Searcher
+from orrery.search._timeshare import TimeSharedPool
 
 CONFIG = get_config("test-fast")
 

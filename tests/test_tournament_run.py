@@ -8,9 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from core_ext import load_game
-from search.tournament import (
+from orrery.core_ext import load_game
+from orrery.search.tournament import (
     BotSpec,
     BudgetSpec,
     ConfigError,
@@ -24,7 +23,7 @@ from search.tournament import (
     schedule,
     write_report,
 )
-from service.cli import main as orrery
+from orrery.service.cli import main as orrery
 
 TIMING_FIELDS = ("think_s", "wall_s")
 
@@ -274,7 +273,7 @@ def test_round_robin_report_ranks_bots_and_shows_seats(tmp_path):
     "path", sorted(Path(__file__).resolve().parents[1].glob("search/tournament/examples/*.toml"))
 )
 def test_example_configs_load(path):
-    from search.tournament import load_config
+    from orrery.search.tournament import load_config
 
     config = load_config(path)
     assert config.sets >= 1 and len(config.bots) >= 2

@@ -6,9 +6,8 @@ import json
 from collections import Counter
 
 import pytest
-
-from core_ext import IllegalActionError, StateFormatError, load_game
-from core_ext import trian as T
+from orrery.core_ext import IllegalActionError, StateFormatError, load_game
+from orrery.core_ext import trian as T
 
 FACES = T.CATALOGUE["faces"]
 TILES = T.CATALOGUE["tiles"]
@@ -460,7 +459,7 @@ def test_combat_tokens_declared_face_down_then_plus_one_and_reroll_after_the_rol
     sc.turn(0, 0, "planet-end", "expedition", right="P")
     sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")
     sc.place(2, 0, "planet-end", left="P")
-    sc.edit(player_tok_count=[2, 3, 0, 0], player_tok_plus=[1, 1, 0, 0])
+    sc.edit(player_tok_count=[2, 3, 0, 0, 0], player_tok_plus=[1, 1, 0, 0, 0])
     sc.fix_dice([3, 2, 1, 6])
     sc.act("pass")
     sc.act("declare", plus=1, rerolls=1)  # A: 3 + 1 bonus + 1
@@ -514,10 +513,10 @@ def test_minerals_count_3_at_the_end():
 def test_ties_go_to_fewer_pieces_left_on_the_race_board():
     sc = Scenario(["planet-end", "space"])
     sc.turn(0, 0, "planet-end", "expedition", right="P")  # A: one emissary on the board
-    sc.edit(player_credits=[30, 30, 0, 0])
+    sc.edit(player_credits=[30, 30, 0, 0, 0])
     assert sc.state.scores() == [30, 30]
     assert sc.state.ranks() == [0, 1]
-    sc.edit(player_credits=[30, 31, 0, 0])
+    sc.edit(player_credits=[30, 31, 0, 0, 0])
     assert sc.state.ranks() == [1, 0]
 
 
@@ -597,7 +596,7 @@ def test_illegal_actions_and_inconsistent_json_are_rejected():
 
 def test_purchases_cost_6_and_4_and_exchange_two_for_one():
     sc = Scenario(["space"])
-    sc.edit(player_credits=[20, 10, 0, 0])
+    sc.edit(player_credits=[20, 10, 0, 0, 0])
     sc.act("buy_mineral", color="red")
     sc.act("buy_mineral", color="red")
     sc.act("buy_token")
@@ -623,7 +622,7 @@ def test_trade_outpost_gives_two_extra_actions_and_cheaper_trade():
     assert sc.state.current_player == A
     assert sum(sc.data()[f"player_minerals_{c}"][B] for c in T.COLOR_NAMES) == 2
     sc.turn(-1, 0, "space", "pass")  # A
-    sc.edit(player_credits=[10, 10, 0, 0])
+    sc.edit(player_credits=[10, 10, 0, 0, 0])
     sc.act("buy_mineral", color="green")
     sc.act("buy_token")
     assert sc.credits(B) == 10 - 5 - 3

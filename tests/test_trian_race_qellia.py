@@ -77,7 +77,7 @@ def test_transporter_moves_any_ship_to_a_free_outer_space_tile():
 def test_priceless_technology_sells_combat_tokens_for_2_credits_each():
     sc = full(["space"])
     set_race(sc, A, QELLIA)
-    sc.edit(player_tok_count=[3, 1, 0, 0], player_tok_plus=[1, sc.data()["player_tok_plus"][B], 0, 0])
+    sc.edit(player_tok_count=[3, 1, 0, 0, 0], player_tok_plus=[1, sc.data()["player_tok_plus"][B], 0, 0, 0])
     before = sc.credits(A)
     sc.act("sell_token", token="+1")
     assert not sc.has("sell_token", token="+1")

@@ -55,7 +55,7 @@ def test_move_and_detonate_destroys_ships_and_emissaries_in_the_field_2_minerals
     sc = blast_row()
     d = sc.data()
     d["placed_emissary"][0] = B
-    sc.edit(placed_emissary=d["placed_emissary"], player_emissaries=[d["player_emissaries"][0], 8, 0, 0])
+    sc.edit(placed_emissary=d["placed_emissary"], player_emissaries=[d["player_emissaries"][0], 8, 0, 0, 0])
     put_ship(sc, 0, B, CORVETTE)
     put_ship(sc, 2, A, ROGUE)
     put_ship(sc, 4, B, ROGUE)
@@ -142,7 +142,7 @@ def test_the_space_modulator_teleports_an_emissary_by_the_teleport_rules():
     sc.turn(3, 0, "planet-end", "pass", left="S")  # B: 3
     d = sc.data()
     d["placed_emissary"][0] = B
-    sc.edit(placed_emissary=d["placed_emissary"], player_emissaries=[d["player_emissaries"][0], 8, 0, 0])
+    sc.edit(placed_emissary=d["placed_emissary"], player_emissaries=[d["player_emissaries"][0], 8, 0, 0, 0])
     set_tokens(sc, A, tok_at_1=1)
     sc.place(4, 0, "space")  # A
     sc.act("modulator_teleport", unit="emissary", to={"x": 3, "y": 0})  # B's emissary, from (0,0)

@@ -32,7 +32,7 @@ def test_the_gauss_cannon_is_the_action_on_the_new_tile_and_never_next_to_a_ship
     d = sc.data()  # B's Corvette leaves the board
     d["placed_ship"][1], d["placed_ship_kind"][1] = -1, 0
     sc.edit(
-        player_corvettes=[3, 3, 0, 0], placed_ship=d["placed_ship"], placed_ship_kind=d["placed_ship_kind"]
+        player_corvettes=[3, 3, 0, 0, 0], placed_ship=d["placed_ship"], placed_ship_kind=d["placed_ship_kind"]
     )
     sc.place(4, 0, "space")  # A: tile 4, nothing near it now
     assert sc.has("gauss_cannon", x=4, y=0)

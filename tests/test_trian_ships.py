@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
+from orrery.core_ext import load_game
 from test_trian import A, B, Scenario
-
-from core_ext import load_game
 
 CORVETTE, ROGUE = 1, 2
 
@@ -195,14 +194,14 @@ def test_corvettes_clash_with_dice_5_to_3():
     sc = corvette_duel([5, 3])
     assert ship_at(sc, 2) == (-1, 0) and ship_at(sc, 1) == (A, CORVETTE)
     assert minerals(sc, A) == 2 and minerals(sc, B) == 0
-    assert sc.data()["player_corvettes"] == [2, 3, 0, 0]
+    assert sc.data()["player_corvettes"] == [2, 3, 0, 0, 0]
 
 
 def test_a_tie_at_3_removes_both_ships_and_nobody_gains_minerals():
     sc = corvette_duel([3, 3])
     assert ship_at(sc, 1) == (-1, 0) and ship_at(sc, 2) == (-1, 0)
     assert minerals(sc, A) == 0 and minerals(sc, B) == 0
-    assert sc.data()["player_corvettes"] == [3, 3, 0, 0]
+    assert sc.data()["player_corvettes"] == [3, 3, 0, 0, 0]
 
 
 def test_combat_tokens_declared_face_down_count_in_a_ship_clash():
@@ -210,7 +209,7 @@ def test_combat_tokens_declared_face_down_count_in_a_ship_clash():
     space_row(sc, 4)
     put_ship(sc, 0, A, ROGUE)
     put_ship(sc, 2, B, ROGUE)
-    sc.edit(player_tok_count=[1, 1, 0, 0], player_tok_plus=[1, 0, 0, 0])
+    sc.edit(player_tok_count=[1, 1, 0, 0, 0], player_tok_plus=[1, 0, 0, 0, 0])
     sc.place(4, 0, "space")
     sc.act("ship_move", to={"x": 1, "y": 0})
     sc.fix_dice([2, 2])

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 
+from orrery.core_ext import game_info, load_game
+from orrery.core_ext import trian as T
 from test_trian import A, B, Scenario, system_line
-
-from core_ext import game_info, load_game
-from core_ext import trian as T
 
 U_BIT = 8
 NEBULAS, SET, SYSTEMS = 0, 1, 2

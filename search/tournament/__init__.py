@@ -1,6 +1,6 @@
 """Strength tournaments between bots: duplicate deals, a sequential test, ratings with intervals.
 
-    from search.tournament import load_config, run_tournament, write_report
+    from orrery.search.tournament import load_config, run_tournament, write_report
     config = load_config("search/tournament/examples/kuhn-sprt.toml", workers=2)
     summary = run_tournament(config)          # appends to config.results_path(); resumes if present
     files = write_report(summary.results)     # Markdown, HTML and an SVG ratings chart
@@ -8,8 +8,8 @@
 See docs/tournaments.md for the config format and the statistics.
 """
 
-from search.tournament._analysis import Analysis, PairResult, SeatStats, SprtOutcome, analyse
-from search.tournament._config import (
+from orrery.search.tournament._analysis import Analysis, PairResult, SeatStats, SprtOutcome, analyse
+from orrery.search.tournament._config import (
     BotSpec,
     BudgetSpec,
     ConfigError,
@@ -18,12 +18,12 @@ from search.tournament._config import (
     config_from_dict,
     load_config,
 )
-from search.tournament._ratings import Rating, fit_bradley_terry, rate
-from search.tournament._report import ReportFiles, write_report
-from search.tournament._results import ResultsError, read_results
-from search.tournament._runner import RunSummary, run_tournament
-from search.tournament._schedule import deal_seed, pairings, schedule
-from search.tournament._stats import EloEstimate, SequentialTest, elo_estimate, llr_normalized
+from orrery.search.tournament._ratings import Rating, fit_bradley_terry, rate
+from orrery.search.tournament._report import ReportFiles, write_report
+from orrery.search.tournament._results import ResultsError, read_results
+from orrery.search.tournament._runner import RunSummary, run_tournament
+from orrery.search.tournament._schedule import deal_seed, pairings, schedule
+from orrery.search.tournament._stats import EloEstimate, SequentialTest, elo_estimate, llr_normalized
 
 __all__ = [
     "Analysis",

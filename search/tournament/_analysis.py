@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from search.tournament._config import TournamentConfig
-from search.tournament._ratings import Rating, pairwise_points, rate
-from search.tournament._schedule import Pairing, pairings
-from search.tournament._stats import EloEstimate, SequentialTest, SprtState, elo_estimate
+from orrery.search.tournament._config import TournamentConfig
+from orrery.search.tournament._ratings import Rating, pairwise_points, rate
+from orrery.search.tournament._schedule import Pairing, pairings
+from orrery.search.tournament._stats import EloEstimate, SequentialTest, SprtState, elo_estimate
 
 Record = dict[str, Any]
 

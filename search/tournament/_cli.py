@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from search.tournament._analysis import analyse
-from search.tournament._config import ConfigError, load_config
-from search.tournament._report import DECISIONS, write_report
-from search.tournament._results import ResultsError, read_results
-from search.tournament._runner import run_tournament
+from orrery.search.tournament._analysis import analyse
+from orrery.search.tournament._config import ConfigError, load_config
+from orrery.search.tournament._report import DECISIONS, write_report
+from orrery.search.tournament._results import ResultsError, read_results
+from orrery.search.tournament._runner import run_tournament
 
 
 def _run(args: argparse.Namespace) -> int:

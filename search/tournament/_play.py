@@ -8,9 +8,9 @@ import importlib
 import time
 from typing import Any
 
-from core_ext import load_game
-from search.tournament._config import SEARCH_KINDS, BotSpec, BudgetSpec
-from search.tournament._schedule import GameTask, move_seed
+from orrery.core_ext import load_game
+from orrery.search.tournament._config import SEARCH_KINDS, BotSpec, BudgetSpec
+from orrery.search.tournament._schedule import GameTask, move_seed
 
 # Bots keep no memory between calls, so one per spec and budget can serve every game in a process.
 _BOTS: dict[tuple[BotSpec, BudgetSpec], Any] = {}
@@ -26,7 +26,7 @@ def build_bot(spec: BotSpec, budget: BudgetSpec) -> Any:
         module_name, _, attr = spec.factory.partition(":")
         bot = getattr(importlib.import_module(module_name), attr)()
     else:
-        import search
+        from orrery import search
 
         if spec.kind in SEARCH_KINDS:
             config = search.get_config(spec.config or spec.kind)

@@ -8,9 +8,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from search.tournament._analysis import Analysis, analyse
-from search.tournament._config import SEARCH_KINDS, BotSpec, BudgetSpec
-from search.tournament._results import header_config, read_results
+from orrery.search.tournament._analysis import Analysis, analyse
+from orrery.search.tournament._config import SEARCH_KINDS, BotSpec, BudgetSpec
+from orrery.search.tournament._results import header_config, read_results
 
 DECISIONS = {
     "H1": "H1 accepted: {candidate} is stronger (by about {elo1:g} normalised Elo or more)",

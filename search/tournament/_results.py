@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from search.tournament._config import ConfigError, TournamentConfig, config_from_json
+from orrery.search.tournament._config import ConfigError, TournamentConfig, config_from_json
 
 FORMAT = "orrery.tournament/1"
 

@@ -15,12 +15,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import IO, Any
 
-from core_ext import load_game
-from search.tournament._analysis import SprtTracker
-from search.tournament._config import ConfigError, TournamentConfig
-from search.tournament._play import build_bot, play_game
-from search.tournament._results import ResultsWriter
-from search.tournament._schedule import GameTask, games_per_set, schedule
+from orrery.core_ext import load_game
+from orrery.search.tournament._analysis import SprtTracker
+from orrery.search.tournament._config import ConfigError, TournamentConfig
+from orrery.search.tournament._play import build_bot, play_game
+from orrery.search.tournament._results import ResultsWriter
+from orrery.search.tournament._schedule import GameTask, games_per_set, schedule
 
 OnResult = Callable[[dict[str, Any]], bool]  # returns False to stop scheduling new games
 

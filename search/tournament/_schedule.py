@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from search.tournament._config import BotSpec, BudgetSpec, TournamentConfig
+from orrery.search.tournament._config import BotSpec, BudgetSpec, TournamentConfig
 
 GameKey = tuple[int, int, int]  # (pairing, set, rotation)
 
