@@ -5,9 +5,9 @@
 # deck), space cards are space catalogue ids (core_ext/data/take_the_galaxy.json); TG_UNKNOWN marks
 # what an observation hides.
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t
-from core_ext.game cimport GameParams
-from core_ext.rng cimport Rng
-from core_ext.types cimport MAX_PLAYERS
+from orrery.core_ext.game cimport GameParams
+from orrery.core_ext.rng cimport Rng
+from orrery.core_ext.types cimport MAX_PLAYERS
 
 cdef enum:
     TG_TYPES = 24          # player card types (catalogue has <= 24)

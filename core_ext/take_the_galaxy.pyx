@@ -16,15 +16,15 @@ from pathlib import Path
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint64_t
 
-from core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
-from core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_uniform
-from core_ext.game cimport GameOps, GameParams, Game, State, Observation, compute_returns
-from core_ext.take_the_galaxy cimport (
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_uniform
+from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation, rank_returns
+from orrery.core_ext.take_the_galaxy cimport (
     TgState, TgPlayer, TgSystem, TG_TYPES, TG_DECK, TG_SPACE, TG_HAVEN, TG_EXPLORED, TG_MAX_SYSTEMS,
     TG_SLOTS, TG_STACK, TG_MAX_SHIPS, TG_RENOWN_PILE, TG_RES, TG_UNKNOWN, TG_NONE,
 )
 
-from core_ext._errors import StateFormatError
+from orrery.core_ext._errors import StateFormatError
 
 # ---------------------------------------------------------------- constants
 
@@ -127,9 +127,42 @@ TTG_OPS.determinize = ttg_determinize
 TTG_OPS.playout = NULL
 TTG_OPS.evaluate = ttg_evaluate
 TTG_OPS.policy_action = ttg_policy_action
+TTG_OPS.returns = ttg_returns
 
 include "take_the_galaxy_codec.pxi"
 
 
 def make_game(int players, str variant):
     return TakeTheGalaxyGame(players, variant)
+
+
+from orrery.core_ext._registry import GameInfo, register  # noqa: E402  (registration at import, contract v2)
+
+register(
+    GameInfo(
+        name="take_the_galaxy",
+        title="Take The Galaxy (solo to 4 players; numbered, random and 2-against-2 team set-ups)",
+        module=__name__,
+        variants=("standard", "random", "team"),
+        player_counts=(1, 2, 3, 4),
+        variant_player_counts=(("team", (4,)),),
+        action_description=(
+            "0 end the turn; 1/2 choose Frontier Settlement/Mine (set-up); 3 + type discard a card "
+            "(paying, or to Space Pirates); 27 + type 1 science: a card from the discard pile; 51/52 draw "
+            "with 3 manpower/2 production; 53 + position study an anomaly or solve an event; 58 + position "
+            "use an opportunity; 63 + ship sell a ship at The Next Step; 71 + system relinquish; "
+            "75 + owner*8 + ship use a ship; 91 + owner*16 + system*4 + slot use a colony; "
+            "123 + owner*16 + system*4 + resource take a bounty resource (owner 1 = team mate); "
+            "155 + type build a ship; 179 + (system*4 + slot)*24 + type upgrade; "
+            "563 + (target*4 + slot)*24 + type build a colony (target 0-3 own system, 4-8 explored "
+            "position: claim). Card types are catalogue indexes; action_to_struct gives names and a label."
+        ),
+        default_search="ismcts@3",
+        outcome="team",
+        hidden_information=(
+            "the order of the space deck (in the random set-up also which cards it holds), the order of "
+            "every player deck including the observer's own, and the other players' hands (sizes public)"
+        ),
+        rules_doc="docs/rules/take_the_galaxy.md",
+    )
+)

@@ -98,12 +98,14 @@ def _load_catalogue():
         for sec in range(3):
             want = data["setup_counts"][str(n)][SECTOR_NAMES[sec]]
             for k in range(3):
-                SETUP_COUNT[n][sec][k] = want[k]
+                # JSON lists [systems, events, anomalies] as the rulebook does; kinds are system, anomaly, event
+                SETUP_COUNT[n][sec][k] = want[(0, 2, 1)[k]]
                 got = sum(1 for i in range(N_SPACE) if SPACE_SECTOR[i] == sec and SPACE_KIND[i] == k
                           and SPACE_PLAYERS[i] <= n)
-                if got != want[k]:
+                if got != SETUP_COUNT[n][sec][k]:
                     raise RuntimeError(f"{CATALOGUE_PATH}: {n} players, {SECTOR_NAMES[sec]}: {got} "
-                                       f"{SPACE_KIND_NAMES[k]}s numbered, the set-up needs {want[k]}")
+                                       f"{SPACE_KIND_NAMES[k]} cards numbered, the set-up needs "
+                                       f"{SETUP_COUNT[n][sec][k]}")
     numbers = data["event_numbers"]
     MIGRATION_M = numbers["migration_manpower"]
     INVESTORS_RP = numbers["investors_renown"]

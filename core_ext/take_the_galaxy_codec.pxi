@@ -627,7 +627,7 @@ cdef str _render(const TgState* k, str variant, int viewer):
     lines.append(f"space deck: {k.n_space} cards left")
     explored = []
     for j in range(k.n_explored):
-        explored.append(_space_card_text(k.explored[j], k) + (" [used]" if k.explored_used[j] else ""))
+        explored.append(_space_card_text(k.explored[j]) + (" [used]" if k.explored_used[j] else ""))
     lines.append("explored space (oldest first): " + ("; ".join(explored) if explored else "empty"))
     if k.phase in (PH_ACTION, PH_PAY):
         pool = ", ".join(f"{k.pool[r]} {RESOURCE_NAMES[r]}" for r in range(TG_RES))
@@ -645,7 +645,7 @@ cdef str _render(const TgState* k, str variant, int viewer):
     return "\n".join(lines)
 
 
-def _space_card_text(int card, const TgState* k=NULL):
+def _space_card_text(int card):
     kind = SPACE_KIND[card]
     name = f"{SPACE_NAMES[card]} ({SECTOR_NAMES[SPACE_SECTOR[card]]} {SPACE_KIND_NAMES[kind]}"
     if kind == SK_SYSTEM:

@@ -216,7 +216,7 @@ cdef void ttg_returns(const void* p, double* out) noexcept nogil:
             theirs = _side_score(s, (i + 1) % n)
             out[i] = 1.0 if mine > theirs else (0.5 if mine == theirs else 0.0)
         return
-    compute_returns(&TTG_OPS, p, out)
+    rank_returns(&TTG_OPS, p, out)
 
 
 # ---------------------------------------------------------------- playout policy
