@@ -205,16 +205,17 @@ cdef int ttg_init(void* p, const GameParams* params, uint64_t seed) noexcept nog
 # ---------------------------------------------------------------- turn flow
 
 cdef void _reveal(TgState* s) noexcept nogil:
-    # "Exploration Phase": the new card at the newest end; over players + 1, the oldest drops off.
+    # "Exploration Phase": the new card at the newest end; over players + 1, the oldest drops off
+    # (dropped first here, so the array never holds more than players + 1 cards).
+    if s.n_explored >= s.params.num_players + 1:
+        s.space_discard[s.n_space_discard] = s.explored[0]
+        s.n_space_discard += 1
+        _explored_remove(s, 0)
     s.n_space -= 1
     s.explored[s.n_explored] = s.space[s.n_space]
     s.explored_used[s.n_explored] = 0
     s.space[s.n_space] = 0
     s.n_explored += 1
-    if s.n_explored > s.params.num_players + 1:
-        s.space_discard[s.n_space_discard] = s.explored[0]
-        s.n_space_discard += 1
-        _explored_remove(s, 0)
 
 
 cdef void _begin_turn(TgState* s, int seat) noexcept nogil:
@@ -255,6 +256,7 @@ cdef void _end_turn(TgState* s) noexcept nogil:
     s.pool[2] = 0
     if s.n_space == 0:
         s.phase = PH_OVER
+        s.current = 0            # no seat moves any more; one value keeps equal states byte-equal
         return
     _begin_turn(s, (s.current + 1) % s.params.num_players)
 

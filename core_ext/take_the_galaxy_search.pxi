@@ -14,7 +14,8 @@ cdef void ttg_observe(const void* p, int player, void* out) noexcept nogil:
     for seat in range(o.params.num_players):
         for i in range(o.players[seat].n_draw):
             o.players[seat].draw[i] = TG_UNKNOWN
-        if seat != player:
+        # During the set-up every hand is the public marked cards (less the frontier colony chosen).
+        if seat != player and o.phase != PH_FRONTIER:
             for t in range(TG_TYPES):
                 o.players[seat].hand[t] = TG_UNKNOWN
         memset(&o.shuffle[seat], 0, sizeof(Rng))
