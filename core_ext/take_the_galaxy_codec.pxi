@@ -180,7 +180,7 @@ cdef _load_into(TgState* s, dict d, int observer):
     if d.get("version") != PAYLOAD_VERSION:
         _err("version", f"expected {PAYLOAD_VERSION!r}, got {d.get('version')!r}")
     phase = _get(d, "phase", "phase")
-    if phase not in PHASE_IDS:
+    if not isinstance(phase, str) or phase not in PHASE_IDS:
         _err("phase", f"{phase!r} is not one of {', '.join(PHASE_IDS)}")
     s.phase = PHASE_IDS[phase]
     s.turn = _int(_get(d, "turn", "turn"), 0, 1000, "turn")
