@@ -27,7 +27,7 @@ cdef enum:
 ctypedef struct TgSystem:
     uint8_t card                      # space-card id, TG_HAVEN for the starting system
     uint8_t depth[TG_SLOTS]           # colonies on each slot (0 = empty), the top one is active
-    uint8_t stack[TG_SLOTS][TG_STACK] # card types bottom first; TG_NONE past depth
+    uint8_t stack[TG_SLOTS][TG_STACK]  # card types bottom first; TG_NONE past depth
     uint8_t used[TG_SLOTS]            # 1: the top colony was used this turn
     uint8_t bounty[4]                 # bounty resources left on the card (M, P, S, C)
 

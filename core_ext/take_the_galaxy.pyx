@@ -14,13 +14,13 @@ import json
 from pathlib import Path
 
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_uniform
 from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation, rank_returns
 from orrery.core_ext.take_the_galaxy cimport (
-    TgState, TgPlayer, TgSystem, TG_TYPES, TG_DECK, TG_SPACE, TG_HAVEN, TG_EXPLORED, TG_MAX_SYSTEMS,
+    TgState, TgPlayer, TgSystem, TG_TYPES, TG_DECK, TG_SPACE, TG_HAVEN, TG_MAX_SYSTEMS,
     TG_SLOTS, TG_STACK, TG_MAX_SHIPS, TG_RENOWN_PILE, TG_RES, TG_UNKNOWN, TG_NONE,
 )
 

@@ -98,7 +98,7 @@ def _load_catalogue():
         for sec in range(3):
             want = data["setup_counts"][str(n)][SECTOR_NAMES[sec]]
             for k in range(3):
-                # JSON lists [systems, events, anomalies] as the rulebook does; kinds are system, anomaly, event
+                # JSON lists [systems, events, anomalies] like the rulebook; kinds: system, anomaly, event
                 SETUP_COUNT[n][sec][k] = want[(0, 2, 1)[k]]
                 got = sum(1 for i in range(N_SPACE) if SPACE_SECTOR[i] == sec and SPACE_KIND[i] == k
                           and SPACE_PLAYERS[i] <= n)
@@ -170,7 +170,8 @@ def _load_space_card(int i, str kind, dict x):
 
 CATALOGUE = _load_catalogue()
 CARD_NAMES = tuple(c["name"] for c in CATALOGUE["player_cards"])
-SPACE_NAMES = tuple(x["name"] for x in CATALOGUE["systems"] + CATALOGUE["anomalies"] + CATALOGUE["events"]) + \
-    (CATALOGUE["starting_system"]["name"],)
+SPACE_NAMES = tuple(
+    x["name"] for x in CATALOGUE["systems"] + CATALOGUE["anomalies"] + CATALOGUE["events"]
+) + (CATALOGUE["starting_system"]["name"],)
 CARD_IDS = {name: t for t, name in enumerate(CARD_NAMES)}
 SPACE_IDS = {name: i for i, name in enumerate(SPACE_NAMES)}

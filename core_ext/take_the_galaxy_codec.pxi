@@ -103,7 +103,8 @@ cdef class TakeTheGalaxyGame(Game):
             "players": [_dump_player(&k.players[p]) for p in range(k.params.num_players)],
         }
         if s is not None:
-            out["shuffle_streams"] = [[k.shuffle[p].s[i] for i in range(4)] for p in range(k.params.num_players)]
+            out["shuffle_streams"] = [[k.shuffle[p].s[i] for i in range(4)]
+                                      for p in range(k.params.num_players)]
         return out
 
     # ------------------------------------------------------------ load
@@ -141,7 +142,8 @@ cdef class TakeTheGalaxyGame(Game):
         raise StateFormatError(f"no legal action matches {action!r}")
 
     def _render(self, State s, Observation o):
-        return _render(_cst(s.ptr if s is not None else o.ptr), self.variant, o.player if o is not None else -1)
+        viewer = o.player if o is not None else -1
+        return _render(_cst(s.ptr if s is not None else o.ptr), self.variant, viewer)
 
 
 def _space_name(int card):
@@ -158,7 +160,8 @@ cdef dict _dump_player(const TgPlayer* pl):
                       for i in range(pl.n_draw - 1, -1, -1)],
         "discard": [CARD_NAMES[pl.discard[i]] for i in range(pl.n_discard)],
         "systems": [_dump_system(&pl.systems[i]) for i in range(pl.n_systems)],
-        "ships": [{"card": CARD_NAMES[pl.ships[i]], "used": bool(pl.ship_used[i])} for i in range(pl.n_ships)],
+        "ships": [{"card": CARD_NAMES[pl.ships[i]], "used": bool(pl.ship_used[i])}
+                  for i in range(pl.n_ships)],
         "sold_ships": [CARD_NAMES[pl.sold[i]] for i in range(pl.n_sold)],
         "renown_pile": [SPACE_NAMES[pl.renown_pile[i]] for i in range(pl.n_renown)],
         "renown_tokens": pl.tokens,
@@ -188,7 +191,8 @@ cdef _load_into(TgState* s, dict d, int observer):
     s.current = 0 if (current is None and s.phase == PH_OVER) else _int(current, 0, n - 1, "current")
     s.turn_steps = _int(_get(d, "turn_steps", "turn_steps"), 0, TURN_STEP_CAP, "turn_steps")
     s.claimed = _bool(_get(d, "claimed_this_turn", "claimed_this_turn"), "claimed_this_turn")
-    s.relinquished = _bool(_get(d, "relinquished_this_turn", "relinquished_this_turn"), "relinquished_this_turn")
+    key = "relinquished_this_turn"
+    s.relinquished = _bool(_get(d, key, key), key)
     pool = _resources(_get(d, "pool", "pool"), RESOURCE_NAMES[:3], POOL_CAP, "pool")
     for i in range(TG_RES):
         s.pool[i] = pool[i]
@@ -412,10 +416,6 @@ cdef _check_player_cards(TgState* s, int p, str w):
         sum(1 for i in range(pl.n_renown) if pl.renown_pile[i] == TG_HAVEN)
     if haven != 1:
         _err(w, "the starting system is either under control or in the renown pile, once")
-    for i in range(pl.n_renown):
-        if SPACE_KIND[pl.renown_pile[i]] == SK_SYSTEM and pl.renown_pile[i] != TG_HAVEN:
-            continue
-    frontier_on_haven = pl.frontier == 0 or pl.n_systems == 0 or True
     if pl.frontier == 0 and (pl.n_systems != 1 or any(pl.systems[0].depth[k] for k in range(TG_SLOTS))):
         _err(w + ".systems", "before the frontier choice only the empty starting system is on the table")
 
@@ -426,6 +426,7 @@ cdef _check_space_cards(TgState* s, int observer):
     # space deck is ordered Core on top of Expanse on top of Fringe.
     cdef int n = s.params.num_players, i, p, sec, kind
     where = {}
+
     def place(card, label):
         if card == TG_HAVEN:
             _err(label, "a starting system never leaves its owner")
@@ -494,6 +495,7 @@ def _res_text(vec):
 
 cdef dict _action_struct(const TgState* k, int a):
     cdef const TgPlayer* pl = &k.players[k.current]
+    cdef const TgSystem* sy
     cdef int x, target, slot, card, owner_rel, seat
     if k.phase == PH_FRONTIER:
         card = CARD_FRONTIER[a - A_FRONTIER]
@@ -502,7 +504,8 @@ cdef dict _action_struct(const TgState* k, int a):
     if k.phase == PH_PAY:
         card = a - A_DISCARD
         why = "to the space pirates" if k.pay_then_draw else f"to pay ({k.pay_left} left)"
-        return {"id": a, "kind": "discard", "card": CARD_NAMES[card], "label": f"discard {CARD_NAMES[card]} {why}"}
+        return {"id": a, "kind": "discard", "card": CARD_NAMES[card],
+                "label": f"discard {CARD_NAMES[card]} {why}"}
     if a == A_END:
         return {"id": a, "kind": "end_turn", "label": "end the turn"}
     if A_RETRIEVE <= a < A_DRAW_M:
@@ -540,7 +543,8 @@ cdef dict _action_struct(const TgState* k, int a):
         owner_rel = x // TG_MAX_SHIPS
         seat = _owner(k, owner_rel)
         card = k.players[seat].ships[x % TG_MAX_SHIPS]
-        return {"id": a, "kind": "use_ship", "owner": seat, "ship": x % TG_MAX_SHIPS, "card": CARD_NAMES[card],
+        return {"id": a, "kind": "use_ship", "owner": seat, "ship": x % TG_MAX_SHIPS,
+                "card": CARD_NAMES[card],
                 "label": f"use {_whose(owner_rel)}{CARD_NAMES[card]} (ship {x % TG_MAX_SHIPS + 1}): "
                          f"{_effect_text(card)}"}
     if A_USE_COLONY <= a < A_BOUNTY:
@@ -552,7 +556,8 @@ cdef dict _action_struct(const TgState* k, int a):
         card = sy.stack[slot][sy.depth[slot] - 1]
         return {"id": a, "kind": "use_colony", "owner": seat, "system": (x % 16) // 4, "slot": slot,
                 "card": CARD_NAMES[card],
-                "label": f"use {_whose(owner_rel)}{CARD_NAMES[card]} on {SPACE_NAMES[sy.card]} slot {slot + 1}: "
+                "label": f"use {_whose(owner_rel)}{CARD_NAMES[card]} on {SPACE_NAMES[sy.card]} "
+                         f"slot {slot + 1}: "
                          f"{_effect_text(card)}"}
     if A_BOUNTY <= a < A_BUILD_SHIP:
         x = a - A_BOUNTY
@@ -574,7 +579,8 @@ cdef dict _action_struct(const TgState* k, int a):
         card = x % TG_TYPES
         old = sy.stack[slot][sy.depth[slot] - 1]
         cost = _upgrade_cost(old, card, _effects(k))
-        return {"id": a, "kind": "upgrade", "system": x // (4 * TG_TYPES), "slot": slot, "card": CARD_NAMES[card],
+        return {"id": a, "kind": "upgrade", "system": x // (4 * TG_TYPES), "slot": slot,
+                "card": CARD_NAMES[card],
                 "discard": cost,
                 "label": f"upgrade {CARD_NAMES[old]} on {SPACE_NAMES[sy.card]} slot {slot + 1} to "
                          f"{CARD_NAMES[card]}, discarding {cost}"}
@@ -586,12 +592,14 @@ cdef dict _action_struct(const TgState* k, int a):
     if target < TG_MAX_SYSTEMS:
         return {"id": a, "kind": "build", "system": target, "slot": slot, "card": CARD_NAMES[card],
                 "discard": cost,
-                "label": f"build {CARD_NAMES[card]} on {SPACE_NAMES[pl.systems[target].card]} slot {slot + 1}, "
+                "label": f"build {CARD_NAMES[card]} on {SPACE_NAMES[pl.systems[target].card]} "
+                         f"slot {slot + 1}, "
                          f"discarding {cost}"}
     space_card = k.explored[target - TG_MAX_SYSTEMS]
     hz = _hazards(k, space_card, _effects(k))
     hz_text = f", paying {hz} {RESOURCE_NAMES[HAZARD_RESOURCE]} for hazards" if hz else ""
-    return {"id": a, "kind": "claim", "position": target - TG_MAX_SYSTEMS, "system_card": SPACE_NAMES[space_card],
+    return {"id": a, "kind": "claim", "position": target - TG_MAX_SYSTEMS,
+            "system_card": SPACE_NAMES[space_card],
             "slot": slot, "card": CARD_NAMES[card], "discard": cost, "hazards": hz,
             "label": f"claim {SPACE_NAMES[space_card]}: build {CARD_NAMES[card]} on slot {slot + 1}, "
                      f"discarding {cost}{hz_text}"}
@@ -606,7 +614,8 @@ def _effect_text(int card):
     vout = [CARD_OUT[card][r] for r in range(4)]
     text = _res_text(vout)
     if CARD_OUT_RENOWN[card]:
-        text = f"{CARD_OUT_RENOWN[card]} renown" if text == "nothing" else f"{text} + {CARD_OUT_RENOWN[card]} renown"
+        gain = f"{CARD_OUT_RENOWN[card]} renown"
+        text = gain if text == "nothing" else f"{text} + {gain}"
     return f"{_res_text(vin)} -> {text}" if any(vin) else f"+ {text}"
 
 
@@ -623,7 +632,6 @@ cdef str _render(const TgState* k, str variant, int viewer):
     else:
         head += f" - turn {k.turn}, seat {k.current} to play ({PHASE_NAMES[k.phase]})"
     lines.append(head)
-    sectors = [0, 0, 0]
     lines.append(f"space deck: {k.n_space} cards left")
     explored = []
     for j in range(k.n_explored):
@@ -638,7 +646,8 @@ cdef str _render(const TgState* k, str variant, int viewer):
             flags.append("a system was relinquished this turn")
         lines.append(f"pool: {pool}" + (f" ({'; '.join(flags)})" if flags else ""))
         if k.phase == PH_PAY:
-            lines.append(f"to discard: {k.pay_left} card(s)" + (" (space pirates)" if k.pay_then_draw else ""))
+            why = " (space pirates)" if k.pay_then_draw else ""
+            lines.append(f"to discard: {k.pay_left} card(s){why}")
     scores = [_score(k, p) for p in range(n)]
     for p in range(n):
         lines.extend(_render_player(k, p, scores[p], viewer))
@@ -662,6 +671,7 @@ def _space_card_text(int card):
 
 cdef list _render_player(const TgState* k, int p, int score, int viewer):
     cdef const TgPlayer* pl = &k.players[p]
+    cdef const TgSystem* sy
     cdef int i, slot
     marker = "*" if k.phase != PH_OVER and k.current == p else " "
     team = ""
@@ -689,8 +699,9 @@ cdef list _render_player(const TgState* k, int p, int score, int viewer):
         out.append(f"    system {i + 1} {SPACE_NAMES[sy.card]} (renown {SPACE_RENOWN[sy.card]}{extra}): "
                    + "; ".join(cells))
     if pl.n_ships:
-        out.append("    ships: " + ", ".join(CARD_NAMES[pl.ships[i]] + (" (used)" if pl.ship_used[i] else "")
-                                         for i in range(pl.n_ships)))
+        ships = [CARD_NAMES[pl.ships[i]] + (" (used)" if pl.ship_used[i] else "") for i in range(pl.n_ships)]
+        out.append("    ships: " + ", ".join(ships))
     if pl.n_renown:
-        out.append("    renown pile: " + ", ".join(SPACE_NAMES[pl.renown_pile[i]] for i in range(pl.n_renown)))
+        pile = [SPACE_NAMES[pl.renown_pile[i]] for i in range(pl.n_renown)]
+        out.append("    renown pile: " + ", ".join(pile))
     return out

@@ -34,7 +34,9 @@ cdef void _shuffle(uint8_t* cards, int n, Rng* rng) noexcept nogil:
     cdef uint8_t tmp
     for i in range(n - 1, 0, -1):
         j = <int>rng_below(rng, <unsigned int>(i + 1))
-        tmp = cards[i]; cards[i] = cards[j]; cards[j] = tmp
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
 
 
 # ---------------------------------------------------------------- cards moving

@@ -6,16 +6,15 @@ Section names in the test docstrings are the rulebook's headings.
 import json
 
 import pytest
-from ttg_positions import find, game, has, pay, payload, player, position, started, system
-
 from orrery.core_ext import StateFormatError
+from ttg_positions import find, game, has, pay, payload, player, position, started, system
 
 # ---------------------------------------------------------------- set-up
 
 
 @pytest.mark.parametrize("players,cards", [(1, 12), (2, 24), (3, 36), (4, 48)])
 def test_setup_space_deck_and_explored_space(players, cards):
-    """"Prepare the Space Deck" and "Explored Space": the numbered cards, as many explored as players."""
+    """ "Prepare the Space Deck" and "Explored Space": the numbered cards, as many explored as players."""
     s = game(players).new_initial_state(seed=3).to_dict()["state"]
     assert len(s["explored"]) == players
     assert len(s["space_deck"]) + len(s["explored"]) == cards
@@ -30,7 +29,7 @@ def name_sector(name):
 
 
 def test_setup_marked_cards_and_frontier_choice():
-    """"B Player Deck": 8 marked cards in hand; the chosen frontier colony goes on Haven, 7 stay."""
+    """ "B Player Deck": 8 marked cards in hand; the chosen frontier colony goes on Haven, 7 stay."""
     state = game(2).new_initial_state(seed=1)
     p = payload(state)["players"][0]
     assert p["hand_size"] == 8 and p["systems"][0]["card"] == "Haven" and len(p["draw_pile"]) == 23
@@ -46,7 +45,7 @@ def test_setup_marked_cards_and_frontier_choice():
 
 
 def test_first_turn_explores_and_draws():
-    """"Exploration Phase" and "Draw Phase" of the first turn after the set-up."""
+    """ "Exploration Phase" and "Draw Phase" of the first turn after the set-up."""
     g, state = started(2)
     s = payload(state)
     assert len(s["explored"]) == 3 and s["turn"] == 1
@@ -54,7 +53,7 @@ def test_first_turn_explores_and_draws():
 
 
 def test_random_setup_counts():
-    """"Random Play": the rulebook's counts per sector and kind, drawn from all cards of the sector."""
+    """ "Random Play": the rulebook's counts per sector and kind, drawn from all cards of the sector."""
     from ttg_positions import SPACE
 
     seen = set()
@@ -72,7 +71,7 @@ def test_random_setup_counts():
 
 
 def test_exploration_slides_and_drops_the_oldest():
-    """"Exploration Phase": at players + 1 cards the oldest drops to the space discard pile."""
+    """ "Exploration Phase": at players + 1 cards the oldest drops to the space discard pile."""
     state = position(2, explored=["Kepler-7", "Singing Comet", "Vega Shoals"])
     top = payload(state)["space_deck"][0]
     state.apply(find(state, kind="end_turn"))
@@ -82,7 +81,7 @@ def test_exploration_slides_and_drops_the_oldest():
 
 
 def test_draw_reshuffles_the_discard_pile_when_the_deck_is_empty():
-    """"B Player Deck": an empty deck is made anew from the discard pile when a card is needed."""
+    """ "B Player Deck": an empty deck is made anew from the discard pile when a card is needed."""
     all_but = ["Settlement"] * 3
     state = position(2, explored=["Kepler-7"], pool={"manpower": 3})
     d = state.to_dict()
@@ -98,7 +97,7 @@ def test_draw_reshuffles_the_discard_pile_when_the_deck_is_empty():
 
 
 def test_reset_phase_and_end_phase():
-    """"Reset Phase" (own cards and opportunities unused) and "Resource pool" (emptied at the end)."""
+    """ "Reset Phase" (own cards and opportunities unused) and "Resource pool" (emptied at the end)."""
     haven = system("Haven", [["Frontier Settlement"], [], []], used=[True, False, False])
     state = position(
         2,
@@ -115,7 +114,7 @@ def test_reset_phase_and_end_phase():
 
 
 def test_game_ends_after_the_turn_that_reveals_the_last_card():
-    """"End the game": the player who revealed the last card finishes the turn, then it is over."""
+    """ "End the game": the player who revealed the last card finishes the turn, then it is over."""
     from ttg_positions import SPACE
 
     rest = [n for n, x in SPACE.items() if x["players"] <= 2 and n not in ("Kepler-7", "Vega Shoals")]
@@ -128,7 +127,7 @@ def test_game_ends_after_the_turn_that_reveals_the_last_card():
 
 
 def test_end_and_scoring_with_shared_ties():
-    """"End the game": renown from every source; ties are shared wins."""
+    """ "End the game": renown from every source; ties are shared wins."""
     from ttg_positions import SPACE
 
     cards = [n for n, x in SPACE.items() if x["players"] <= 2]
@@ -151,9 +150,13 @@ def test_end_and_scoring_with_shared_ties():
 
 
 def test_claim_a_system_by_building_on_it_and_only_one_card_per_turn():
-    """"Systems" and "Taking a card": claiming is building a colony; one card a turn."""
-    state = position(2, explored=["Kepler-7", "Singing Comet"], pool={"science": 2},
-                     seats={0: player(hand=["Mining Outpost", "Settlement", "Scout"])})
+    """ "Systems" and "Taking a card": claiming is building a colony; one card a turn."""
+    state = position(
+        2,
+        explored=["Kepler-7", "Singing Comet"],
+        pool={"science": 2},
+        seats={0: player(hand=["Mining Outpost", "Settlement", "Scout"])},
+    )
     a = find(state, kind="claim", system_card="Kepler-7", slot=1, card="Mining Outpost")
     assert state.action_label(a) == "claim Kepler-7: build Mining Outpost on slot 2, discarding 1"
     state.apply(a)
@@ -166,33 +169,41 @@ def test_claim_a_system_by_building_on_it_and_only_one_card_per_turn():
 
 
 def test_no_claim_with_four_systems():
-    """"Systems": at most 4 systems under control."""
-    systems = [system("Haven", [["Frontier Settlement"], [], []]), system("Tau Ceti Reach"),
-               system("Arcturus Gate"), system("Proxima Drift")]
-    state = position(2, explored=["Kepler-7"], seats={0: player(hand=["Mining Outpost", "Scout"], systems=systems)})
+    """ "Systems": at most 4 systems under control."""
+    systems = [
+        system("Haven", [["Frontier Settlement"], [], []]),
+        system("Tau Ceti Reach"),
+        system("Arcturus Gate"),
+        system("Proxima Drift"),
+    ]
+    state = position(
+        2, explored=["Kepler-7"], seats={0: player(hand=["Mining Outpost", "Scout"], systems=systems)}
+    )
     assert not has(state, kind="claim")
     assert has(state, kind="build", system=1, card="Mining Outpost") is False  # Tau Ceti has B slots only
     assert has(state, kind="build", system=2, card="Mining Outpost")
 
 
 def test_hazards_are_paid_in_production_and_cosmic_burst_adds_one():
-    """"Hazards" (1 production each) and "Cosmic Burst" (+1 on every explored system)."""
+    """ "Hazards" (1 production each) and "Cosmic Burst" (+1 on every explored system)."""
     hand = ["Settlement", "Scout"]
     state = position(2, explored=["Proxima Drift"], seats={0: player(hand=hand)})
     assert not has(state, kind="claim")
     state = position(2, explored=["Proxima Drift"], seats={0: player(hand=hand)}, pool={"production": 1})
     state.apply(find(state, kind="claim", card="Settlement"))
     assert payload(state)["pool"] == {}
-    state = position(2, explored=["Proxima Drift", "Cosmic Burst"], seats={0: player(hand=hand)},
-                     pool={"production": 1})
+    state = position(
+        2, explored=["Proxima Drift", "Cosmic Burst"], seats={0: player(hand=hand)}, pool={"production": 1}
+    )
     assert not has(state, kind="claim")
-    state = position(2, explored=["Proxima Drift", "Cosmic Burst"], seats={0: player(hand=hand)},
-                     pool={"production": 2})
+    state = position(
+        2, explored=["Proxima Drift", "Cosmic Burst"], seats={0: player(hand=hand)}, pool={"production": 2}
+    )
     assert find(state, kind="claim", card="Settlement")
 
 
 def test_bounty_resources_stay_and_are_used_one_at_a_time():
-    """"Bounty Systems": the resources come with the system and are used when the owner wants."""
+    """ "Bounty Systems": the resources come with the system and are used when the owner wants."""
     state = position(2, explored=["Arcturus Gate"], seats={0: player(hand=["Mining Outpost", "Scout"])})
     state.apply(find(state, kind="claim", card="Mining Outpost"))
     pay(state, "Scout")
@@ -203,7 +214,7 @@ def test_bounty_resources_stay_and_are_used_one_at_a_time():
 
 
 def test_study_an_anomaly_and_solve_an_event():
-    """"Anomaly" (science) and "Events" (the printed cost): to the renown pile, the effect stops."""
+    """ "Anomaly" (science) and "Events" (the printed cost): to the renown pile, the effect stops."""
     state = position(2, explored=["Singing Comet", "Space Pirates"], pool={"science": 2})
     state.apply(find(state, kind="study_anomaly"))
     p = payload(state)
@@ -220,7 +231,7 @@ def test_study_an_anomaly_and_solve_an_event():
 
 
 def test_space_pirates_take_one_card_in_the_exploration_phase():
-    """"Space Pirates": discard 1 card at the end of the exploration phase (a choice), then draw."""
+    """ "Space Pirates": discard 1 card at the end of the exploration phase (a choice), then draw."""
     state = position(2, explored=["Space Pirates"], seats={1: player(hand=["Settlement", "Scout"])})
     state.apply(find(state, kind="end_turn"))
     assert payload(state)["phase"] == "payment" and state.current_player == 1
@@ -237,7 +248,7 @@ def test_space_pirates_ignore_an_empty_hand():
 
 
 def test_intergalactic_migration_once_per_turn():
-    """"Opportunities": once per turn each."""
+    """ "Opportunities": once per turn each."""
     state = position(2, explored=["Intergalactic Migration"])
     state.apply(find(state, kind="opportunity"))
     assert payload(state)["pool"] == {"manpower": 1}
@@ -245,7 +256,7 @@ def test_intergalactic_migration_once_per_turn():
 
 
 def test_galactic_investors_need_banked_renown():
-    """"Galactic Investors": 1 renown for 2 credits (2 cards); needs a token or a card to trade in."""
+    """ "Galactic Investors": 1 renown for 2 credits (2 cards); needs a token or a card to trade in."""
     state = position(3, explored=["Galactic Investors"])
     assert not has(state, kind="opportunity")
     state = position(3, explored=["Galactic Investors"], seats={0: player(renown_pile=["Singing Comet"])})
@@ -262,7 +273,7 @@ def test_nomad_guildship_trades_production_for_science():
 
 
 def test_space_race_adds_renown_to_a_relinquish():
-    """"Space Race": relinquishing earns 2 extra renown."""
+    """ "Space Race": relinquishing earns 2 extra renown."""
     full = system("Haven", [["Frontier Settlement"], ["Mining Outpost"], ["Strip Mine"]])
     seats = {0: player(systems=[full, system("Vega Shoals")])}
     state = position(2, explored=["Space Race"], seats=seats)
@@ -312,14 +323,23 @@ def test_ion_storm_grounds_ships():
 
 
 def test_slot_types():
-    """"Civilization Colonies" on biosphere, "Mining Colonies" on deposit, utility on any slot."""
+    """ "Civilization Colonies" on biosphere, "Mining Colonies" on deposit, utility on any slot."""
     state = position(2, seats={0: player(hand=["Settlement", "Mining Outpost", "Research Station", "Scout"])})
-    builds = {(a["card"], a["slot"]) for a in map(state.action_to_struct, state.legal_actions()) if a["kind"] == "build"}
-    assert builds == {("Mining Outpost", 1), ("Mining Outpost", 2), ("Research Station", 1), ("Research Station", 2)}
+    builds = {
+        (a["card"], a["slot"])
+        for a in map(state.action_to_struct, state.legal_actions())
+        if a["kind"] == "build"
+    }
+    assert builds == {
+        ("Mining Outpost", 1),
+        ("Mining Outpost", 2),
+        ("Research Station", 1),
+        ("Research Station", 2),
+    }
 
 
 def test_build_needs_the_cost_in_other_cards_and_pays_by_discards():
-    """"Building Colonies": discard the cost from the hand (a choice per card)."""
+    """ "Building Colonies": discard the cost from the hand (a choice per card)."""
     state = position(2, seats={0: player(hand=["Deep Core Mine", "Scout", "Settlement"])})
     assert not has(state, card="Deep Core Mine")
     state = position(2, seats={0: player(hand=["Deep Core Mine", "Scout", "Settlement", "Township"])})
@@ -332,7 +352,7 @@ def test_build_needs_the_cost_in_other_cards_and_pays_by_discards():
 
 
 def test_build_a_ship_and_use_it_at_once():
-    """"Building Ships" and "Using ships and colonies": usable immediately, once per turn."""
+    """ "Building Ships" and "Using ships and colonies": usable immediately, once per turn."""
     state = position(2, seats={0: player(hand=["Mining Barge", "Scout", "Settlement"])})
     state.apply(find(state, kind="build_ship", card="Mining Barge"))
     pay(state, "Scout", "Settlement")
@@ -346,15 +366,23 @@ def test_transforming_effects_need_their_input():
     assert not has(position(2, seats=seats, pool={"production": 1}), kind="use_ship")
     state = position(2, seats=seats, pool={"production": 2})
     state.apply(find(state, kind="use_ship"))
-    assert payload(state)["pool"] == {} and payload(state)["players"][0]["hand_size"] == 2  # 2 credits: 2 cards
+    assert (
+        payload(state)["pool"] == {} and payload(state)["players"][0]["hand_size"] == 2
+    )  # 2 credits: 2 cards
 
 
 def test_upgrade_rules():
-    """"Upgrading Colonies": same kind, higher cost, pay the difference, the old one's renown stops."""
+    """ "Upgrading Colonies": same kind, higher cost, pay the difference, the old one's renown stops."""
     haven = system("Haven", [["Settlement"], ["Strip Mine"], []])
-    p = player(hand=["Township", "Deep Core Mine", "Trade City", "Frontier Settlement", "Scout"], systems=[haven])
+    p = player(
+        hand=["Township", "Deep Core Mine", "Trade City", "Frontier Settlement", "Scout"], systems=[haven]
+    )
     state = position(2, seats={0: p})
-    ups = {(a["slot"], a["card"]) for a in map(state.action_to_struct, state.legal_actions()) if a["kind"] == "upgrade"}
+    ups = {
+        (a["slot"], a["card"])
+        for a in map(state.action_to_struct, state.legal_actions())
+        if a["kind"] == "upgrade"
+    }
     assert ups == {(0, "Township"), (0, "Trade City"), (1, "Deep Core Mine")}
     before = state.scores()[0]
     a = find(state, kind="upgrade", slot=1, card="Deep Core Mine")
@@ -366,13 +394,16 @@ def test_upgrade_rules():
 
 
 def test_relinquish_rules():
-    """"Relinquishing a system": not the newest, all slots filled, once a turn; renown and discards."""
+    """ "Relinquishing a system": not the newest, all slots filled, once a turn; renown and discards."""
     full = system("Haven", [["Township"], ["Mining Outpost"], ["Strip Mine", "Deep Core Mine"]])
     kepler = system("Kepler-7", [["Settlement"], [], []])
     vega = system("Vega Shoals", [["Mining Outpost"], ["Mining Outpost"]])
     state = position(2, seats={0: player(systems=[full, kepler, vega])})
-    rel = [state.action_to_struct(a)["card"] for a in state.legal_actions()
-           if state.action_to_struct(a)["kind"] == "relinquish"]
+    rel = [
+        state.action_to_struct(a)["card"]
+        for a in state.legal_actions()
+        if state.action_to_struct(a)["kind"] == "relinquish"
+    ]
     assert rel == ["Haven"], "Kepler-7 is not full and Vega Shoals is the newest"
     before = state.scores()[0]
     state.apply(find(state, kind="relinquish"))
@@ -393,12 +424,16 @@ def test_relinquish_loses_the_bounty():
 
 
 def test_resource_uses():
-    """"The Resources": 3 manpower or 2 production draw a card; 1 science takes one from the discard."""
-    state = position(2, pool={"manpower": 3, "production": 2, "science": 1},
-                     seats={0: player(discard=["Metropolis"])})
+    """ "The Resources": 3 manpower or 2 production draw a card; 1 science takes one from the discard."""
+    state = position(
+        2, pool={"manpower": 3, "production": 2, "science": 1}, seats={0: player(discard=["Metropolis"])}
+    )
     labels = {state.action_label(a) for a in state.legal_actions()}
-    assert {"spend 3 manpower: draw a card", "spend 2 production: draw a card",
-            "spend 1 science: take Metropolis from the discard pile"} <= labels
+    assert {
+        "spend 3 manpower: draw a card",
+        "spend 2 production: draw a card",
+        "spend 1 science: take Metropolis from the discard pile",
+    } <= labels
     state.apply(find(state, kind="retrieve", card="Metropolis"))
     p = payload(state)["players"][0]
     assert p["hand"]["Metropolis"] == 1 and p["discard"] == []
@@ -416,8 +451,10 @@ def test_monument_turns_production_into_renown():
 
 
 def test_team_mates_use_each_others_cards_and_share_the_outcome():
-    """"Alternative game modes": a mate's unused colonies and ships; the team's combined score."""
-    mate = player(ships=["Mining Barge"], systems=[system("Haven", [["Frontier Settlement"], ["Mining Outpost"], []])])
+    """ "Alternative game modes": a mate's unused colonies and ships; the team's combined score."""
+    mate = player(
+        ships=["Mining Barge"], systems=[system("Haven", [["Frontier Settlement"], ["Mining Outpost"], []])]
+    )
     state = position(4, "team", seats={2: mate})
     a = find(state, kind="use_ship", owner=2)
     assert state.action_label(a) == "use your mate's Mining Barge (ship 1): + 2 production"

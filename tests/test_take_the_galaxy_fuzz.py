@@ -8,16 +8,31 @@ import json
 import random
 
 import pytest
-
 from orrery.core_ext import StateFormatError, load_game
 
 hypothesis = pytest.importorskip("hypothesis")
 st = hypothesis.strategies
 
-NAMES = ["Settlement", "Metropolis", "Scout", "Kepler-7", "Haven", "Space Pirates", "Dyson Remnant", "nonsense"]
+NAMES = [
+    "Settlement",
+    "Metropolis",
+    "Scout",
+    "Kepler-7",
+    "Haven",
+    "Space Pirates",
+    "Dyson Remnant",
+    "nonsense",
+]
 VALUES = st.one_of(
-    st.integers(-3, 300), st.booleans(), st.none(), st.sampled_from(NAMES), st.builds(list), st.builds(dict),
-    st.text(max_size=3), st.just(2**64), st.just(-(2**63)),
+    st.integers(-3, 300),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(NAMES),
+    st.builds(list),
+    st.builds(dict),
+    st.text(max_size=3),
+    st.just(2**64),
+    st.just(-(2**63)),
 )
 
 
@@ -27,7 +42,7 @@ def _positions(players, variant):
     for seed in range(3):
         rng = random.Random(seed)
         s = g.new_initial_state(seed=seed)
-        for step in range(rng.randrange(0, 150)):
+        for _ in range(rng.randrange(0, 150)):
             if s.is_terminal():
                 break
             s.apply(rng.choice(s.legal_actions()))

@@ -13,7 +13,9 @@ from pathlib import Path
 
 from orrery.core_ext import load_game
 
-CATALOGUE = json.loads((Path(__file__).resolve().parents[1] / "core_ext/data/take_the_galaxy.json").read_text())
+CATALOGUE = json.loads(
+    (Path(__file__).resolve().parents[1] / "core_ext/data/take_the_galaxy.json").read_text()
+)
 DECK = Counter({c["name"]: c["copies"] for c in CATALOGUE["player_cards"]})
 SECTORS = ("core", "expanse", "fringe")
 SPACE = {x["name"]: x for x in CATALOGUE["systems"] + CATALOGUE["anomalies"] + CATALOGUE["events"]}
@@ -69,9 +71,24 @@ def _fill_draw_pile(p):
     p["draw_pile"] = sorted(rest.elements())
 
 
-def position(players=2, variant="standard", *, seats=None, explored=(), space_discard=(), pool=None,
-             current=0, phase="action", payment=None, claimed=False, relinquished=False, turn=1,
-             space_deck=None, seed=0, explored_used=None):
+def position(
+    players=2,
+    variant="standard",
+    *,
+    seats=None,
+    explored=(),
+    space_discard=(),
+    pool=None,
+    current=0,
+    phase="action",
+    payment=None,
+    claimed=False,
+    relinquished=False,
+    turn=1,
+    space_deck=None,
+    seed=0,
+    explored_used=None,
+):
     """A loaded State. `seats` maps seat -> player(...) (others keep a plain start); `explored` names
     the explored cards oldest first; the space deck holds every other card the set-up uses."""
     g, state = started(players, variant, seed)
@@ -82,7 +99,7 @@ def position(players=2, variant="standard", *, seats=None, explored=(), space_di
         _fill_draw_pile(p)
         s["players"][seat] = p
     used = explored_used or [False] * len(explored)
-    s["explored"] = [{"card": c, "used": u} for c, u in zip(explored, used)]
+    s["explored"] = [{"card": c, "used": u} for c, u in zip(explored, used, strict=True)]
     s["space_discard"] = list(space_discard)
     taken = set(explored) | set(space_discard)
     for p in s["players"]:
@@ -92,21 +109,33 @@ def position(players=2, variant="standard", *, seats=None, explored=(), space_di
         space_deck = sorted(pool_cards, key=lambda n: SECTORS.index(SPACE[n]["sector"]))
     s["space_deck"] = list(space_deck)
     s.update(
-        pool=pool or {}, current=current, phase=phase, payment=payment, turn=turn, turn_steps=0,
-        claimed_this_turn=claimed, relinquished_this_turn=relinquished,
+        pool=pool or {},
+        current=current,
+        phase=phase,
+        payment=payment,
+        turn=turn,
+        turn_steps=0,
+        claimed_this_turn=claimed,
+        relinquished_this_turn=relinquished,
     )
     return g.state_from_json(json.dumps(d))
 
 
 def find(state, **fields):
     """The one legal action whose struct has these fields."""
-    hits = [a for a in state.legal_actions() if all(state.action_to_struct(a).get(k) == v for k, v in fields.items())]
+    hits = [
+        a
+        for a in state.legal_actions()
+        if all(state.action_to_struct(a).get(k) == v for k, v in fields.items())
+    ]
     assert len(hits) == 1, (fields, [state.action_label(a) for a in state.legal_actions()])
     return hits[0]
 
 
 def has(state, **fields):
-    return any(all(state.action_to_struct(a).get(k) == v for k, v in fields.items()) for a in state.legal_actions())
+    return any(
+        all(state.action_to_struct(a).get(k) == v for k, v in fields.items()) for a in state.legal_actions()
+    )
 
 
 def payload(state):
