@@ -1,6 +1,9 @@
 # Included by take_the_galaxy.pyx: hidden information (observe, determinize) and search support
 # (evaluate, the playout policy, returns).
 
+cdef double W_TURN = 0.45    # renown per card unit of economy per turn left
+cdef double W_CARD = 0.5     # renown per card in hand (or card unit in the pool)
+
 # ---------------------------------------------------------------- hidden information
 
 cdef void ttg_observe(const void* p, int player, void* out) noexcept nogil:
@@ -160,17 +163,50 @@ cdef double _economy(const TgState* s, int seat) noexcept nogil:
     return total
 
 
-cdef double _projected(const TgState* s, int seat) noexcept nogil:
-    # Renown now, plus what the economy, the hand and the bounties should still turn into renown.
-    cdef const TgPlayer* pl = &s.players[seat]
+cdef int _future_turns(const TgState* s, int seat) noexcept nogil:
+    # Turns the seat will still begin: each space card left starts one turn, in seat order.
     cdef int n = s.params.num_players
-    cdef double turns_left = (s.n_space + n - 1) / <double>n
-    cdef double bounty = 0.0
+    cdef int offset = (seat - s.current + n) % n
+    if offset == 0:
+        offset = n
+    return 0 if s.n_space < offset else 1 + (s.n_space - offset) // n
+
+
+cdef double _unused_potential(const TgState* s, int seat) noexcept nogil:
+    # What the seat to move can still get from its unused colonies and ships this turn.
+    cdef const TgPlayer* pl = &s.players[seat]
+    cdef double total = 0.0, v
+    cdef int i, k
+    if seat != s.current or (s.phase != PH_ACTION and s.phase != PH_PAY):
+        return 0.0
+    for i in range(pl.n_systems):
+        for k in range(TG_SLOTS):
+            if pl.systems[i].depth[k] > 0 and not pl.systems[i].used[k]:
+                v = CARD_VALUE[pl.systems[i].stack[k][pl.systems[i].depth[k] - 1]]
+                total += v if v > 0 else 0.0
+    for i in range(pl.n_ships):
+        if not pl.ship_used[i]:
+            v = CARD_VALUE[pl.ships[i]]
+            total += v if v > 0 else 0.0
+    return total
+
+
+cdef double _projected(const TgState* s, int seat) noexcept nogil:
+    # Renown now, plus what the economy, the hand, the pool and the bounties should still turn into
+    # renown. A turn is worth the same before and after it begins (future turns at W_TURN per card unit
+    # of economy, the current turn as its unused colonies at the same weight), and what the colonies
+    # made is worth a little more than their unused promise, so a one-ply bot uses them and spends the
+    # pool before ending the turn, which loses both.
+    cdef const TgPlayer* pl = &s.players[seat]
+    cdef double bounty = 0.0, pool = 0.0
     cdef int i
     for i in range(pl.n_systems):
         bounty += pl.systems[i].bounty[0] / 3.0 + pl.systems[i].bounty[1] / 2.0 + pl.systems[i].bounty[2] \
             + pl.systems[i].bounty[3]
-    return _score(s, seat) + 0.45 * turns_left * _economy(s, seat) + 0.35 * (pl.hand_size + bounty)
+    if seat == s.current and (s.phase == PH_ACTION or s.phase == PH_PAY):
+        pool = s.pool[R_M] / 3.0 + s.pool[R_P] / 2.0 + s.pool[R_S]
+    return _score(s, seat) + W_TURN * (_future_turns(s, seat) * _economy(s, seat) + _unused_potential(s, seat)) \
+        + W_CARD * (pl.hand_size + bounty + pool)
 
 
 cdef double _solo_value(double renown) noexcept nogil:
