@@ -205,8 +205,8 @@ cdef double _projected(const TgState* s, int seat) noexcept nogil:
             + pl.systems[i].bounty[3]
     if seat == s.current and (s.phase == PH_ACTION or s.phase == PH_PAY):
         pool = s.pool[R_M] / 3.0 + s.pool[R_P] / 2.0 + s.pool[R_S]
-    return _score(s, seat) + W_TURN * (_future_turns(s, seat) * _economy(s, seat) + _unused_potential(s, seat)) \
-        + W_CARD * (pl.hand_size + bounty + pool)
+    cdef double economy = _future_turns(s, seat) * _economy(s, seat) + _unused_potential(s, seat)
+    return _score(s, seat) + W_TURN * economy + W_CARD * (pl.hand_size + bounty + pool)
 
 
 cdef double _solo_value(double renown) noexcept nogil:
