@@ -55,7 +55,7 @@ ctypedef struct GameOps:
     scores_fn scores           # raw game score per seat (e.g. credits)
     ranks_fn ranks             # 0 = first place; tied seats share a rank; tie-breakers applied
     observe_fn observe         # writes the observation of `player` into out (same struct type)
-    determinize_fn determinize # in place: observation -> full state consistent with it
+    determinize_fn determinize  # in place: observation -> full state consistent with it
     playout_fn playout         # NULL: generic uniform-random playout; returns the number of moves
     evaluate_fn evaluate       # heuristic value per seat in [0, 1] (greedy bot, truncated playouts)
     policy_fn policy_action    # NULL: uniform random; else a heuristic default policy

@@ -23,7 +23,7 @@ from libc.stdint cimport int32_t, uint32_t, uint64_t
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_below
 from orrery.core_ext.game cimport (GameOps, GameParams, Game, Observation, generic_playout, compute_returns,
-                            find_action)
+                                   find_action)
 
 from orrery.search._atomics cimport orrery_wall_time, orrery_load_flag, orrery_store_flag
 
@@ -137,7 +137,7 @@ cdef class Searcher:
                  int determinizations=1, int max_nodes=2_000_000, seed=0, str horizon="leaf"):
         cdef Game game = observation.game
         cdef const GameOps* ops = game.ops
-        cdef int i
+        cdef int i, _i
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {sorted(ALGORITHMS)}, got {algorithm!r}")
         if reward not in REWARDS:
@@ -183,7 +183,7 @@ cdef class Searcher:
             raise MemoryError()
         memcpy(self.root_obs, observation.ptr, ops.state_size)
         self.num_nodes = 0
-        for i in range(self.num_roots):
+        for _i in range(self.num_roots):
             self._new_node(NO_NODE, -1, -1)
         if self.algorithm == ALGO_PIMC:
             self.dets = orrery_line_alloc(ops.state_size * self.num_roots)
@@ -561,7 +561,7 @@ def greedy_action(Observation observation not None, int samples=16, seed=0, str 
     cdef Game game = observation.game
     cdef const GameOps* ops = game.ops
     cdef int form = REWARDS[reward]
-    cdef int observer = observation.player, n, i, s, best = 0
+    cdef int observer = observation.player, n, i, _s, best = 0
     cdef double total, best_total = -INFINITY
     cdef double value[MAX_PLAYERS]
     cdef Rng rng
@@ -587,7 +587,7 @@ def greedy_action(Observation observation not None, int samples=16, seed=0, str 
             n = ops.legal_actions(det, legal)
             for i in range(n):
                 total = 0.0
-                for s in range(samples):
+                for _s in range(samples):
                     memcpy(work, observation.ptr, ops.state_size)
                     ops.determinize(work, observer, &rng)
                     # the observer's options are the same in every determinization; check anyway
