@@ -536,3 +536,22 @@ def test_loader_rejects_inconsistent_positions():
     bad(lambda s: s["space_deck"].reverse())  # Fringe on top
     bad(lambda s: s["pool"].update(credits=1))
     bad(lambda s: s["explored"].append({"card": "Dyson Remnant", "used": False}))  # a 4-player card
+
+
+def test_team_mates_share_bounties_and_banked_renown():
+    """ "Alternative game modes": "This includes resources from bounty worlds and even RP points for the
+    intergalactic investors event"."""
+    haven = system("Haven", [["Frontier Settlement"], [], []])
+    mate = player(
+        systems=[haven, system("Arcturus Gate", [["Mining Outpost"]])], renown_pile=["Singing Comet"]
+    )
+    state = position(4, "team", seats={0: player(), 2: mate}, explored=["Galactic Investors"])
+    state.apply(find(state, kind="take_bounty", owner=2, resource="production"))
+    assert payload(state)["players"][2]["systems"][1]["bounty"] == {"production": 1}
+    assert payload(state)["pool"] == {"production": 1}
+    state.apply(find(state, kind="opportunity"))
+    s = payload(state)
+    assert s["players"][2]["renown_tokens"] == -1 and s["players"][0]["hand_size"] == 2
+    opponents = position(4, "team", seats={0: player(), 1: mate}, explored=["Galactic Investors"])
+    assert not has(opponents, kind="opportunity"), "an opponent's renown is not the team's"
+    assert not has(opponents, kind="take_bounty")
