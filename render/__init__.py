@@ -21,6 +21,8 @@ __all__ = ["has_renderer", "to_svg", "write_svg"]
 # game name -> module in this package with `render(obs_dict, highlight) -> str`
 RENDERERS = {
     "kuhn": "orrery.render.kuhn",
+    "take_the_galaxy": "orrery.render.take_the_galaxy",
+    "tiny_epic_galaxies": "orrery.render.tiny_epic_galaxies",
     "trian": "orrery.render.trian",
 }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
 from xml.sax.saxutils import escape
 
 # Seat colours, readable on a light background and on each other (up to MAX_PLAYERS = 5 seats).
@@ -57,3 +59,85 @@ def fallback_svg(game: str, rendered: str) -> str:
             f"fill='{INK}' xml:space='preserve'>{escape(line)}</text>"
         )
     return document(width, height, body, title=f"{game} position")
+
+
+def rect(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    *,
+    fill: str = "white",
+    stroke: str = INK,
+    width: float = 1,
+    rx: float = 6,
+    extra: str = "",
+) -> str:
+    return (
+        f"<rect x='{x:.1f}' y='{y:.1f}' width='{w:.1f}' height='{h:.1f}' rx='{rx:g}' fill='{fill}' "
+        f"stroke='{stroke}' stroke-width='{width:g}'{(' ' + extra) if extra else ''}/>"
+    )
+
+
+def clip(value: str, chars: int) -> str:
+    """`value` cut to `chars` characters (with an ellipsis) so it fits its box."""
+    return value if len(value) <= chars else value[: max(chars - 1, 1)] + "…"
+
+
+def wrap(value: str, chars: int) -> list[str]:
+    """`value` in lines of at most `chars` characters, broken at spaces."""
+    lines: list[str] = []
+    for word in value.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= chars:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def marks(
+    boxes: dict[Any, tuple[float, float, float, float]],
+    keys_of: Callable[[dict[str, Any]], Iterable[Any]],
+    highlight: dict[str, Any] | None,
+    targets: list[dict[str, Any]] | None,
+) -> list[str]:
+    """Outlines over the boxes a move touches: a hidden one per box (class "target", data-actions = the
+    legal action ids touching it, shown by a web page on hover) and a visible dashed one (class
+    "highlight") for `highlight`. `keys_of(action struct)` names the boxes' keys an action touches."""
+    touched: dict[Any, list[int]] = {}
+    for action in targets or []:
+        for key in keys_of(action):
+            if key in boxes:
+                touched.setdefault(key, []).append(int(action["id"]))
+    out = []
+    for key, ids in touched.items():
+        x, y, w, h = boxes[key]
+        out.append(
+            rect(
+                x - 2,
+                y - 2,
+                w + 4,
+                h + 4,
+                fill="#ffe066",
+                stroke="#e0a100",
+                width=3,
+                extra="fill-opacity='0.3' class='target' visibility='hidden' "
+                f"data-actions='{' '.join(map(str, ids))}'",
+            )
+        )
+    for key in keys_of(highlight) if highlight else []:
+        if key in boxes:
+            x, y, w, h = boxes[key]
+            out.append(
+                rect(
+                    x - 2,
+                    y - 2,
+                    w + 4,
+                    h + 4,
+                    fill="#ffe066",
+                    stroke="#e0a100",
+                    width=3,
+                    extra="fill-opacity='0.3' stroke-dasharray='6 3' class='highlight'",
+                )
+            )
+    return out

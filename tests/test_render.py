@@ -71,3 +71,160 @@ def test_pictures_are_deterministic() -> None:
     obs = state.observation(1)
     assert to_svg(obs) == to_svg(state.observation(1))
     assert to_svg(obs.to_json()) == to_svg(obs.to_dict())
+
+
+# ---------------------------------------------------------------- Take The Galaxy and Tiny Epic Galaxies
+
+GAMES = [
+    ("take_the_galaxy", 1, None),
+    ("take_the_galaxy", 2, None),
+    ("take_the_galaxy", 3, "random"),
+    ("take_the_galaxy", 4, None),
+    ("take_the_galaxy", 4, "team"),
+    ("tiny_epic_galaxies", 1, None),
+    ("tiny_epic_galaxies", 2, None),
+    ("tiny_epic_galaxies", 3, None),
+    ("tiny_epic_galaxies", 4, None),
+    ("tiny_epic_galaxies", 5, None),
+]
+
+
+def positions(game: str, players: int, variant: str | None, seed: int):  # type: ignore[no-untyped-def]
+    """States along one seeded random game: the start, a few early and middle points and the end."""
+    g = load_game(game, players=players, variant=variant) if variant else load_game(game, players=players)
+    state = g.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    stops = {0, 1, 3, 9, 30, 80, 160}
+    for n in range(20_000):
+        if n in stops or state.is_terminal():
+            yield state.clone()
+        if state.is_terminal():
+            return
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def svg_text(root: ET.Element) -> str:
+    return "\n".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+
+
+def test_the_galaxy_games_have_their_own_renderers() -> None:
+    assert has_renderer("take_the_galaxy") and has_renderer("tiny_epic_galaxies")
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), GAMES, ids=lambda v: str(v))
+def test_galaxy_pictures_are_valid_and_hide_what_the_seat_cannot_see(game, players, variant) -> None:  # type: ignore[no-untyped-def]
+    for seed in (1, 2):
+        for state in positions(game, players, variant, seed):
+            full = state.to_dict()["state"]
+            for seat in range(players):
+                obs = state.observation(seat)
+                root = ET.fromstring(to_svg(obs))
+                assert root.tag == f"{SVG}svg" and root.find(f"{SVG}title") is not None
+                shown = svg_text(root)
+                seen = obs.to_dict()["state"]
+                if game == "take_the_galaxy":
+                    _check_take_the_galaxy(root, shown, full, seen, seat)
+                else:
+                    _check_tiny_epic_galaxies(root, shown, full, seen, seat)
+                # what the seat cannot see does not change its picture
+                other = state.determinize(seat, seed=seed + 7).observation(seat)
+                assert to_svg(other.to_dict()) == to_svg(obs.to_dict())
+
+
+def _names_in(value) -> set[str]:  # type: ignore[no-untyped-def]
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set(value).union(*(_names_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_names_in(v) for v in value))
+    return set()
+
+
+def _check_take_the_galaxy(root, shown, full, seen, seat) -> None:  # type: ignore[no-untyped-def]
+    from orrery.render.take_the_galaxy import score
+
+    for entry in seen["explored"]:
+        assert entry["card"][:20] in shown
+    for p, player in enumerate(seen["players"]):
+        assert f"renown {score(player)}" in shown
+        for system in player["systems"]:
+            assert system["card"][:20] in shown
+        facedown = [r for r in root.iter(f"{SVG}rect") if r.get("data-facedown")]
+        if player["hand"] is None:  # hidden: only its size, no names
+            assert p != seat
+            assert not [t for t in root.iter(f"{SVG}text") if t.get("data-hand") == str(p)]
+            public = (
+                _names_in({k: v for k, v in seen.items() if k != "players"})
+                | _names_in([{k: v for k, v in q.items() if k != "hand"} for q in seen["players"]])
+                | _names_in(seen["players"][seat]["hand"] or {})
+            )
+            for name in full["players"][p]["hand"] or {}:
+                if name not in public:
+                    assert name not in shown, f"seat {seat} sees seat {p}'s {name}"
+        assert len(facedown) == sum(min(q["hand_size"], 12) for q in seen["players"] if q["hand"] is None)
+
+
+def _check_tiny_epic_galaxies(root, shown, full, seen, seat) -> None:  # type: ignore[no-untyped-def]
+    from orrery.render.tiny_epic_galaxies import points
+
+    for name in seen["row"]:
+        if name:
+            assert name[:16] in shown
+    for g, galaxy in enumerate(seen["galaxies"]):
+        assert f"{points(galaxy)} VP" in shown
+        for planet in galaxy["colonies"]:
+            assert planet[:13] in shown
+        if galaxy.get("mission") == "?":  # another seat's secret mission: face down, never named
+            assert g != seat
+            hidden = set(full["galaxies"][g]["dealt"]) - set(seen["galaxies"][seat].get("dealt") or [])
+            for name in hidden:
+                assert name not in shown, f"seat {seat} sees seat {g}'s mission {name}"
+    mine = seen["galaxies"][seat].get("mission")
+    if mine and mine != "?":
+        assert mine in shown
+
+
+@pytest.mark.parametrize("game", ["take_the_galaxy", "tiny_epic_galaxies"])
+def test_galaxy_pictures_mark_what_legal_moves_touch(game: str) -> None:
+    state = played(game, 2, 40, seed=5)
+    marked_any = False
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        obs = state.observation(state.current_player)
+        root = ET.fromstring(to_svg(obs))
+        legal = {int(a) for a in obs.legal_actions()}
+        targets = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "target"]
+        assert all({int(i) for i in t.get("data-actions").split()} <= legal for t in targets)
+        for a in obs.legal_actions():
+            if obs.action_to_struct(a)["kind"] in ("claim", "use_colony", "move", "activate"):
+                marked = ET.fromstring(to_svg(obs, highlight=a))
+                marked_any |= bool([r for r in marked.iter(f"{SVG}rect") if r.get("class") == "highlight"])
+                break
+        state.apply(random.Random(len(legal)).choice(sorted(legal)))
+    assert marked_any
+
+
+@pytest.mark.parametrize("game", ["take_the_galaxy", "tiny_epic_galaxies"])
+def test_selfplay_writes_one_galaxy_picture_per_move(game: str, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from orrery.service.cli import main
+
+    assert (
+        main(["selfplay", "--game", game, "--players", "2", "--seed", "3", "--svg", str(tmp_path), "--quiet"])
+        == 0
+    )
+    moves = int(capsys.readouterr().out.split("game over after ")[1].split()[0])
+    files = sorted(tmp_path.glob("move-*.svg"))
+    assert len(files) == moves > 0
+    for f in (files[0], files[len(files) // 2], files[-1]):
+        assert ET.parse(f).getroot().tag == f"{SVG}svg"
+
+
+def test_tiny_epic_galaxies_draws_beyond_the_black_when_the_observation_has_it() -> None:
+    state = played("tiny_epic_galaxies", 2, 20)
+    data = state.observation(0).to_dict()
+    data["state"]["pilots"] = [{"name": "Test Pilot"}, "Second Pilot"]
+    data["state"]["exploration"] = ["Far Reach"]
+    shown = svg_text(ET.fromstring(to_svg(data)))
+    assert "Beyond the Black" in shown and "Test Pilot" in shown and "Far Reach" in shown
