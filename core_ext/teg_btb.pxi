@@ -530,14 +530,7 @@ cdef int _move_btb_options(const TegState* s, int g, int excluded, action_t* out
     if not s.btb.on:
         return 0
     for k in range(TEG_SHIPS):
-        if k == excluded:
-            continue
-        if gal.ship_at[k] == TEG_DANGER:
-            if X_COST[gal.track_card[k]] == COST_MOVE:
-                out[n] = A_DANGER_MOVE + k
-                n += 1
-            continue
-        if not _explore_move_ok(s, g, k):
+        if k == excluded or not _explore_move_ok(s, g, k):
             continue
         if _interchangeable_home(gal, k):
             if home_seen:
@@ -545,6 +538,10 @@ cdef int _move_btb_options(const TegState* s, int g, int excluded, action_t* out
             home_seen = True
         out[n] = A_EXPLORE + k
         n += 1
+    for k in range(TEG_SHIPS):
+        if k != excluded and gal.ship_at[k] == TEG_DANGER and X_COST[gal.track_card[k]] == COST_MOVE:
+            out[n] = A_DANGER_MOVE + k
+            n += 1
     return n
 
 

@@ -661,7 +661,7 @@ cdef str _render_state(const TegState* s):
                     who = "R" if s.solo and g == ROGUE else str(g)
                     spot = f"t{s.gal[g].ship_space[k]}" if s.gal[g].ship_orbit[k] else "land"
                     here.append(f"{who}:{spot}")
-        lines.append(f"  row {i}: {PLANET_NAMES[p]} ({RESOURCE_NAMES[P_RES[p]]}, {FACE_NAMES[P_TRACK[p]]} "
+        lines.append(f"  row {i}: {PLANET_NAMES[p]} ({('energy', 'culture', 'energy+culture')[P_RES[p]]}, {FACE_NAMES[P_TRACK[p]]} "
                      f"track 1..{P_N[p]}, {P_VP[p]} VP) ships {' '.join(here) or '-'}")
     for g in range(s.n_gal):
         gal = &s.gal[g]
