@@ -1,6 +1,7 @@
-# Included by tiny_epic_galaxies.pyx: Beyond the Black (../shared/rules/tiny_epic_galaxies_beyond_the_black.md;
-# docs/rules/tiny_epic_galaxies.md section 14). Hiring pilots and their abilities, exploring and the danger
-# tracks, dwarf planets, badges, what stays hidden of the cards taken, and the harder Rogue galaxies.
+# Included by tiny_epic_galaxies.pyx: Beyond the Black (rulebook:
+# ../shared/rules/tiny_epic_galaxies_beyond_the_black.md; docs/rules/tiny_epic_galaxies.md section 14).
+# Hiring pilots and their abilities, exploring and the danger tracks, dwarf planets, badges, what stays
+# hidden of the cards taken, and the harder Rogue galaxies.
 # Everything here is inert in the base game (s.btb.on == 0).
 
 cdef enum:

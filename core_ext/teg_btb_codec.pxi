@@ -52,7 +52,8 @@ cdef object _btb_task_json(const TegTask* t, dict d):
 cdef object _btb_galaxy_json(const TegState* s, int g, dict entry):
     cdef const TegGalaxy* gal = &s.gal[g]
     cdef int t, k, i, cls
-    entry["exploration_cards"] = [CARD_NAMES[c] for c in range(TEG_CARDS) if s.btb.card_where[c] == CW_TAKEN + g]
+    entry["exploration_cards"] = [CARD_NAMES[c] for c in range(TEG_CARDS)
+                                  if s.btb.card_where[c] == CW_TAKEN + g]
     hidden = []
     for cls in range(TEG_CARD_CLASSES):
         hidden += [{"badge": BADGE_NAMES[cls // 4], "dwarf_planet_vp": cls % 4}] * s.btb.hidden[g][cls]
@@ -65,7 +66,8 @@ cdef object _btb_galaxy_json(const TegState* s, int g, dict entry):
         hangar[SHIP_KIND_NAMES[t]] = None
         if gal.pilot[t] != TEG_NONE:
             ship = [k for k in range(TEG_SHIPS) if gal.adv[k] == t]
-            hangar[SHIP_KIND_NAMES[t]] = {"pilot": PILOT_NAMES[gal.pilot[t]], "ship": ship[0] if ship else None}
+            hangar[SHIP_KIND_NAMES[t]] = {"pilot": PILOT_NAMES[gal.pilot[t]],
+                                          "ship": ship[0] if ship else None}
     entry["hangar"] = hangar
     active = {gal.pilot[t] for t in range(TEG_ADV)}
     entry["retired_pilots"] = [PILOT_NAMES[i] for i in range(TEG_PILOTS)
@@ -129,21 +131,22 @@ cdef void _load_btb(TegState* s, object d, list gals, int observer) except *:
         if not isinstance(e, dict):
             _fail(path, "expected an object")
         rogue = s.solo and g == ROGUE
-        for i, name in enumerate(_list(e.get("exploration_cards"), path + ".exploration_cards", 0, TEG_CARDS)):
+        cards = _list(e.get("exploration_cards"), path + ".exploration_cards", 0, TEG_CARDS)
+        for i, name in enumerate(cards):
             c = _card_id(name, f"{path}.exploration_cards[{i}]")
             if s.btb.card_where[c] != CW_DECK:
                 _fail(f"{path}.exploration_cards[{i}]", f"{name} appears twice")
             s.btb.card_where[c] = CW_TAKEN + g
         if "hidden_cards" in e:
             if observer < 0 or g == observer or rogue:
-                _fail(path + ".hidden_cards", "only another seat's cards are hidden, and only in an observation")
+                _fail(path + ".hidden_cards", "only another seat's cards are hidden, only in an observation")
             for i, h in enumerate(_list(e["hidden_cards"], path + ".hidden_cards", 1, TEG_CARDS)):
                 hp = f"{path}.hidden_cards[{i}]"
                 _obj(h, hp, ("badge", "dwarf_planet_vp"))
                 if h["badge"] not in BADGE_NAMES:
                     _fail(hp + ".badge", f"{h['badge']!r} is not one of {', '.join(BADGE_NAMES)}")
-                s.btb.hidden[g][BADGE_NAMES.index(h["badge"]) * 4 + _int(h["dwarf_planet_vp"], hp + ".dwarf_planet_vp",
-                                                                         0, 3)] += 1
+                vp = _int(h["dwarf_planet_vp"], hp + ".dwarf_planet_vp", 0, 3)
+                s.btb.hidden[g][BADGE_NAMES.index(h["badge"]) * 4 + vp] += 1
         if rogue:
             continue
         hangar = _obj(e.get("hangar"), path + ".hangar", SHIP_KIND_NAMES)
@@ -294,7 +297,8 @@ cdef list _render_btb_table(const TegState* s):
     lines = [f"  pilots for hire: {pilots}",
              f"  exploration: {_deck_left(s)} in the deck; face up: {face_up}"]
     if s.btb.rogue_level:
-        lines.append(f"  Rogue galaxy: {ROGUE_GALAXY_NAMES[s.btb.rogue_level - 1]} (level {s.btb.rogue_level})")
+        level = s.btb.rogue_level
+        lines.append(f"  Rogue galaxy: {ROGUE_GALAXY_NAMES[level - 1]} (level {level})")
     return lines
 
 
@@ -305,10 +309,12 @@ cdef list _render_btb_galaxy(const TegState* s, int g):
     for t in range(TEG_ADV):
         if gal.pilot[t] != TEG_NONE:
             ship = [k for k in range(TEG_SHIPS) if gal.adv[k] == t]
-            parts.append(f"{SHIP_KIND_NAMES[t]}={PILOT_NAMES[gal.pilot[t]]} (ship {ship[0] if ship else '-'})")
+            where = ship[0] if ship else "-"
+            parts.append(f"{SHIP_KIND_NAMES[t]}={PILOT_NAMES[gal.pilot[t]]} (ship {where})")
     badges = " ".join(f"{BADGE_NAMES[b]} {_badges(s, g, b)}" for b in range(TEG_BADGES))
     hidden = _hidden_total(s, g, 0)
     lines = [f"      hangar: {'; '.join(parts) or '-'}; pilots hired {_pilots_hired(s, g)}",
-             f"      exploration cards {_cards_taken(s, g, 0)}" + (f" ({hidden} face down)" if hidden else "") +
+             f"      exploration cards {_cards_taken(s, g, 0)}" +
+             (f" ({hidden} face down)" if hidden else "") +
              f", dwarf planets {_cards_taken(s, g, 1)}; badges: {badges}"]
     return lines

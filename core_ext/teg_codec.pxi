@@ -436,7 +436,8 @@ cdef void _load(TegState* s, dict d, int observer) except *:
         _fail("row", "an empty row slot while the deck still has planets")
     if observer >= 0 and s.gal[observer].dealt[0] == TEG_HIDDEN:
         _fail(f"galaxies[{observer}].dealt", "the observer sees its own missions")
-    seen = [m for g in range(_n_seats(s)) for m in (s.gal[g].dealt[0], s.gal[g].dealt[1]) if m < TEG_MISSION_ROOM]
+    seen = [m for g in range(_n_seats(s)) for m in (s.gal[g].dealt[0], s.gal[g].dealt[1])
+            if m < TEG_MISSION_ROOM]
     if len(seen) != len(set(seen)):
         _fail("galaxies", "a mission is dealt twice")
     for g in range(_n_seats(s)):
@@ -538,7 +539,8 @@ cdef object _ship_where(const TegState* s, int g, int k):
     if at == TEG_EXPLORE:
         return "Unexplored Space"
     if at == TEG_DANGER:
-        return f"{CARD_NAMES[gal.track_card[k]]} danger track {gal.ship_space[k]}/{X_TRACK[gal.track_card[k]]}"
+        c = gal.track_card[k]
+        return f"{CARD_NAMES[c]} danger track {gal.ship_space[k]}/{X_TRACK[c]}"
     if at >= TEG_PLANET_ROOM:
         return "locked"
     if gal.ship_orbit[k]:
@@ -661,7 +663,8 @@ cdef str _render_state(const TegState* s):
                     who = "R" if s.solo and g == ROGUE else str(g)
                     spot = f"t{s.gal[g].ship_space[k]}" if s.gal[g].ship_orbit[k] else "land"
                     here.append(f"{who}:{spot}")
-        lines.append(f"  row {i}: {PLANET_NAMES[p]} ({('energy', 'culture', 'energy+culture')[P_RES[p]]}, {FACE_NAMES[P_TRACK[p]]} "
+        res = ("energy", "culture", "energy+culture")[P_RES[p]]
+        lines.append(f"  row {i}: {PLANET_NAMES[p]} ({res}, {FACE_NAMES[P_TRACK[p]]} "
                      f"track 1..{P_N[p]}, {P_VP[p]} VP) ships {' '.join(here) or '-'}")
     for g in range(s.n_gal):
         gal = &s.gal[g]

@@ -1,9 +1,10 @@
-"""Tiny Epic Galaxies: Beyond the Black, one scenario per rule (docs/rules/tiny_epic_galaxies.md section 14)."""
+"""Tiny Epic Galaxies: Beyond the Black, one scenario per rule (docs/rules/tiny_epic_galaxies.md
+section 14)."""
 
 import json
 
 import pytest
-from orrery.core_ext import StateFormatError, load_game
+from orrery.core_ext import StateFormatError, UnknownGameError, load_game
 from teg_btb_setup import (
     BTB,
     danger,
@@ -27,7 +28,9 @@ def btb(st):
 def test_setup_pilot_row_is_players_plus_two_six_for_five(players, pilots):
     st = game(players).new_initial_state(seed=3)
     d = st_of(st)
-    assert len(d["beyond_the_black"]["pilot_row"]) == pilots and None not in d["beyond_the_black"]["pilot_row"]
+    assert (
+        len(d["beyond_the_black"]["pilot_row"]) == pilots and None not in d["beyond_the_black"]["pilot_row"]
+    )
     assert d["beyond_the_black"]["exploration_row"] == []
     for g in d["galaxies"][:players]:
         assert g["hangar"] == {"Aurora": None, "Intrepid": None, "Ambition": None, "Nexus": None}
@@ -49,7 +52,7 @@ def test_base_game_has_none_of_the_expansion():
 
 
 def test_harder_rogue_variants_are_solo_only():
-    with pytest.raises(Exception):
+    with pytest.raises(UnknownGameError):
         load_game("tiny_epic_galaxies", players=2, variant="beyond_the_black_rogue_3")
 
 
@@ -110,7 +113,9 @@ def test_advanced_ship_replaces_a_normal_ship_where_it_stands():
 
 
 def test_hiring_needs_a_normal_ship_to_replace():
-    gal = {0: {"hangar": {"Aurora": {"pilot": "Ace Halloran", "ship": 0}, "Nexus": {"pilot": "Nyx", "ship": 1}}}}
+    gal = {
+        0: {"hangar": {"Aurora": {"pilot": "Ace Halloran", "ship": 0}, "Nexus": {"pilot": "Nyx", "ship": 1}}}
+    }
     st = position(gal=gal, pilot_row=["Lightspeeder", "Rook", "Bulwark", "Hesper Vale"], dice={"move": 2})
     do(st, "hire", pilot="Lightspeeder")
     # no normal ship left: only the Aurora, whose pilot is replaced, can take Lightspeeder
@@ -147,8 +152,9 @@ def test_others_may_follow_only_the_last_hiring_die():
 
 
 def test_hiring_is_on_your_own_turn_only():
-    st = position(gal={1: {"culture": 2}}, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"],
-                  dice={"move": 3})
+    st = position(
+        gal={1: {"culture": 2}}, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 3}
+    )
     do(st, "activate", face="move")
     do(st, "move", ship=0, to="Jakks orbit")
     assert st.current_player == 1 and decision(st) == "follow"
@@ -206,7 +212,9 @@ def test_a_revealed_discovery_may_be_left_face_up_and_a_danger_must_be_taken():
 
 def test_with_three_face_up_cards_a_revealed_card_must_be_taken():
     for seed in range(10):
-        st = position(dice={"move": 1}, exploration_row=["Ion Cloud", "Crystal Caves", "Trade Beacon"], seed=seed)
+        st = position(
+            dice={"move": 1}, exploration_row=["Ion Cloud", "Crystal Caves", "Trade Beacon"], seed=seed
+        )
         move_to_explore(st)
         do(st, "reveal")
         assert len(galaxy(st, 0)["exploration_cards"]) == 1
@@ -245,7 +253,10 @@ def test_ships_in_unexplored_space_may_acquire_culture_not_energy():
 
 
 def test_ships_of_several_players_share_unexplored_space():
-    gal = {0: {"ships": ["unexplored", "home", "locked", "locked"]}, 1: {"ships": ["unexplored", "home", "locked", "locked"]}}
+    gal = {
+        0: {"ships": ["unexplored", "home", "locked", "locked"]},
+        1: {"ships": ["unexplored", "home", "locked", "locked"]},
+    }
     st = position(dice={"move": 1}, gal=gal)
     do(st, "activate", face="move")
     do(st, "explore", ship=1)
@@ -262,7 +273,13 @@ def test_followers_may_explore():
 
 
 def test_danger_track_paid_with_its_resource_then_back_to_the_mat():
-    gal = {0: {"ships": [danger("Asteroid Field", 0), "home", "locked", "locked"], "exploration_cards": ["Asteroid Field"], "energy": 3}}
+    gal = {
+        0: {
+            "ships": [danger("Asteroid Field", 0), "home", "locked", "locked"],
+            "exploration_cards": ["Asteroid Field"],
+            "energy": 3,
+        }
+    }
     st = position(dice={"move": 1}, gal=gal)
     do(st, "danger_pay", ship=0)
     assert galaxy(st, 0)["ships"][0] == danger("Asteroid Field", 1) and galaxy(st, 0)["energy"] == 2
@@ -271,7 +288,12 @@ def test_danger_track_paid_with_its_resource_then_back_to_the_mat():
 
 
 def test_danger_track_that_asks_a_ship_action():
-    gal = {0: {"ships": [danger("Nebula Maze", 1), "home", "locked", "locked"], "exploration_cards": ["Nebula Maze"]}}
+    gal = {
+        0: {
+            "ships": [danger("Nebula Maze", 1), "home", "locked", "locked"],
+            "exploration_cards": ["Nebula Maze"],
+        }
+    }
     st = position(dice={"move": 1}, gal=gal)
     assert not can(st, "danger_pay")
     do(st, "activate", face="move")
@@ -281,18 +303,30 @@ def test_danger_track_that_asks_a_ship_action():
 
 
 def test_a_ship_on_a_danger_track_collects_nothing():
-    gal = {0: {"ships": [danger("Ion Storm", 0), "home", "locked", "locked"], "exploration_cards": ["Ion Storm"], "energy": 2}}
+    gal = {
+        0: {
+            "ships": [danger("Ion Storm", 0), "home", "locked", "locked"],
+            "exploration_cards": ["Ion Storm"],
+            "energy": 2,
+        }
+    }
     st = position(dice={"energy": 1}, gal=gal)
     do(st, "activate", face="energy")
     assert galaxy(st, 0)["energy"] == 3  # only the ship at home
 
 
 def test_exhausting_the_exploration_deck_triggers_the_end():
-    cards = [c["name"] for c in __import__("orrery.core_ext.tiny_epic_galaxies", fromlist=["x"]).CATALOGUE[
-        "beyond_the_black"]["exploration_cards"]]
+    cards = [
+        c["name"]
+        for c in __import__("orrery.core_ext.tiny_epic_galaxies", fromlist=["x"]).CATALOGUE[
+            "beyond_the_black"
+        ]["exploration_cards"]
+    ]
     last = "Frozen Comet"
     rest = [c for c in cards if c != last]
-    st = position(dice={"move": 1}, gal={0: {"exploration_cards": rest[:15]}, 1: {"exploration_cards": rest[15:]}})
+    st = position(
+        dice={"move": 1}, gal={0: {"exploration_cards": rest[:15]}, 1: {"exploration_cards": rest[15:]}}
+    )
     move_to_explore(st)
     do(st, "reveal")  # the last card: it must be taken, nothing is left to reveal
     assert st_of(st)["trigger"] == 0 and last in galaxy(st, 0)["exploration_cards"]
@@ -306,15 +340,28 @@ def test_exhausting_the_exploration_deck_triggers_the_end():
 
 
 def test_pilots_and_dwarf_planets_count_toward_twenty_one():
-    gal = {0: {"empire": 6, "ships": ["home"] * 4, "colonies": ["Aughmoore", "Shouhua"],
-               "hangar": {"Aurora": {"pilot": "Nyx", "ship": 0}}, "exploration_cards": ["Dwarf Planet Orcus-V"]}}
+    gal = {
+        0: {
+            "empire": 6,
+            "ships": ["home"] * 4,
+            "colonies": ["Aughmoore", "Shouhua"],
+            "hangar": {"Aurora": {"pilot": "Nyx", "ship": 0}},
+            "exploration_cards": ["Dwarf Planet Orcus-V"],
+        }
+    }
     st = position(gal=gal, dice={"move": 1}, trigger=0)
     assert st.scores()[0] == 8 + 14 + 1 + 2
 
 
 def test_loader_refuses_unreported_trigger_from_dwarf_points():
-    gal = {0: {"empire": 6, "ships": ["home"] * 4, "colonies": ["Aughmoore", "Shouhua"],
-               "exploration_cards": ["Dwarf Planet Gonggong"]}}
+    gal = {
+        0: {
+            "empire": 6,
+            "ships": ["home"] * 4,
+            "colonies": ["Aughmoore", "Shouhua"],
+            "exploration_cards": ["Dwarf Planet Gonggong"],
+        }
+    }
     with pytest.raises(StateFormatError):
         position(gal=gal, dice={"move": 1})
 
@@ -327,8 +374,14 @@ def scored(players, cards_by_seat):
     mission that scores nothing here except seat 1's Orbiter (2: all its ships are home)."""
     gal = {}
     for g in range(players):
-        gal[g] = {"exploration_cards": cards_by_seat[g], "dealt": MISSIONS[g], "mission": MISSIONS[g][0],
-                  "energy": 0, "culture": 0, "ships": ["home", "home", "locked", "locked"]}
+        gal[g] = {
+            "exploration_cards": cards_by_seat[g],
+            "dealt": MISSIONS[g],
+            "mission": MISSIONS[g][0],
+            "energy": 0,
+            "culture": 0,
+            "ships": ["home", "home", "locked", "locked"],
+        }
     return finished(players, gal=gal)
 
 
@@ -372,7 +425,8 @@ def test_observation_hides_other_seats_face_down_cards_but_not_their_class():
     obs = st.observation(1).to_dict()["state"]
     assert obs["galaxies"][0]["exploration_cards"] == []
     assert sorted(obs["galaxies"][0]["hidden_cards"], key=str) == sorted(
-        [{"badge": "relic", "dwarf_planet_vp": 3}, {"badge": "anomaly", "dwarf_planet_vp": 0}], key=str)
+        [{"badge": "relic", "dwarf_planet_vp": 3}, {"badge": "anomaly", "dwarf_planet_vp": 0}], key=str
+    )
     mine = st.observation(0).to_dict()["state"]["galaxies"][0]
     assert mine["exploration_cards"] == ["Ion Cloud", "Dwarf Planet Gonggong"] and "hidden_cards" not in mine
 
@@ -380,7 +434,10 @@ def test_observation_hides_other_seats_face_down_cards_but_not_their_class():
 def test_determinize_deals_hidden_cards_of_the_same_class():
     from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
 
-    info = {c["name"]: (c["badge"], c["dwarf_planet_vp"]) for c in CATALOGUE["beyond_the_black"]["exploration_cards"]}
+    info = {
+        c["name"]: (c["badge"], c["dwarf_planet_vp"])
+        for c in CATALOGUE["beyond_the_black"]["exploration_cards"]
+    }
     gal = {0: {"exploration_cards": ["Ion Cloud", "Dwarf Planet Sedna-C"]}}
     st = position(gal=gal, dice={"move": 1})
     seen = set()
@@ -394,7 +451,12 @@ def test_determinize_deals_hidden_cards_of_the_same_class():
 
 
 def test_a_card_with_a_ship_on_its_track_stays_face_up():
-    gal = {0: {"ships": [danger("Space Kraken", 1), "home", "locked", "locked"], "exploration_cards": ["Space Kraken"]}}
+    gal = {
+        0: {
+            "ships": [danger("Space Kraken", 1), "home", "locked", "locked"],
+            "exploration_cards": ["Space Kraken"],
+        }
+    }
     obs = position(gal=gal, dice={"move": 1}).observation(1).to_dict()["state"]
     assert obs["galaxies"][0]["exploration_cards"] == ["Space Kraken"]
 

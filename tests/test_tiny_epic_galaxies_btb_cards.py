@@ -1,6 +1,8 @@
 """Tiny Epic Galaxies: Beyond the Black, one scenario per designed card (docs/rules/tiny_epic_galaxies.md
 section 14): every pilot, exploration card, new planet and new secret mission."""
 
+from pathlib import Path
+
 import pytest
 from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
 from teg_btb_setup import danger, finished, orbit, position, surface
@@ -18,7 +20,11 @@ PLANETS = {p["name"]: p for p in BTB["planets"]}
 def flown(pilot, ship, **fields):
     """Seat 0 with `pilot` flying its first trained advanced ship as ship 0."""
     kind = PILOTS[pilot]["trained"][0]
-    return {"hangar": {kind: {"pilot": pilot, "ship": 0}}, "ships": [ship, "home", "locked", "locked"], **fields}
+    return {
+        "hangar": {kind: {"pilot": pilot, "ship": 0}},
+        "ships": [ship, "home", "locked", "locked"],
+        **fields,
+    }
 
 
 def acquire(pilot, ship, face, **fields):
@@ -97,8 +103,9 @@ def check_colonize_gain(name, p):
 
 def check_explore_gain(name, p):
     res, n = p["params"]["resource"], p["params"]["amount"]
-    st = position(gal={0: flown(name, "home", energy=0, culture=0)}, dice={"move": 1},
-                  exploration_row=["Nav Buoy"])
+    st = position(
+        gal={0: flown(name, "home", energy=0, culture=0)}, dice={"move": 1}, exploration_row=["Nav Buoy"]
+    )
     do(st, "activate", face="move")
     do(st, "explore", ship=0)
     g = galaxy(st, 0)
@@ -206,8 +213,11 @@ def use(planet, dice=None, gal0=None, gal1=None, row=None):
 @pytest.mark.parametrize("planet", ["Ostara", "Tyrell-IX", "Nereid-4", "Halcyon", "Arcturus Prime"])
 def test_energy_and_culture_planets_acquire_both(planet):
     for face in ("energy", "culture"):
-        st = position(gal={0: {"ships": [orbit(planet), "home", "locked", "locked"], "energy": 0, "culture": 0}},
-                      row=[planet, "Jakks", "Vici-KS156", "Leandra"], dice={face: 1})
+        st = position(
+            gal={0: {"ships": [orbit(planet), "home", "locked", "locked"], "energy": 0, "culture": 0}},
+            row=[planet, "Jakks", "Vici-KS156", "Leandra"],
+            dice={face: 1},
+        )
         do(st, "activate", face=face)
         assert galaxy(st, 0)[face] == (2 if face == "energy" else 1)  # the ship at home yields energy
 
@@ -282,7 +292,7 @@ def test_zenith_pushes_back_two_enemy_ships():
 
 
 def test_every_new_planet_is_covered():
-    source = open(__file__).read()
+    source = Path(__file__).read_text()
     assert all(f'"{name}"' in source for name in PLANETS)
 
 
@@ -292,11 +302,14 @@ OTHER = ["Orbiter", "Seeker"]
 
 
 def mission_points(mission, mine, theirs=None):
-    gal = {0: {"dealt": [mission, "Explorer"], "mission": mission, "energy": 0, "culture": 0, **mine},
-           1: {"dealt": OTHER, "mission": "Seeker", "energy": 0, "culture": 0, **(theirs or {})}}
+    gal = {
+        0: {"dealt": [mission, "Explorer"], "mission": mission, "energy": 0, "culture": 0, **mine},
+        1: {"dealt": OTHER, "mission": "Seeker", "energy": 0, "culture": 0, **(theirs or {})},
+    }
     st = finished(2, gal=gal)
-    base = finished(2, gal={**gal, 0: {**gal[0], "dealt": ["Industrialist", "Explorer"],
-                                       "mission": "Industrialist"}})
+    base = finished(
+        2, gal={**gal, 0: {**gal[0], "dealt": ["Industrialist", "Explorer"], "mission": "Industrialist"}}
+    )
     return st.scores()[0] - base.scores()[0]
 
 
@@ -325,8 +338,11 @@ def test_collector_needs_all_four_badges():
 
 
 def test_fleet_admiral_three_advanced_ships():
-    hangar = {"Aurora": {"pilot": "Nyx", "ship": 0}, "Intrepid": {"pilot": "Lightspeeder", "ship": 1},
-              "Ambition": {"pilot": "Vola Quen", "ship": 2}}
+    hangar = {
+        "Aurora": {"pilot": "Nyx", "ship": 0},
+        "Intrepid": {"pilot": "Lightspeeder", "ship": 1},
+        "Ambition": {"pilot": "Vola Quen", "ship": 2},
+    }
     mine = {"hangar": hangar, "empire": 3, "ships": ["home", "home", "home", "locked"]}
     assert mission_points("Fleet Admiral", mine) == 3
     del hangar["Ambition"]

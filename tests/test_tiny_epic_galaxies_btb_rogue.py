@@ -21,8 +21,16 @@ def rogue_colony(level, empire, me=None, rogue=None):
         {"decision": "rogue_die", "galaxy": "rogue", "face": "colony", "rerolled": False},
     ]
     trigger = "rogue" if empire == 6 else None  # level 6 ends the game at the end of the round
-    st = position(1, variant=variant(level), row=ROW, active="rogue", dice={}, pending=pending, trigger=trigger,
-                  gal={0: {"energy": 3, "culture": 3, **(me or {})}, 1: {"empire": empire, **(rogue or {})}})
+    st = position(
+        1,
+        variant=variant(level),
+        row=ROW,
+        active="rogue",
+        dice={},
+        pending=pending,
+        trigger=trigger,
+        gal={0: {"energy": 3, "culture": 3, **(me or {})}, 1: {"empire": empire, **(rogue or {})}},
+    )
     do(st, "done")
     return st
 
@@ -33,7 +41,9 @@ def test_harder_rogue_starts_as_its_mat_says(level):
     st = position(1, variant=variant(level))
     g = galaxy(st, 1)
     assert (g["energy"], g["culture"]) == (r["start"]["energy"], r["start"]["culture"])
-    fresh = st_of(__import__("teg_btb_setup").game(1, variant(level)).new_initial_state(seed=4))["galaxies"][1]
+    fresh = st_of(__import__("teg_btb_setup").game(1, variant(level)).new_initial_state(seed=4))["galaxies"][
+        1
+    ]
     assert fresh["empire"] == r["start"]["empire_level"] and fresh["ships"] == ["home"] * 4
     assert f"Rogue galaxy: {r['name']}" in st.render()
 
@@ -78,8 +88,15 @@ def test_harder_rogue_bonus_dice_at_culture_cap(level):
         {"decision": "rogue_turn", "galaxy": "rogue", "dice_left": 0, "checked": False},
         {"decision": "rogue_die", "galaxy": "rogue", "face": "diplomacy", "rerolled": False},
     ]
-    st = position(1, variant=variant(level), row=ROW, active="rogue", dice={}, pending=pending,
-                  gal={0: {"energy": 1, "culture": 1}, 1: {"culture": 7, "energy": 0}})
+    st = position(
+        1,
+        variant=variant(level),
+        row=ROW,
+        active="rogue",
+        dice={},
+        pending=pending,
+        gal={0: {"energy": 1, "culture": 1}, 1: {"culture": 7, "energy": 0}},
+    )
     do(st, "done")  # the die does nothing; the end-of-turn check turns culture 7 into bonus dice
     assert galaxy(st, 1)["culture"] == 0 and decision(st) == "rogue_die"
     assert st_of(st)["pending"][0]["dice_left"] == ROGUES[level - 1]["bonus_dice"] - 1
