@@ -1,5 +1,5 @@
 # Included by tiny_epic_galaxies.pyx: Beyond the Black (rulebook:
-# ../shared/rules/tiny_epic_galaxies_beyond_the_black.md; docs/rules/tiny_epic_galaxies.md section 14).
+# ../shared/rules/tiny_epic_galaxies_beyond_the_black.md; docs/rules/tiny_epic_galaxies.md section 13).
 # Hiring pilots and their abilities, exploring and the danger tracks, dwarf planets, badges, what stays
 # hidden of the cards taken, and the harder Rogue galaxies.
 # Everything here is inert in the base game (s.btb.on == 0).
@@ -292,7 +292,7 @@ cdef int _badges(const TegState* s, int g, int b) noexcept nogil:
 cdef int _badge_bonus(const TegState* s, int g) noexcept nogil:
     # Bonus points: per badge, 2 for the single most, 1 each when tied for most (no second then),
     # 1 for second (all tied seconds); in a 2-galaxy game only the most scores. A galaxy needs at
-    # least one badge of the symbol to earn anything (docs section 14.6).
+    # least one badge of the symbol to earn anything (docs section 13.4).
     cdef int b, h, mine, higher, equal, total = 0
     for b in range(TEG_BADGES):
         mine = _badges(s, g, b)
@@ -668,7 +668,7 @@ cdef void _take_card(TegState* s, int g, int k, int c) noexcept nogil:
         _check_trigger(s, g)
 
 
-# ---------------------------------------------------------------- hidden cards (docs section 14.7)
+# ---------------------------------------------------------------- hidden cards (docs section 13.5)
 
 cdef inline bint _card_under_ship(const TegState* s, int g, int c) noexcept nogil:
     cdef int k

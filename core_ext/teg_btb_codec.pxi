@@ -1,4 +1,4 @@
-# Included by tiny_epic_galaxies.pyx: the Python side of Beyond the Black (docs section 14.8): its part
+# Included by tiny_epic_galaxies.pyx: the Python side of Beyond the Black (docs section 13.7): its part
 # of the JSON payload (facts only, every value range-checked), action structs and the render.
 
 _BTB = CATALOGUE["beyond_the_black"]

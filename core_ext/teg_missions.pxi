@@ -61,7 +61,7 @@ cdef int _resource_colonies(const TegState* s, int g, int res) noexcept nogil:
 
 
 cdef int _btb_mission_points(const TegState* s, int g, int m) noexcept nogil:
-    # The expansion's non-comparative missions (docs section 14.5).
+    # The expansion's non-comparative missions (docs section 13.12).
     cdef const TegGalaxy* gal = &s.gal[g]
     cdef int b, k
     cdef bint ok = False

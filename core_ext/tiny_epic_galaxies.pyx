@@ -92,7 +92,7 @@ cdef enum:
     A_COLONY = 80
     A_MOVE = 128
     A_MOVE_END = 180
-    # Beyond the Black (docs section 14)
+    # Beyond the Black (docs section 13)
     A_EXPLORE = 180        # + ship: move it into Unexplored Space and explore
     A_PILOT = 184          # + pilot row slot: hire that pilot
     A_HANGAR = 190         # + advanced ship kind (Aurora, Intrepid, Ambition, Nexus)

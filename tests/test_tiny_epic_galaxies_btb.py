@@ -1,5 +1,5 @@
 """Tiny Epic Galaxies: Beyond the Black, one scenario per rule (docs/rules/tiny_epic_galaxies.md
-section 14)."""
+section 13)."""
 
 import json
 

@@ -1,5 +1,5 @@
 """Tiny Epic Galaxies: Beyond the Black, one scenario per designed card (docs/rules/tiny_epic_galaxies.md
-section 14): every pilot, exploration card, new planet and new secret mission."""
+section 13): every pilot, exploration card, new planet and new secret mission."""
 
 from pathlib import Path
 

@@ -1,5 +1,5 @@
 """Tiny Epic Galaxies: Beyond the Black solo, the five harder Rogue galaxies (docs/rules/tiny_epic_galaxies.md
-section 14.9): their start, bonus dice and colony action at every empire level."""
+section 13.13): their start, bonus dice and colony action at every empire level."""
 
 import pytest
 from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
