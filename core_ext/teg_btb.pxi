@@ -670,21 +670,26 @@ cdef void _take_card(TegState* s, int g, int k, int c) noexcept nogil:
 
 # ---------------------------------------------------------------- hidden cards (docs section 13.5)
 
-cdef inline bint _card_under_ship(const TegState* s, int g, int c) noexcept nogil:
+cdef inline bint _card_face_up(const TegState* s, int g, int c) noexcept nogil:
+    # A taken card is still face up while a ship is on its track or while its advance is being chosen.
     cdef int k
     for k in range(TEG_SHIPS):
         if s.gal[g].ship_at[k] == TEG_DANGER and s.gal[g].track_card[k] == c:
+            return True
+    for k in range(s.depth):
+        if s.stack[k].kind == K_XCARD and s.stack[k].a[0] == c:
             return True
     return False
 
 
 cdef void _btb_hide(TegState* s, int observer) noexcept nogil:
     # Another seat's face-down cards become unknown, only their class (badge, dwarf points) stays
-    # public; a card whose track holds a ship is face up. The Rogue's cards are public.
+    # public; a card whose track holds a ship, or whose advance is being chosen, is face up. The Rogue's
+    # cards are public.
     cdef int c, g
     for c in range(TEG_CARDS):
         g = s.btb.card_where[c] - CW_TAKEN
-        if g < 0 or g == observer or g >= _n_seats(s) or _card_under_ship(s, g, c):
+        if g < 0 or g == observer or g >= _n_seats(s) or _card_face_up(s, g, c):
             continue
         s.btb.card_where[c] = CW_DECK
         s.btb.hidden[g][X_BADGE[c] * 4 + X_DWARF[c]] += 1

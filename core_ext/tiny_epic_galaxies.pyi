@@ -1,4 +1,4 @@
-# Type stubs for core_ext/tiny_epic_galaxies.pyx (Tiny Epic Galaxies, base game, Beyond the Black, solo Rogues).
+# Type stubs for core_ext/tiny_epic_galaxies.pyx (base game, Beyond the Black, the solo Rogues).
 from pathlib import Path
 from typing import Any
 

@@ -520,3 +520,17 @@ def test_variant_name_is_registered_for_one_to_five_players():
     info = {i.name: i for i in registered_games()}["tiny_epic_galaxies"]
     assert BTB in info.variants and info.players_for(BTB) == (1, 2, 3, 4, 5)
     assert all(info.players_for(f"beyond_the_black_rogue_{i}") == (1,) for i in range(1, 6))
+
+
+def test_a_card_whose_advance_is_being_chosen_stays_face_up_in_observations():
+    gal = {
+        0: {"ships": ["unexplored", orbit("Jakks", 0), "locked", "locked"], "exploration_cards": ["Nav Buoy"]}
+    }
+    pending = [
+        {"decision": "turn", "galaxy": 0},
+        {"decision": "exploration_advance", "galaxy": 0, "card": "Nav Buoy"},
+    ]
+    st = position(gal=gal, dice={}, pending=pending)
+    obs = st.observation(1)
+    assert obs.to_dict()["state"]["galaxies"][0]["exploration_cards"] == ["Nav Buoy"]
+    assert game().observation_from_json(obs.to_json()) == obs
