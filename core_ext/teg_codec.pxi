@@ -8,7 +8,8 @@
 PAYLOAD_VERSION = "tiny_epic_galaxies/1"
 TASK_NAMES = {K_MISSION: "keep_mission", K_TURN: "turn", K_REROLL: "reroll", K_CONVERT: "convert",
               K_FOLLOW: "follow", K_DIE: "resolve_die", K_LAND: "landed", K_PLANET: "planet_action",
-              K_ROGUE_TURN: "rogue_turn", K_ROGUE_DIE: "rogue_die", K_ROGUE_TAKE: "rogue_takes"}
+              K_ROGUE_TURN: "rogue_turn", K_ROGUE_DIE: "rogue_die", K_ROGUE_TAKE: "rogue_takes",
+              K_HIRE: "hire", K_EXPLORE: "explore", K_XCARD: "exploration_advance"}
 TASK_KINDS = {v: k for k, v in TASK_NAMES.items()}
 _PLANET_ID = {n: i for i, n in enumerate(PLANET_NAMES)}
 _MISSION_ID = {n: i for i, n in enumerate(MISSION_NAMES)}
@@ -48,10 +49,18 @@ def _list(value, path, lo, hi):
     return value
 
 
-def _planet(value, path):
+cdef int _planet(const TegState* s, value, str path) except -1:
     if not isinstance(value, str) or value not in _PLANET_ID:
         _fail(path, f"{value!r} is not a planet name")
+    if s.where[_PLANET_ID[value]] == W_BOX:
+        _fail(path, f"{value} is a Beyond the Black planet, not in this game")
     return _PLANET_ID[value]
+
+
+cdef int _mission(const TegState* s, value, str path) except -1:
+    if not isinstance(value, str) or value not in _MISSION_ID or _MISSION_ID[value] >= _mission_count(s):
+        _fail(path, f"{value!r} is not a mission of this game")
+    return _MISSION_ID[value]
 
 
 def _face(value, path):
@@ -88,6 +97,10 @@ cdef object _ship_json(const TegGalaxy* gal, int k):
         return "locked"
     if at == TEG_HOME:
         return "home"
+    if at == TEG_EXPLORE:
+        return "unexplored"
+    if at == TEG_DANGER:
+        return {"danger": CARD_NAMES[gal.track_card[k]], "track": gal.ship_space[k]}
     if gal.ship_orbit[k]:
         return {"planet": PLANET_NAMES[at], "track": gal.ship_space[k]}
     return {"planet": PLANET_NAMES[at], "surface": True}
@@ -119,6 +132,8 @@ cdef object _task_json(const TegState* s, const TegTask* t):
         d.update(face=FACE_NAMES[a[0]], rerolled=bool(a[1]))
     elif kind == K_ROGUE_TAKE:
         d.update(left=a[0])
+    elif kind in (K_HIRE, K_EXPLORE, K_XCARD):
+        _btb_task_json(t, d)
     return d
 
 
@@ -137,6 +152,8 @@ cdef dict _dump(const TegState* s, bint with_chance):
         if not (s.solo and g == ROGUE):
             entry["dealt"] = [_mission_json(gal.dealt[0]), _mission_json(gal.dealt[1])]
             entry["mission"] = _mission_json(gal.mission)
+        if s.btb.on:
+            _btb_galaxy_json(s, g, entry)
         gals.append(entry)
     d = {
         "version": PAYLOAD_VERSION,
@@ -153,9 +170,14 @@ cdef dict _dump(const TegState* s, bint with_chance):
         "follow_bonus": [RESOURCE_NAMES[r] for r in range(2) if (s.follow_bonus >> r) & 1],
         "pending": [_task_json(s, &s.stack[i]) for i in range(s.depth)],
     }
+    if s.btb.on:
+        d["beyond_the_black"] = _btb_json(s)
     if with_chance:
         d["chance"] = {"dice": [s.rng_dice.s[i] for i in range(4)],
                        "deck": [s.rng_deck.s[i] for i in range(4)]}
+        if s.btb.on:
+            d["chance"]["explore"] = [s.rng_explore.s[i] for i in range(4)]
+            d["chance"]["pilots"] = [s.rng_pilots.s[i] for i in range(4)]
     return d
 
 
@@ -169,17 +191,19 @@ cdef void _load_galaxy(TegState* s, int g, object e, str path, int observer) exc
     cdef TegGalaxy* gal = &s.gal[g]
     rogue = s.solo and g == ROGUE
     keys = ("energy", "culture", "empire", "colonies", "ships", "once_used")
-    _obj(e, path, keys if rogue else keys + ("dealt", "mission"))
+    if s.btb.on:
+        keys = keys + (("exploration_cards",) if rogue else BTB_GALAXY_KEYS)
+    _obj(e, path, keys if rogue else keys + ("dealt", "mission"), ("hidden_cards",) if s.btb.on else ())
     gal.energy = _int(e["energy"], path + ".energy", 0, CAP)
     gal.culture = _int(e["culture"], path + ".culture", 0, CAP)
     gal.empire = _int(e["empire"], path + ".empire", 1, MAX_LEVEL)
     for i, name in enumerate(_list(e["colonies"], path + ".colonies", 0, TEG_PLANETS)):
-        p = _planet(name, f"{path}.colonies[{i}]")
+        p = _planet(s, name, f"{path}.colonies[{i}]")
         if s.where[p] != W_DECK:
             _fail(f"{path}.colonies[{i}]", f"{name} is already in the row, discarded or colonized")
         s.where[p] = W_COLONY + g
     for i, name in enumerate(_list(e["once_used"], path + ".once_used", 0, TEG_PLANETS)):
-        p = _planet(name, f"{path}.once_used[{i}]")
+        p = _planet(s, name, f"{path}.once_used[{i}]")
         if not P_ONCE[p]:
             _fail(f"{path}.once_used[{i}]", f"{name} has no once-per-turn action")
         gal.once_used |= (<uint64_t>1) << p
@@ -194,9 +218,11 @@ cdef void _load_galaxy(TegState* s, int g, object e, str path, int observer) exc
             continue
         if not unlocked:
             _fail(sp, f"ship {k} is locked at empire level {gal.empire}")
+        if s.btb.on and not rogue and _load_btb_ship(s, g, k, ship, sp):
+            continue
         if not isinstance(ship, dict) or "planet" not in ship:
             _fail(sp, "expected \"home\", \"locked\" or {\"planet\": ..., \"track\" | \"surface\": ...}")
-        p = _planet(ship["planet"], sp + ".planet")
+        p = _planet(s, ship["planet"], sp + ".planet")
         if s.where[p] != W_ROW:
             _fail(sp, f"{ship['planet']} is not in the row")
         if "track" in ship:
@@ -227,9 +253,7 @@ cdef void _load_galaxy(TegState* s, int g, object e, str path, int observer) exc
         else:
             if hidden_ok:
                 _fail(f"{path}.dealt[{i}]", f"seat {observer} cannot see another seat's dealt missions")
-            if not isinstance(dealt[i], str) or dealt[i] not in _MISSION_ID:
-                _fail(f"{path}.dealt[{i}]", f"{dealt[i]!r} is not a mission")
-            gal.dealt[i] = _MISSION_ID[dealt[i]]
+            gal.dealt[i] = _mission(s, dealt[i], f"{path}.dealt[{i}]")
     if gal.dealt[0] == gal.dealt[1] and gal.dealt[0] != TEG_HIDDEN:
         _fail(path + ".dealt", "the two dealt missions must differ")
     m = e["mission"]
@@ -240,11 +264,9 @@ cdef void _load_galaxy(TegState* s, int g, object e, str path, int observer) exc
             _fail(path + ".mission", "the kept mission must be shown here")
         gal.mission = TEG_HIDDEN
     else:
-        if not isinstance(m, str) or m not in _MISSION_ID:
-            _fail(path + ".mission", f"{m!r} is not a mission")
+        gal.mission = _mission(s, m, path + ".mission")
         if hidden_ok and not s.over:
             _fail(path + ".mission", f"seat {observer} cannot see another seat's kept mission")
-        gal.mission = _MISSION_ID[m]
         if gal.dealt[0] != TEG_HIDDEN and gal.mission not in (gal.dealt[0], gal.dealt[1]):
             _fail(path + ".mission", "the kept mission must be one of the two dealt")
 
@@ -313,13 +335,15 @@ cdef void _load_task(TegState* s, TegTask* t, dict d, str path) except *:
             _fail(path, "excluded_ship and second_move belong to a move")
     elif kind == K_LAND:
         _obj(d, path, base + ("planet",))
-        t.a[0] = _planet(d["planet"], path + ".planet")
+        t.a[0] = _planet(s, d["planet"], path + ".planet")
         if s.where[t.a[0]] != W_ROW:
             _fail(path + ".planet", "not in the row")
     elif kind == K_PLANET:
         _obj(d, path, base + ("planet", "stage", "data"))
-        p = _planet(d["planet"], path + ".planet")
+        p = _planet(s, d["planet"], path + ".planet")
         t.a[0] = p
+        if s.where[p] == W_BOX:
+            _fail(path + ".planet", "not in this game")
         pk = P_KIND[p]
         two_stage = (PK_PUSH_BACK, PK_DISCARD_DICE, PK_RECALL, PK_BACK_ADVANCE, PK_JUMP)
         max_stage = 2 if pk == PK_ALL_ADVANCE else (1 if pk in two_stage else 0)
@@ -343,7 +367,11 @@ cdef void _load_task(TegState* s, TegTask* t, dict d, str path) except *:
         t.a[1] = _bool(d["rerolled"], path + ".rerolled")
     elif kind == K_ROGUE_TAKE:
         _obj(d, path, base + ("left",))
-        t.a[0] = _int(d["left"], path + ".left", 1, 2)
+        t.a[0] = _int(d["left"], path + ".left", 1, 3 if s.btb.rogue_level else 2)
+    elif kind in (K_HIRE, K_EXPLORE, K_XCARD):
+        if not s.btb.on:
+            _fail(path + ".decision", f"{name} belongs to Beyond the Black")
+        _load_btb_task(s, t, d, path)
     if kind == K_ROGUE_TAKE and g != 0:
         _fail(path + ".galaxy", "the player decides what the Rogue takes")
 
@@ -351,6 +379,8 @@ cdef void _load_task(TegState* s, TegTask* t, dict d, str path) except *:
 cdef void _load(TegState* s, dict d, int observer) except *:
     keys = ("version", "round", "active", "over", "trigger", "row", "discarded", "galaxies", "dice",
             "follow_cost", "follow_bonus", "pending")
+    if s.btb.on:
+        keys = keys + ("beyond_the_black",)
     _obj(d, "", keys, ("chance",) if observer < 0 else ())
     _list(d["pending"], "pending", 0, TEG_STACK)
     if d["version"] != PAYLOAD_VERSION:
@@ -365,13 +395,13 @@ cdef void _load(TegState* s, dict d, int observer) except *:
         if name is None:
             s.row[i] = TEG_NONE
             continue
-        p = _planet(name, f"row[{i}]")
+        p = _planet(s, name, f"row[{i}]")
         if s.where[p] != W_DECK:
             _fail(f"row[{i}]", f"{name} appears twice")
         s.where[p] = W_ROW
         s.row[i] = p
     for i, name in enumerate(_list(d["discarded"], "discarded", 0, TEG_PLANETS)):
-        p = _planet(name, f"discarded[{i}]")
+        p = _planet(s, name, f"discarded[{i}]")
         if s.where[p] != W_DECK:
             _fail(f"discarded[{i}]", f"{name} appears twice")
         s.where[p] = W_DISCARD
@@ -395,18 +425,23 @@ cdef void _load(TegState* s, dict d, int observer) except *:
             _fail(f"follow_bonus[{i}]", f"{r!r} is not energy or culture")
         s.follow_bonus |= 1 << RESOURCE_NAMES.index(r)
     gals = _list(d["galaxies"], "galaxies", n_gal, n_gal)
+    if s.btb.on:
+        _load_btb(s, d["beyond_the_black"], gals, observer)
     for g in range(n_gal):
         _load_galaxy(s, g, gals[g], f"galaxies[{g}]", observer)
+    if s.btb.on:
+        _check_btb(s)
     if any(s.row[i] == TEG_NONE for i in range(s.row_size)) and \
             any(s.where[p] == W_DECK for p in range(N_PLANETS)):
         _fail("row", "an empty row slot while the deck still has planets")
     if observer >= 0 and s.gal[observer].dealt[0] == TEG_HIDDEN:
         _fail(f"galaxies[{observer}].dealt", "the observer sees its own missions")
-    seen = [m for g in range(_n_seats(s)) for m in (s.gal[g].dealt[0], s.gal[g].dealt[1]) if m < TEG_MISSIONS]
+    seen = [m for g in range(_n_seats(s)) for m in (s.gal[g].dealt[0], s.gal[g].dealt[1])
+            if m < TEG_MISSION_ROOM]
     if len(seen) != len(set(seen)):
         _fail("galaxies", "a mission is dealt twice")
     for g in range(_n_seats(s)):
-        known = s.gal[g].dealt[0] < TEG_MISSIONS or s.gal[g].dealt[0] == TEG_HIDDEN
+        known = s.gal[g].dealt[0] < TEG_MISSION_ROOM or s.gal[g].dealt[0] == TEG_HIDDEN
         if not known:
             _fail(f"galaxies[{g}].dealt", "every seat is dealt 2 missions")
         if (s.gal[g].mission == TEG_NONE) != (s.round == 0 and g >= _pending_mission_floor(d)):
@@ -423,8 +458,9 @@ cdef void _load(TegState* s, dict d, int observer) except *:
         s.depth = i + 1
     _check_pending(s, d)
     if observer < 0:
-        chance = _obj(d.get("chance"), "chance", ("dice", "deck"))
-        for key in ("dice", "deck"):
+        streams = ("dice", "deck", "explore", "pilots") if s.btb.on else ("dice", "deck")
+        chance = _obj(d.get("chance"), "chance", streams)
+        for key in streams:
             words = _list(chance[key], "chance." + key, 4, 4)
             for i in range(4):
                 _int(words[i], f"chance.{key}[{i}]", 0, 2 ** 64 - 1)
@@ -433,6 +469,9 @@ cdef void _load(TegState* s, dict d, int observer) except *:
         for i in range(4):
             s.rng_dice.s[i] = chance["dice"][i]
             s.rng_deck.s[i] = chance["deck"][i]
+            if s.btb.on:
+                s.rng_explore.s[i] = chance["explore"][i]
+                s.rng_pilots.s[i] = chance["pilots"][i]
 
 
 def _pending_mission_floor(dict d):
@@ -476,6 +515,8 @@ cdef void _check_pending(TegState* s, dict d) except *:
             _fail(f"pending[{i}]", "only the active player rerolls or converts")
         if k in (K_REROLL, K_CONVERT) and i != s.depth - 1:
             _fail(f"pending[{i}]", "a die selection is always the top decision")
+        if k == K_HIRE and (s.stack[i].seat != s.active or i != s.depth - 1):
+            _fail(f"pending[{i}]", "only the active player hires, and hiring is the top decision")
         if k == K_ROGUE_DIE and (i != s.depth - 1 or not rogue_turn):
             _fail(f"pending[{i}]", "a Rogue die is the top decision of the Rogue's turn")
     if not rogue_turn and any(s.gal[s.active].ship_at[k] == TEG_NONE for k in range(TEG_SHIPS)):
@@ -483,10 +524,6 @@ cdef void _check_pending(TegState* s, dict d) except *:
     # The loaded state must be settled: an automatic step left on top would change it.
     cdef TegState copy
     memcpy(&copy, s, sizeof(TegState))
-    rng_seed(&copy.rng_dice, 1)
-    rng_seed(&copy.rng_deck, 1)
-    memcpy(&copy.rng_dice, &s.rng_dice, sizeof(Rng))
-    memcpy(&copy.rng_deck, &s.rng_deck, sizeof(Rng))
     _settle(&copy)
     if memcmp(&copy, s, sizeof(TegState)) != 0:
         _fail("pending", "the top decision is not one a player can take now (an automatic step is due)")
@@ -499,6 +536,11 @@ cdef object _ship_where(const TegState* s, int g, int k):
     at = gal.ship_at[k]
     if at == TEG_HOME:
         return "galaxy"
+    if at == TEG_EXPLORE:
+        return "Unexplored Space"
+    if at == TEG_DANGER:
+        c = gal.track_card[k]
+        return f"{CARD_NAMES[c]} danger track {gal.ship_space[k]}/{X_TRACK[c]}"
     if at >= TEG_PLANET_ROOM:
         return "locked"
     if gal.ship_orbit[k]:
@@ -527,7 +569,8 @@ cdef dict _describe(const TegState* s, int a):
     elif A_FACE <= a < A_FACE + TEG_FACES:
         f = a - A_FACE
         kind, extra = "face", {"face": FACE_NAMES[f]}
-        what = {K_REROLL: "reroll a die showing", K_PLANET: "choose"}.get(t.kind, "")
+        what = {K_REROLL: "reroll a die showing", K_PLANET: "choose",
+                K_HIRE: "hire with the dice showing"}.get(t.kind, "")
         if t.kind == K_CONVERT:
             what = ("converter: spend a die showing" if t.a[0] < 2 else
                     "set a die showing" if t.a[0] == 2 else "set it to")
@@ -569,7 +612,11 @@ cdef dict _describe(const TegState* s, int a):
         k = a - A_SHIP
         kind, extra = "ship", {"ship": k, "at": _ship_where(s, g, k)}
         gal = &s.gal[g]
-        if t.kind == K_DIE and gal.ship_at[k] < TEG_PLANET_ROOM:
+        if t.kind == K_HIRE:
+            label = f"the advanced ship replaces ship {k} ({_ship_where(s, g, k)})"
+        elif t.kind == K_XCARD:
+            label = (f"{CARD_NAMES[t.a[0]]}: advance ship {k} ({_ship_where(s, g, k)}) 1")
+        elif t.kind == K_DIE and gal.ship_at[k] < TEG_PLANET_ROOM:
             label = (f"activate {FACE_TITLES[t.a[0]]}: {PLANET_NAMES[gal.ship_at[k]]} track "
                      f"{gal.ship_space[k]} -> {gal.ship_space[k] + 1}")
         else:
@@ -579,10 +626,12 @@ cdef dict _describe(const TegState* s, int a):
         kind, extra = "enemy_ship", {"galaxy": _galaxy_name(s, h), "ship": k, "at": _ship_where(s, h, k)}
         whose = "the Rogue" if s.solo and h == ROGUE else f"seat {h}"
         label = f"push back {whose}'s ship at {_ship_where(s, h, k)}"
-    elif A_COLONY <= a < A_COLONY + TEG_PLANETS:
-        p = a - A_COLONY
+    elif A_COLONY <= a < A_COLONY + TEG_PLANETS or A_COLONY2 <= a < A_LIMIT:
+        p = _colony_of(a)
         kind, extra, label = "colony", {"planet": PLANET_NAMES[p]}, f"use colony {PLANET_NAMES[p]}"
-    elif A_MOVE <= a < A_LIMIT:
+    elif A_MOVE_END <= a < A_COLONY2:
+        kind, label, extra = _describe_btb(s, g, a)
+    elif A_MOVE <= a < A_MOVE_END:
         k, dest = divmod(a - A_MOVE, MOVE_DESTS)
         if dest == 0:
             to = "galaxy"
@@ -614,7 +663,8 @@ cdef str _render_state(const TegState* s):
                     who = "R" if s.solo and g == ROGUE else str(g)
                     spot = f"t{s.gal[g].ship_space[k]}" if s.gal[g].ship_orbit[k] else "land"
                     here.append(f"{who}:{spot}")
-        lines.append(f"  row {i}: {PLANET_NAMES[p]} ({RESOURCE_NAMES[P_RES[p]]}, {FACE_NAMES[P_TRACK[p]]} "
+        res = ("energy", "culture", "energy+culture")[P_RES[p]]
+        lines.append(f"  row {i}: {PLANET_NAMES[p]} ({res}, {FACE_NAMES[P_TRACK[p]]} "
                      f"track 1..{P_N[p]}, {P_VP[p]} VP) ships {' '.join(here) or '-'}")
     for g in range(s.n_gal):
         gal = &s.gal[g]
@@ -625,6 +675,10 @@ cdef str _render_state(const TegState* s):
         lines.append(f"{marker} {name}: {_points(s, g)} VP, energy {gal.energy}, culture {gal.culture}, "
                      f"empire {gal.empire}{mission}; colonies {cols}")
         lines.append("      ships: " + "; ".join(_ship_where(s, g, k) for k in range(TEG_SHIPS)))
+        if s.btb.on:
+            lines.extend(_render_btb_galaxy(s, g))
+    if s.btb.on:
+        lines[1:1] = _render_btb_table(s)
     if s.depth:
         lines.append(f"dice: inactive {_counts_dict(s.pool) or '-'}, activated {_counts_dict(s.bay) or '-'}")
         lines.append("pending: " + " > ".join(TASK_NAMES[s.stack[i].kind] for i in range(s.depth)))
@@ -633,7 +687,7 @@ cdef str _render_state(const TegState* s):
 
 # ---------------------------------------------------------------- the Game class
 
-VARIANTS = ("base",)
+VARIANTS = ("base", "beyond_the_black") + tuple(f"beyond_the_black_rogue_{i}" for i in range(1, 6))
 
 
 cdef class TinyEpicGalaxiesGame(Game):
@@ -665,6 +719,11 @@ cdef class TinyEpicGalaxiesGame(Game):
                 tmp.gal[g].ship_at[k] = TEG_NONE
         memset(&tmp.rng_dice, 0, sizeof(Rng))
         memset(&tmp.rng_deck, 0, sizeof(Rng))
+        memset(&tmp.rng_explore, 0, sizeof(Rng))
+        memset(&tmp.rng_pilots, 0, sizeof(Rng))
+        _btb_setup_flags(&tmp)
+        if tmp.btb.on:
+            _btb_clear(&tmp)
         _load(&tmp, payload, -1 if s is not None else o.player)
         memcpy(s.ptr if s is not None else o.ptr, &tmp, sizeof(TegState))
 
@@ -719,7 +778,10 @@ from orrery.core_ext._registry import GameInfo, register  # noqa: E402
 register(
     GameInfo(
         name="tiny_epic_galaxies",
-        title="Tiny Epic Galaxies (base game, 1 to 5 players; solo against the Rogue galaxy)",
+        title=(
+            "Tiny Epic Galaxies (base game and Beyond the Black, 1 to 5 players; solo against the Rogue "
+            "galaxy or the five harder Rogue galaxies)"
+        ),
         module=__name__,
         variants=VARIANTS,
         player_counts=(1, 2, 3, 4, 5),
@@ -730,14 +792,21 @@ register(
             "Rogue to reroll; 20-21 keep mission; 24/25 upgrade paying energy/culture; 26/27 the Rogue takes "
             "energy/culture; 30+k amount; 40+g a player; 48+slot a row planet; 56+k own ship; 60+g*4+k an "
             "enemy ship; 80+p a colony (planet id); 128+ship*13+dest move (dest 0 galaxy, 1+2*slot surface, "
-            "2+2*slot orbit). See docs/rules/tiny_epic_galaxies.md."
+            "2+2*slot orbit). Beyond the Black: 180+k explore with ship k; 184+slot hire a pilot, 190+t the "
+            "advanced ship (Aurora, Intrepid, Ambition, Nexus), 10-15 the dice, 56+k the ship it replaces; "
+            "194+k pay for / 198+k ship action on a danger track; 202+i take face-up card i, 205 reveal, 206 "
+            "take the revealed discovery, 207 leave it; 208+p-40 a Beyond the Black colony. See "
+            "docs/rules/tiny_epic_galaxies.md."
         ),
         default_search="ismcts@3",
         outcome="solo",
         hidden_information=(
             "the other seats' dealt and kept secret missions (kept ones are shown at the end), the planet "
-            "deck's order and future dice"
+            "deck's order and future dice; Beyond the Black: the pilot and exploration decks' order and "
+            "which exploration cards each other seat keeps face down (their count, badges and dwarf planet "
+            "points are public)"
         ),
+        variant_player_counts=tuple((f"beyond_the_black_rogue_{i}", (1,)) for i in range(1, 6)),
         rules_doc="docs/rules/tiny_epic_galaxies.md",
     )
 )

@@ -2,9 +2,14 @@
 # resolving a die face for a galaxy, and following (Turn, Actions).
 
 cdef int _acquire_amount(const TegState* s, int g, int res) noexcept nogil:
-    # 1 per ship on or orbiting a planet of that resource; energy also 1 per ship on the galaxy mat.
+    # 1 per ship on or orbiting a planet of that resource; energy also 1 per ship on the galaxy mat
+    # (Beyond the Black: see _ship_yield).
     cdef const TegGalaxy* gal = &s.gal[g]
     cdef int k, at, n = 0
+    if s.btb.on:
+        for k in range(TEG_SHIPS):
+            n += _ship_yield(s, g, k, res)
+        return n
     for k in range(TEG_SHIPS):
         at = gal.ship_at[k]
         if at < TEG_PLANET_ROOM:
@@ -71,7 +76,7 @@ cdef int _turn_options(const TegState* s, const TegTask* t, action_t* out) noexc
     if not s.converter_used and total >= 3:
         out[n] = A_CONVERT
         n += 1
-    return n
+    return n + _turn_btb_options(s, g, out + n)
 
 
 cdef void _activate(TegState* s, int g, int face, int cost) noexcept nogil:
@@ -102,6 +107,8 @@ cdef void _apply_turn(TegState* s, TegTask* t, action_t a) noexcept nogil:
         _push(s, K_REROLL, g)
     elif a == A_CONVERT:
         _push(s, K_CONVERT, g)
+    elif a >= A_PILOT:
+        _apply_turn_btb(s, g, a)
 
 
 # ---- rerolls (micro-steps: FACE per die, non-decreasing, then DONE)
@@ -205,6 +212,8 @@ cdef void _apply_convert(TegState* s, TegTask* t, action_t a) noexcept nogil:
 cdef bint _move_ok(const TegState* s, int g, int k, int dest) noexcept nogil:
     cdef const TegGalaxy* gal = &s.gal[g]
     cdef int at = gal.ship_at[k], slot, orbit, p, j
+    if at == TEG_DANGER:
+        return False        # a ship on a danger track only advances on it (Additional rules)
     if dest == 0:
         return at != TEG_HOME
     slot = (dest - 1) >> 1
@@ -227,7 +236,7 @@ cdef int _move_options(const TegState* s, int g, int excluded, action_t* out) no
     for k in range(TEG_SHIPS):
         if k == excluded or gal.ship_at[k] == TEG_LOCKED or gal.ship_at[k] == TEG_NONE:
             continue
-        if gal.ship_at[k] == TEG_HOME:
+        if _interchangeable_home(gal, k):
             if home_seen:
                 continue    # ships on the mat are interchangeable: offer the lowest-numbered one
             home_seen = True
@@ -235,7 +244,7 @@ cdef int _move_options(const TegState* s, int g, int excluded, action_t* out) no
             if _move_ok(s, g, k, d):
                 out[n] = A_MOVE + k * MOVE_DESTS + d
                 n += 1
-    return n
+    return n + _move_btb_options(s, g, excluded, out + n)
 
 
 cdef int _ship_options(const TegState* s, int g, int track, int min_space, int excluded,
@@ -265,7 +274,7 @@ cdef int _die_options(const TegState* s, const TegTask* t, action_t* out) noexce
             n += 1
         for p in range(N_PLANETS):
             if s.where[p] == W_COLONY + g and _planet_usable(s, g, p, 0):
-                out[n] = A_COLONY + p
+                out[n] = _colony_action(p)
                 n += 1
     return n
 
@@ -288,6 +297,7 @@ cdef void _do_move(TegState* s, int g, int k, int dest, int then_second) noexcep
         gal.ship_at[k] = <uint8_t>p
         gal.ship_orbit[k] = <uint8_t>((dest - 1) & 1)
         gal.ship_space[k] = 0
+        _pilot_on_arrival(s, g, k)
     if then_second:
         _push_die(s, g, FACE_MOVE, k, 0)      # Nagato: the second move, with a different ship
     if dest != 0 and not gal.ship_orbit[k] and _planet_usable(s, g, gal.ship_at[k], 0):
@@ -298,7 +308,9 @@ cdef void _do_move(TegState* s, int g, int k, int dest, int then_second) noexcep
 cdef void _apply_die(TegState* s, TegTask* t, action_t a) noexcept nogil:
     cdef int g = t.seat, face = t.a[0], then_second = t.a[2], m
     _pop(s)
-    if face == FACE_MOVE:
+    if face == FACE_MOVE and a >= A_MOVE_END:
+        _apply_move_btb(s, g, a, then_second)
+    elif face == FACE_MOVE:
         m = a - A_MOVE
         _do_move(s, g, m // MOVE_DESTS, m % MOVE_DESTS, then_second)
     elif face == FACE_DIP or face == FACE_ECO:
@@ -308,7 +320,7 @@ cdef void _apply_die(TegState* s, TegTask* t, action_t a) noexcept nogil:
     elif a == A_UPG_C:
         _pay_upgrade(s, g, RES_CULTURE, 0)
     else:
-        _begin_planet(s, g, a - A_COLONY)
+        _begin_planet(s, g, _colony_of(a))
 
 
 cdef void _apply_land(TegState* s, TegTask* t, action_t a) noexcept nogil:

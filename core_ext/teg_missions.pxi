@@ -14,6 +14,15 @@ cdef enum:
     M_INDUSTRIALIST = 9
     M_ORBITER = 10
     M_EXPLORER = 11
+    # Beyond the Black
+    M_COMMANDER = 12
+    M_CARTOGRAPHER = 13
+    M_ASTRONOMER = 14
+    M_COLLECTOR = 15
+    M_FLEET_ADMIRAL = 16
+    M_PATHFINDER = 17
+    M_BALANCER = 18
+    M_MENTOR = 19
 
 
 cdef int _track_colonies(const TegState* s, int g, int track) noexcept nogil:
@@ -35,16 +44,51 @@ cdef int _measure(const TegState* s, int g, int mission) noexcept nogil:
         return -_colonies(s, g)
     if mission == M_NOBLE:
         return _track_colonies(s, g, FACE_DIP)
+    if mission == M_COMMANDER:
+        return _pilots_hired(s, g)
+    if mission == M_CARTOGRAPHER:
+        return _cards_taken(s, g, 0)
+    if mission == M_ASTRONOMER:
+        return _cards_taken(s, g, 1)       # dwarf planets, never planets (Bonus points)
     return _track_colonies(s, g, FACE_ECO)
+
+
+cdef int _resource_colonies(const TegState* s, int g, int res) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(N_PLANETS):
+        n += s.where[p] == W_COLONY + g and (P_RES[p] == res or P_RES[p] == RES_BOTH)
+    return n
+
+
+cdef int _btb_mission_points(const TegState* s, int g, int m) noexcept nogil:
+    # The expansion's non-comparative missions (docs section 13.12).
+    cdef const TegGalaxy* gal = &s.gal[g]
+    cdef int b, k
+    cdef bint ok = False
+    if m == M_COLLECTOR:
+        ok = True
+        for b in range(TEG_BADGES):
+            ok = ok and _badges(s, g, b) > 0
+    elif m == M_FLEET_ADMIRAL:
+        ok = _active_pilots(gal) >= 3
+    elif m == M_PATHFINDER:
+        for k in range(TEG_SHIPS):
+            ok = ok or gal.ship_at[k] == TEG_EXPLORE
+    elif m == M_BALANCER:
+        ok = _colonies(s, g) >= 2 and \
+            _resource_colonies(s, g, RES_ENERGY) == _resource_colonies(s, g, RES_CULTURE)
+    elif m == M_MENTOR:
+        ok = _pilots_hired(s, g) > _active_pilots(gal)
+    return MISSION_VP[m] if ok else 0
 
 
 cdef int _mission_points(const TegState* s, int g) noexcept nogil:
     cdef const TegGalaxy* gal = &s.gal[g]
     cdef int m = gal.mission, h, mine, best_other = -1000, k
     cdef bint all_home = True, none_home = True
-    if m >= TEG_MISSIONS:
+    if m >= N_ALL_MISSIONS:
         return 0
-    if m <= M_TRADER:
+    if m <= M_TRADER or M_COMMANDER <= m <= M_ASTRONOMER:
         # strictly most: full value; tied for most: the tied value (Secret missions)
         mine = _measure(s, g, m)
         for h in range(s.n_gal):
@@ -53,6 +97,8 @@ cdef int _mission_points(const TegState* s, int g) noexcept nogil:
         if mine > best_other:
             return MISSION_VP[m]
         return MISSION_TIED[m] if mine == best_other else 0
+    if m >= M_COMMANDER:
+        return _btb_mission_points(s, g, m)
     if m == M_EQUALIZER:
         return MISSION_VP[m] if _track_colonies(s, g, FACE_DIP) == _track_colonies(s, g, FACE_ECO) else 0
     if m == M_ELDER:
@@ -75,7 +121,9 @@ cdef int _mission_points(const TegState* s, int g) noexcept nogil:
 
 cdef int _final_score(const TegState* s, int g) noexcept nogil:
     # Missions are revealed and scored at the end (End of game); before, points only.
-    return _points(s, g) + (_mission_points(s, g) if s.over else 0)
+    if not s.over:
+        return _points(s, g)
+    return _points(s, g) + _mission_points(s, g) + (_badge_bonus(s, g) if s.btb.on else 0)
 
 
 cdef int _compare(const TegState* s, int a, int b) noexcept nogil:
@@ -143,7 +191,7 @@ cdef double _value(const TegState* s, int g) noexcept nogil:
     cdef const TegGalaxy* gal = &s.gal[g]
     cdef double v = _points(s, g)
     cdef int k, p
-    if gal.mission < TEG_MISSIONS:
+    if gal.mission < TEG_MISSION_ROOM:
         v += 0.5 * _mission_points(s, g)
     for k in range(TEG_SHIPS):
         p = gal.ship_at[k]
@@ -154,6 +202,8 @@ cdef double _value(const TegState* s, int g) noexcept nogil:
     v += 0.3 * (gal.energy + gal.culture) + 0.8 * gal.empire
     if _is_rogue(s, g):
         v += 1.5 * gal.empire     # the Rogue also wins at level 6
+    if s.btb.on:
+        v += _btb_value(s, g)
     return v
 
 

@@ -17,7 +17,7 @@ cdef bint _enemy_target_exists(const TegState* s, int g, int track, int above_id
         for k in range(TEG_SHIPS):
             if h * TEG_SHIPS + k <= above_id:
                 continue
-            if _in_orbit(&s.gal[h], k) and s.gal[h].ship_space[k] >= 1 and \
+            if _in_orbit(&s.gal[h], k) and s.gal[h].ship_space[k] >= 1 and not _shielded(s, h, k) and \
                     (track == TRACK_ANY or P_TRACK[s.gal[h].ship_at[k]] == track):
                 return True
     return False
@@ -222,7 +222,7 @@ cdef int _planet_options(const TegState* s, const TegTask* t, action_t* out) noe
         for h in range(s.n_gal):
             for k in range(TEG_SHIPS):
                 if h != g and h * TEG_SHIPS + k > lo and _in_orbit(&s.gal[h], k) and \
-                        s.gal[h].ship_space[k] >= 1 and \
+                        s.gal[h].ship_space[k] >= 1 and not _shielded(s, h, k) and \
                         (P_A[p] == TRACK_ANY or P_TRACK[s.gal[h].ship_at[k]] == P_A[p]):
                     out[n] = A_ENEMY + h * TEG_SHIPS + k
                     n += 1
@@ -289,7 +289,7 @@ cdef int _planet_options(const TegState* s, const TegTask* t, action_t* out) noe
         for q in range(N_PLANETS):
             if s.where[q] >= W_COLONY and s.where[q] != W_COLONY + g and not _is_copy_kind(P_KIND[q]) \
                     and _planet_usable(s, g, q, 1):
-                out[n] = A_COLONY + q
+                out[n] = _colony_action(q)
                 n += 1
         return n
     if kind == PK_ANY_DIE:
@@ -402,7 +402,7 @@ cdef void _apply_planet(TegState* s, TegTask* t, action_t a) noexcept nogil:
         _pop(s)
     elif kind == PK_USE_OTHER:
         _pop(s)
-        q = a - A_COLONY
+        q = _colony_of(a)
         _gain(gal, P_A[p], -1)
         _gain(&s.gal[s.where[q] - W_COLONY], P_A[p], 1)
         _begin_planet(s, g, q)

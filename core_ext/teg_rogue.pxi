@@ -10,6 +10,8 @@ cdef void _rogue_setup(TegState* s) noexcept nogil:
     r.empire = 1
     for k in range(TEG_SHIPS):
         r.ship_at[k] = TEG_HOME     # all 4 ships on its mat from the start
+    if s.btb.rogue_level:
+        _harder_rogue_setup(s)
 
 
 cdef inline bint _can_force(const TegState* s, const TegTask* t) noexcept nogil:
@@ -34,7 +36,7 @@ cdef void _rogue_step(TegState* s, TegTask* t) noexcept nogil:
         _upgrade(s, ROGUE)
     if r.culture >= CAP:
         r.culture = 0
-        t.a[0] = 3
+        t.a[0] = <uint8_t>_rogue_bonus_dice(s)
 
 
 cdef void _apply_rogue_die(TegState* s, TegTask* t, action_t a) noexcept nogil:
@@ -97,7 +99,7 @@ cdef void _rogue_acquire(TegState* s, int res) noexcept nogil:
     cdef TegGalaxy* r = &s.gal[ROGUE]
     cdef int k, n = 0
     for k in range(TEG_SHIPS):
-        if r.ship_at[k] < TEG_PLANET_ROOM and P_RES[r.ship_at[k]] == res:
+        if r.ship_at[k] < TEG_PLANET_ROOM and (P_RES[r.ship_at[k]] == res or P_RES[r.ship_at[k]] == RES_BOTH):
             n += 1
     _gain(r, RES_ENERGY, 1 + (n if res == RES_ENERGY else 0))
     _gain(r, RES_CULTURE, 1 + (n if res == RES_CULTURE else 0))
@@ -125,7 +127,7 @@ cdef int _most_advanced(const TegState* s, int g, int min_space) noexcept nogil:
     for i in range(s.row_size):
         for k in range(TEG_SHIPS):
             if s.row[i] != TEG_NONE and gal.ship_at[k] == s.row[i] and gal.ship_orbit[k] and \
-                    gal.ship_space[k] > best_space:
+                    gal.ship_space[k] > best_space and not _shielded(s, g, k):
                 best = k
                 best_space = gal.ship_space[k]
     return best
@@ -142,7 +144,9 @@ cdef void _rogue_colony_action(TegState* s) noexcept nogil:
     # The beginner Rogue's colony action by its empire level (level 6 uses level 5's).
     cdef TegGalaxy* me = &s.gal[0]
     cdef int level = s.gal[ROGUE].empire, k
-    if level == 1:
+    if s.btb.rogue_level:
+        _harder_rogue_action(s)
+    elif level == 1:
         _gain(me, RES_ENERGY, -1)
     elif level == 2:
         _gain(me, RES_CULTURE, -1)

@@ -1,4 +1,4 @@
-# Type stubs for core_ext/tiny_epic_galaxies.pyx (Tiny Epic Galaxies, base game and solo Rogue).
+# Type stubs for core_ext/tiny_epic_galaxies.pyx (base game, Beyond the Black, the solo Rogues).
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,15 @@ PLANET_NAMES: tuple[str, ...]
 MISSION_NAMES: tuple[str, ...]
 PAYLOAD_VERSION: str
 VARIANTS: tuple[str, ...]
+# Beyond the Black
+ABILITY_KINDS: tuple[str, ...]
+ROGUE_ACTION_KINDS: tuple[str, ...]
+TRACK_COSTS: tuple[str, ...]
+SHIP_KIND_NAMES: tuple[str, ...]
+BADGE_NAMES: tuple[str, ...]
+PILOT_NAMES: tuple[str, ...]
+CARD_NAMES: tuple[str, ...]
+ROGUE_GALAXY_NAMES: tuple[str, ...]
 
 class TinyEpicGalaxiesGame(Game):
     def __init__(self, players: int, variant: str) -> None: ...

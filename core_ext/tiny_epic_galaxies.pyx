@@ -23,7 +23,9 @@ from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next
 from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
 from orrery.core_ext.tiny_epic_galaxies cimport (
     TegState, TegGalaxy, TegTask, TEG_GALAXIES, TEG_SHIPS, TEG_FACES, TEG_ROW, TEG_PLANETS,
-    TEG_PLANET_ROOM, TEG_MISSIONS, TEG_STACK, TEG_TASK_ARGS, TEG_NONE, TEG_HIDDEN, TEG_LOCKED, TEG_HOME,
+    TEG_PLANET_ROOM, TEG_MISSIONS, TEG_MISSION_ROOM, TEG_STACK, TEG_TASK_ARGS, TEG_NONE, TEG_HIDDEN,
+    TEG_LOCKED, TEG_HOME, TEG_EXPLORE, TEG_DANGER, TEG_ADV, TEG_PILOTS, TEG_PILOT_ROOM, TEG_PILOT_ROW,
+    TEG_CARDS, TEG_CARD_ROOM, TEG_XROW, TEG_BADGES, TEG_CARD_CLASSES,
 )
 
 from orrery.core_ext._errors import StateFormatError
@@ -39,6 +41,7 @@ cdef enum:
     FACE_COLONY = 5
     RES_ENERGY = 0
     RES_CULTURE = 1
+    RES_BOTH = 2           # Beyond the Black planets that acquire energy and culture
     TRACK_ANY = 0          # planet action filter: any track (else FACE_DIP / FACE_ECO)
     CAP = 7
     POINTS_TO_END = 21
@@ -50,6 +53,7 @@ cdef enum:
     W_ROW = 1
     W_DISCARD = 2
     W_COLONY = 3           # + galaxy
+    W_BOX = 9              # not in this game (the expansion's planets in the base game)
     # tasks
     K_MISSION = 1
     K_TURN = 2
@@ -62,6 +66,9 @@ cdef enum:
     K_ROGUE_TURN = 9       # a[0] dice still to roll, a[1] 1 = end-of-turn checks done
     K_ROGUE_DIE = 10       # a[0] face, a[1] 1 = already rerolled
     K_ROGUE_TAKE = 11      # seat 0 chooses; a[0] resources still to take
+    K_HIRE = 12            # Beyond the Black: a[0] stage, a[1] pilot row slot, a[2] ship kind, a[3] face
+    K_EXPLORE = 13         # a[0] exploring ship, a[1] stage (0 choose, 1 a drawn discovery), a[2] card
+    K_XCARD = 14           # a[0] card whose "advance one of your orbiting ships" is being resolved
     # actions (docs section 8)
     A_ACTIVATE = 0
     A_END_TURN = 6
@@ -84,7 +91,19 @@ cdef enum:
     A_ENEMY = 60
     A_COLONY = 80
     A_MOVE = 128
-    A_LIMIT = 180
+    A_MOVE_END = 180
+    # Beyond the Black (docs section 13)
+    A_EXPLORE = 180        # + ship: move it into Unexplored Space and explore
+    A_PILOT = 184          # + pilot row slot: hire that pilot
+    A_HANGAR = 190         # + advanced ship kind (Aurora, Intrepid, Ambition, Nexus)
+    A_DANGER_PAY = 194     # + ship: pay the track's resource, advance on its danger track
+    A_DANGER_MOVE = 198    # + ship: a ship action advances it on its danger track
+    A_XROW = 202           # + face-up exploration slot: take that card
+    A_XDRAW = 205          # reveal the top exploration card
+    A_XTAKE = 206          # take the discovery just revealed
+    A_XLEAVE = 207         # leave it face up and reveal the next
+    A_COLONY2 = 208        # + planet - 40: a Beyond the Black colony (40..51)
+    A_LIMIT = 220
     MOVE_DESTS = 13
     MAX_ACTIONS = 96
     MAX_GAME_LENGTH = 200000
@@ -145,8 +164,10 @@ cdef int8_t LEVEL_DICE[7]
 cdef int8_t LEVEL_SHIPS[7]
 cdef int8_t LEVEL_VP[7]
 cdef int8_t ROW_SIZE[6]
-cdef int8_t MISSION_VP[TEG_MISSIONS]
-cdef int8_t MISSION_TIED[TEG_MISSIONS]
+cdef int8_t MISSION_VP[TEG_MISSION_ROOM]
+cdef int8_t MISSION_TIED[TEG_MISSION_ROOM]
+cdef int N_BASE_PLANETS = 0
+cdef int N_ALL_MISSIONS = 0
 
 CATALOGUE_PATH = Path(__file__).resolve().parent / "data" / "tiny_epic_galaxies.json"
 
@@ -156,15 +177,17 @@ def _track_code(str name):
 
 
 def _res_code(str name):
-    return {"energy": RES_ENERGY, "culture": RES_CULTURE}[name]
+    return {"energy": RES_ENERGY, "culture": RES_CULTURE, "both": RES_BOTH}[name]
 
 
 def _load_catalogue():
-    global N_PLANETS
+    global N_PLANETS, N_BASE_PLANETS, N_ALL_MISSIONS
     data = json.loads(CATALOGUE_PATH.read_text())
-    planets = data["planets"]
-    if len(planets) != TEG_PLANETS:
-        raise RuntimeError("tiny_epic_galaxies.json: expected 40 planets")
+    if len(data["planets"]) != TEG_PLANETS or len(data["missions"]) != TEG_MISSIONS:
+        raise RuntimeError("tiny_epic_galaxies.json: expected 40 planets and 12 missions")
+    planets = data["planets"] + data["beyond_the_black"]["planets"]
+    if len(planets) > TEG_PLANET_ROOM:
+        raise RuntimeError("tiny_epic_galaxies.json: too many planets")
     spaces = {int(k): v for k, v in data["spaces_by_vp"].items()}
     for i, p in enumerate(planets):
         prm = p["params"]
@@ -207,20 +230,25 @@ def _load_catalogue():
         P_C[i] = prm.get("pay_energy", 0)
         P_D[i] = prm.get("pay_culture", 0)
     N_PLANETS = len(planets)
+    N_BASE_PLANETS = TEG_PLANETS
     for lv in data["empire"]:
         k = lv["level"]
         LEVEL_COST[k], LEVEL_DICE[k] = lv["cost"], lv["dice"]
         LEVEL_SHIPS[k], LEVEL_VP[k] = lv["ships"], lv["vp"]
     for k, v in data["row_size"].items():
         ROW_SIZE[int(k)] = v
-    for i, m in enumerate(data["missions"]):
+    missions = data["missions"] + data["beyond_the_black"]["missions"]
+    for i, m in enumerate(missions):
+        if m["id"] != i or i >= TEG_MISSION_ROOM:
+            raise RuntimeError(f"tiny_epic_galaxies.json: mission {i} is inconsistent")
         MISSION_VP[i], MISSION_TIED[i] = m["vp"], m["tied_vp"]
+    N_ALL_MISSIONS = len(missions)
     return data
 
 
 CATALOGUE = _load_catalogue()
-PLANET_NAMES = tuple(p["name"] for p in CATALOGUE["planets"])
-MISSION_NAMES = tuple(m["name"] for m in CATALOGUE["missions"])
+PLANET_NAMES = tuple(p["name"] for p in CATALOGUE["planets"] + CATALOGUE["beyond_the_black"]["planets"])
+MISSION_NAMES = tuple(m["name"] for m in CATALOGUE["missions"] + CATALOGUE["beyond_the_black"]["missions"])
 
 # ---------------------------------------------------------------- small helpers
 
@@ -320,11 +348,14 @@ cdef inline int _colonies(const TegState* s, int g) noexcept nogil:
 
 
 cdef inline int _points(const TegState* s, int g) noexcept nogil:
-    # Points that count toward 21: colonies plus the current empire level's VP (Empire track).
+    # Points that count toward 21: colonies plus the current empire level's VP (Empire track); with
+    # Beyond the Black also pilots and dwarf planets (End game and scoring).
     cdef int p, n = LEVEL_VP[s.gal[g].empire]
     for p in range(N_PLANETS):
         if s.where[p] == W_COLONY + g:
             n += P_VP[p]
+    if s.btb.on:
+        n += _btb_points(s, g)
     return n
 
 
@@ -381,11 +412,13 @@ cdef void _colonize(TegState* s, int g, int p) noexcept nogil:
 cdef void _advance(TegState* s, int g, int k, int steps) noexcept nogil:
     cdef TegGalaxy* gal = &s.gal[g]
     cdef int p = gal.ship_at[k], _
-    if not _in_orbit(gal, k):
+    if not _in_orbit(gal, k) or steps <= 0:
         return
+    _pilot_on_advance(s, g, k, P_TRACK[p])
     for _ in range(steps):
         gal.ship_space[k] += 1
         if gal.ship_space[k] >= P_N[p] + 1:
+            _pilot_on_colonize(s, g, k)
             _colonize(s, g, p)
             return
 
@@ -411,6 +444,16 @@ cdef inline bint _is_own_turn(const TegState* s, int g) noexcept nogil:
     return g == s.active and not _is_rogue(s, g)
 
 
+cdef inline action_t _colony_action(int p) noexcept nogil:
+    # Base planets keep ids 80..119; the expansion's 40..51 use 208..219 (80 + 40 would reach 128).
+    return A_COLONY + p if p < TEG_PLANETS else A_COLONY2 + p - TEG_PLANETS
+
+
+cdef inline int _colony_of(action_t a) noexcept nogil:
+    return a - A_COLONY2 + TEG_PLANETS if a >= A_COLONY2 else a - A_COLONY
+
+
+include "teg_btb.pxi"
 include "teg_missions.pxi"
 include "teg_planets.pxi"
 include "teg_dice.pxi"
@@ -485,6 +528,9 @@ cdef void _settle(TegState* s) noexcept nogil:
             if _follow_settle(s, t):
                 continue
             break
+        if t.kind == K_EXPLORE and t.a[1] == 1 and not _may_leave(s):
+            _take_card(s, t.seat, t.a[0], t.a[2])
+            continue
         if _options(s, buf) == 0:
             _pop(s)      # the step can do nothing (e.g. no second target): it is skipped
             continue
@@ -524,6 +570,12 @@ cdef int _options(const TegState* s, action_t* out) noexcept nogil:
         out[0] = A_TAKE_E
         out[1] = A_TAKE_C
         return 2
+    if kind == K_HIRE:
+        return _hire_options(s, t, out)
+    if kind == K_EXPLORE:
+        return _explore_options(s, t, out)
+    if kind == K_XCARD:
+        return _ship_options(s, t.seat, TRACK_ANY, 0, TEG_NONE, out)
     return 0
 
 
@@ -551,6 +603,13 @@ cdef int _apply_step(TegState* s, action_t a) noexcept nogil:
         _apply_rogue_die(s, t, a)
     elif kind == K_ROGUE_TAKE:
         _apply_rogue_take(s, t, a)
+    elif kind == K_HIRE:
+        _apply_hire(s, t, a)
+    elif kind == K_EXPLORE:
+        _apply_explore(s, t, a)
+    elif kind == K_XCARD:
+        _pop(s)
+        _advance(s, t.seat, a - A_SHIP, 1)
     else:
         return -1
     return 0
@@ -561,9 +620,9 @@ cdef int _apply_step(TegState* s, action_t a) noexcept nogil:
 cdef void _deal_missions(TegState* s, Rng* rng, int observer) noexcept nogil:
     # Deal 2 missions to every seat whose missions are unknown (all at set-up; in determinize, every
     # seat but the observer), from the missions nobody in the observation has seen.
-    cdef uint8_t pool[TEG_MISSIONS]
+    cdef uint8_t pool[TEG_MISSION_ROOM]
     cdef int n = 0, m, g, j, tmp, seen
-    for m in range(TEG_MISSIONS):
+    for m in range(_mission_count(s)):
         seen = 0
         for g in range(_n_seats(s)):
             if s.gal[g].dealt[0] == m or s.gal[g].dealt[1] == m or s.gal[g].mission == m:
@@ -580,7 +639,7 @@ cdef void _deal_missions(TegState* s, Rng* rng, int observer) noexcept nogil:
     for g in range(_n_seats(s)):
         if g == observer:
             continue
-        if s.gal[g].mission < TEG_MISSIONS:
+        if s.gal[g].mission < TEG_MISSION_ROOM:
             # a revealed kept mission (the game is over): only the discarded one is resampled
             if s.gal[g].dealt[0] == TEG_HIDDEN:
                 s.gal[g].dealt[0] = s.gal[g].mission
@@ -599,8 +658,10 @@ cdef int teg_init(void* p, const GameParams* params, uint64_t seed) noexcept nog
     cdef TegState* s = _st(p)
     cdef Rng rng
     cdef int n = params.num_players, g, k, i
-    if n < 1 or n > TEG_GALAXIES or params.variant != 0:
+    if n < 1 or n > TEG_GALAXIES or params.variant < 0 or params.variant >= N_VARIANTS:
         return -1
+    if params.variant >= VARIANT_ROGUE_1 and n != 1:
+        return -1       # the harder Rogue galaxies are solo opponents
     memset(s, 0, sizeof(TegState))
     s.params = params[0]
     s.solo = n == 1
@@ -611,6 +672,7 @@ cdef int teg_init(void* p, const GameParams* params, uint64_t seed) noexcept nog
     rng_seed2(&s.rng_dice, seed, 1)
     rng_seed2(&s.rng_deck, seed, 2)
     rng_seed2(&rng, seed, 3)
+    _btb_setup_flags(s)
     for g in range(TEG_GALAXIES):
         s.gal[g].dealt[0] = TEG_NONE
         s.gal[g].dealt[1] = TEG_NONE
@@ -630,6 +692,8 @@ cdef int teg_init(void* p, const GameParams* params, uint64_t seed) noexcept nog
     for i in range(s.row_size):
         _refill_slot(s, i)
     _deal_missions(s, &rng, -1)
+    if s.btb.on:
+        _btb_setup(s, seed)
     for g in range(n - 1, -1, -1):
         _push(s, K_MISSION, g)
     return 0
@@ -683,6 +747,8 @@ cdef void teg_observe(const void* p, int player, void* out) noexcept nogil:
             o.gal[g].mission = TEG_HIDDEN
     memset(&o.rng_dice, 0, sizeof(Rng))
     memset(&o.rng_deck, 0, sizeof(Rng))
+    if o.btb.on:
+        _btb_observe(o, player)
 
 
 cdef void teg_determinize(void* p, int observer, Rng* rng) noexcept nogil:
@@ -690,6 +756,8 @@ cdef void teg_determinize(void* p, int observer, Rng* rng) noexcept nogil:
     _deal_missions(s, rng, observer)
     rng_seed(&s.rng_dice, rng_next(rng))
     rng_seed(&s.rng_deck, rng_next(rng))
+    if s.btb.on:
+        _btb_determinize(s, observer, rng)
 
 
 cdef GameOps TEG_OPS
@@ -711,4 +779,5 @@ TEG_OPS.evaluate = teg_evaluate
 TEG_OPS.policy_action = teg_policy
 TEG_OPS.returns = teg_returns
 
+include "teg_btb_codec.pxi"
 include "teg_codec.pxi"

@@ -4,7 +4,7 @@ round, tie-breaks and the 12 missions (docs/rules/tiny_epic_galaxies.md sections
 import json
 
 import pytest
-from orrery.core_ext import StateFormatError
+from orrery.core_ext import StateFormatError, load_game
 from teg_setup import base_dict, can, decision, do, galaxy, game, position, st_of
 
 HOME2 = ["home", "home", "locked", "locked"]
@@ -330,9 +330,16 @@ def test_payloads_follow_the_json_schema():
     validator = jsonschema.Draft202012Validator(schema)
     import random
 
-    for players in (1, 2, 5):
+    for players, variant in (
+        (1, "base"),
+        (2, "base"),
+        (5, "base"),
+        (2, "beyond_the_black"),
+        (5, "beyond_the_black"),
+        (1, "beyond_the_black_rogue_5"),
+    ):
         rng = random.Random(players)
-        st = game(players).new_initial_state(seed=players)
+        st = load_game("tiny_epic_galaxies", players=players, variant=variant).new_initial_state(seed=players)
         for step in range(3000):
             if step % 100 == 0 or st.is_terminal():
                 validator.validate(st_of(st))

@@ -1,5 +1,5 @@
-"""Fuzz the Tiny Epic Galaxies loader: mutated states and observations are either refused with
-StateFormatError or load into a state that round-trips and plays to the end."""
+"""Fuzz the Tiny Epic Galaxies loader (base game and Beyond the Black): mutated states and observations are
+either refused with StateFormatError or load into a state that round-trips and plays to the end."""
 
 from __future__ import annotations
 
@@ -43,12 +43,21 @@ JUNK = [
     {"planet": "Jakks", "track": 9},
     "turn",
     1.5,
+    # Beyond the Black
+    "unexplored",
+    "Lightspeeder",
+    "Nav Buoy",
+    "Aurora",
+    "Arcturus Prime",
+    {"danger": "Black Hole Rim", "track": 1},
+    {"pilot": "Nyx", "ship": 0},
+    [{"badge": "relic", "dwarf_planet_vp": 3}],
 ]
 
 
-def _samples(players: int, seed: int) -> list[tuple[dict[str, Any], int | None]]:
+def _samples(players: int, seed: int, variant: str = "base") -> list[tuple[dict[str, Any], int | None]]:
     """(document, observer) pairs along a random game: full states and every seat's observation."""
-    game = load_game("tiny_epic_galaxies", players=players)
+    game = load_game("tiny_epic_galaxies", players=players, variant=variant)
     rng = random.Random(seed)
     state = game.new_initial_state(seed=seed)
     out: list[tuple[dict[str, Any], int | None]] = []
@@ -63,7 +72,9 @@ def _samples(players: int, seed: int) -> list[tuple[dict[str, Any], int | None]]
     return out
 
 
-SAMPLES = {n: _samples(n, 11 * n) for n in (1, 2, 3, 5)}
+SAMPLES = {(n, "base"): _samples(n, 11 * n) for n in (1, 2, 3, 5)}
+SAMPLES.update({(n, "beyond_the_black"): _samples(n, 13 * n, "beyond_the_black") for n in (1, 2, 3, 5)})
+SAMPLES[(1, "beyond_the_black_rogue_5")] = _samples(1, 17, "beyond_the_black_rogue_5")
 
 
 def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
@@ -91,18 +102,19 @@ def _mutate(doc: dict[str, Any], choice: int, junk: Any, delete: bool) -> dict[s
     return doc
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    players=st.sampled_from(sorted(SAMPLES)),
+    case=st.sampled_from(sorted(SAMPLES)),
     which=st.integers(0, 10**6),
     choice=st.integers(0, 10**6),
     junk=st.sampled_from(JUNK),
     delete=st.booleans(),
     seed=st.integers(0, 2**32),
 )
-def test_mutated_inputs_are_refused_or_play_to_the_end(players, which, choice, junk, delete, seed):
-    game = load_game("tiny_epic_galaxies", players=players)
-    doc, observer = SAMPLES[players][which % len(SAMPLES[players])]
+def test_mutated_inputs_are_refused_or_play_to_the_end(case, which, choice, junk, delete, seed):
+    players, variant = case
+    game = load_game("tiny_epic_galaxies", players=players, variant=variant)
+    doc, observer = SAMPLES[case][which % len(SAMPLES[case])]
     bad = _mutate(doc, choice, junk, delete)
     try:
         if observer is None:

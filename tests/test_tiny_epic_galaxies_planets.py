@@ -368,4 +368,5 @@ def test_gyore_sets_a_die():
 
 def test_every_planet_is_covered():
     source = Path(__file__).read_text()
-    assert all(f'"{name}"' in source for name in teg.PLANET_NAMES)
+    # the base game's 40; Beyond the Black's 12 are covered in test_tiny_epic_galaxies_btb_cards.py
+    assert all(f'"{name}"' in source for name in teg.PLANET_NAMES[:40])
