@@ -211,6 +211,13 @@ cdef class KuhnGame(Game):
         self.variant = variant
         self.num_players = players
 
+    def _format_version(self):
+        # 1 was the shared "orrery.state/1"; the payload itself has not changed since
+        return 2
+
+    def _payload_from_v1(self, dict payload):
+        return payload          # the same facts: the loader checks them as any input
+
     def _dump_payload(self, State s, Observation o):
         cdef const KuhnState* k = _cst(s.ptr if s is not None else o.ptr)
         n = k.params.num_players

@@ -14,7 +14,7 @@ import json
 import struct as _struct
 from pathlib import Path
 
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
@@ -947,6 +947,7 @@ cdef void _ship_battle_next(TrianState* s) noexcept nogil:
     cdef int a = s.sb_att
     if s.sb_on and s.placed[a].ship_kind != 0 and _enemy_ship_adjacent(s, a, s.placed[a].ship):
         s.mode = M_SHIP_TARGET
+        s.sb_def = 0                # no clash until the attacker picks its next target
         return
     s.sb_on = 0
     s.sb_att = 0
@@ -1069,6 +1070,11 @@ cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kind
     for k in range(n_closed):
         s.ev_root[k] = <int16_t>roots[k]
         s.ev_kind[k] = <uint8_t>kinds[k]
+    for k in range(n_closed, TR_EVENTS):
+        # entries past the queue are 0, so equal positions have equal bytes (JSON round trip); an
+        # unblocking queued earlier this turn (ORVIN's upkeep) was already dropped by ev_n above
+        s.ev_root[k] = 0
+        s.ev_kind[k] = 0
     s.ev_pending = 1 if n_closed > 0 else 0
     if FACE_FEAT[s.placed[i].face] == F_EXMITTER:
         # section IX: units in the radius go back to their owners; stations stay; ships too (XII)
@@ -1093,7 +1099,6 @@ cdef void _events_run(TrianState* s) noexcept nogil:
         root = s.ev_root[s.ev_pos]
         kind = s.ev_kind[s.ev_pos]
         _area_census(s, root, &tiles, &ext, units, &st)
-        s.ev_closer = s.turn_player
         if kind == AREA_SPACE:
             s.players[s.turn_player].credits += tiles * 3     # section VI.1.B: only the closer
             s.ev_pos += 1
@@ -1156,7 +1161,6 @@ cdef void _events_run(TrianState* s) noexcept nogil:
         s.ev_root[k] = 0
         s.ev_kind[k] = 0
     s.ev_credits = 0
-    s.ev_closer = 0
     if s.ev_return:
         s.ev_return = 0
         _end_turn(s)

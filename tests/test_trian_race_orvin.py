@@ -18,7 +18,7 @@ def test_the_exmitter_token_goes_on_the_new_tile_for_free_and_works_as_an_exmitt
     sc.place(2, 0, "space")  # A
     sc.act("exmitter_token", x=2, y=0)
     assert token(sc, A, 0) == 2
-    assert ship_at(sc, 1) == (-1, 0) and sc.data()["player_corvettes"][B] == 3, "its radius is cleared"
+    assert ship_at(sc, 1) == (-1, 0) and sc.player(B)["supply"]["corvettes"] == 3, "its radius is cleared"
     assert sc.state.current_player == A and not sc.has("ship_expedition"), "free, and the tile takes no unit"
     assert not sc.has("exmitter_token"), "one token without An Extra Exmitter"
     sc.act("pass")
@@ -47,13 +47,13 @@ def planets(mental: bool = False):
     sc.turn(1, 0, "planet-link", "pass", left="P", right="S")
     sc.turn(2, 0, "space", "pass", left="S", right="S")
     sc.turn(3, 0, "nebula-cap", "pass", left="S")
-    d = sc.data()
-    emissaries = d["placed_emissary"]
-    emissaries[0], emissaries[1], emissaries[3] = A, B, B
-    supply = d["player_emissaries"]
-    supply[A] -= 1
-    supply[B] -= 2
-    sc.edit(placed_emissary=emissaries, player_emissaries=supply)
+
+    def change(d: dict) -> None:
+        for tile, seat in ((0, A), (1, B), (3, B)):
+            d["galaxy"][tile]["emissary"] = {"seat": seat, "unit": "emissary", "station": None}
+            d["players"][seat]["supply"]["emissaries"] -= 1
+
+    sc.edit(change)
     return sc
 
 
@@ -70,8 +70,7 @@ def test_manipulation_swaps_emissaries_within_one_system_for_green_and_blue_once
     give_minerals(sc, A, green=1, blue=2)
     assert swaps(sc, "emissary") == {(0, 1)}, "not with the emissary in the nebula"
     sc.act("manipulate", unit="emissary")
-    d = sc.data()
-    assert d["placed_emissary"][:2] == [B, A]
+    assert sc.emissaries()[:2] == [B, A]
     assert (mineral(sc, A, "green"), mineral(sc, A, "blue")) == (0, 1)
     assert sc.state.current_player == A, "Manipulation costs no action"
     give_minerals(sc, A, green=1)
@@ -136,7 +135,7 @@ def test_adaptation_abilities_a_mineral_per_unit_in_a_radius_at_the_start_of_the
     sc.turn(4, 0, "space", "pass")  # B
     assert not sc.has("adaptation", pay="red") and sc.has("adaptation", pay=None)
     sc.act("adaptation", pay=None)
-    assert ship_at(sc, 0) == (-1, 0) and sc.data()["player_rogues"][A] == 2
+    assert ship_at(sc, 0) == (-1, 0) and sc.player(A)["supply"]["rogues"] == 2
 
 
 def test_adaptation_abilities_units_may_enter_an_exmitters_radius():
