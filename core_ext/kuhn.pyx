@@ -230,6 +230,9 @@ cdef class KuhnGame(Game):
         # Rebuild by replaying the history on the given cards, so any loaded state is reachable.
         cdef KuhnState tmp
         n = self.num_players
+        extra = set(payload) - {"cards", "history"}
+        if extra:
+            raise StateFormatError(f"field 'state': unknown keys {', '.join(sorted(map(repr, extra))[:5])}")
         cards = payload.get("cards")
         history = payload.get("history")
         if not isinstance(cards, list) or len(cards) != n:
@@ -242,14 +245,14 @@ cdef class KuhnGame(Game):
                 if s is not None or i == o.player:
                     raise StateFormatError(f"field 'state.cards[{i}]': this card must be known")
                 continue
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= n or c in seen:
+            if type(c) is not int or not 0 <= c <= n or c in seen:
                 raise StateFormatError(f"field 'state.cards[{i}]': {c!r} is not an unused card 0..{n}")
             seen.add(c)
         kuhn_init(&tmp, &self.params, 0)
         for i in range(n):
             tmp.cards[i] = KUHN_UNKNOWN if cards[i] is None else cards[i]
         for step, a in enumerate(history):
-            if a not in (PASS, BET) or isinstance(a, bool) or tmp.terminal:
+            if type(a) is not int or a not in (PASS, BET) or tmp.terminal:
                 raise StateFormatError(f"field 'state.history[{step}]': {a!r} is not a legal action here")
             kuhn_apply(&tmp, a)
         if o is not None:

@@ -1032,32 +1032,39 @@ cdef object _check_ship_battle(const TrianState* s):
 
 
 cdef object _check_observation(const TrianState* s, int observer):
-    # the reader sees exactly what observe() shows it, and some full state fits what it sees
-    cdef TrianState seen
+    # the reader sees exactly what observe() shows it: observe() of the observation hides nothing more
+    # (no value it may not see), and observe() of a determinization of it shows nothing more (no value
+    # hidden that it sees); and some full state fits what it sees
+    cdef TrianState seen, sample
+    cdef Rng rng
     trian_observe(s, observer, &seen)
     if memcmp(s, &seen, sizeof(TrianState)) != 0:
-        return f"seat {observer} cannot see some of these values, or must see some hidden here"
-    return _check_determinizable(s, observer)
-
-
-cdef object _check_determinizable(const TrianState* s, int observer):
-    # determinize() fills the hidden tiles by a maximum matching, so it fills every one of them exactly
-    # when the catalogue allows the faces shown; a tile left unknown would be drawn or placed later
-    cdef TrianState sample
-    cdef Rng rng
-    cdef int k, i
+        return f"seat {observer} cannot see some of these values"
     memcpy(&sample, s, sizeof(TrianState))
     rng_seed(&rng, 0)
     trian_determinize(&sample, observer, &rng)
-    unknown = sample.drawn_face != TR_UNKNOWN and sample.drawn_tile == TR_UNKNOWN
+    if _unknown_tile_left(&sample):
+        return "no set of the unseen tiles shows these faces"
+    trian_observe(&sample, observer, &seen)
+    if memcmp(s, &seen, sizeof(TrianState)) != 0:
+        return f"seat {observer} sees some of the values hidden here"
+    return None
+
+
+cdef bint _unknown_tile_left(const TrianState* sample) noexcept:
+    # determinize() fills the hidden tiles by a maximum matching, so it fills every one of them exactly
+    # when the catalogue allows the faces shown; a tile left unknown would be drawn or placed later
+    cdef int k, i
+    if sample.drawn_face != TR_UNKNOWN and sample.drawn_tile == TR_UNKNOWN:
+        return True
     for k in range(2):
         for i in range(sample.stack_len[k]):
-            unknown = unknown or sample.stack_tile[k][i] == TR_UNKNOWN
+            if sample.stack_tile[k][i] == TR_UNKNOWN:
+                return True
     for i in range(sample.n_placed):
-        unknown = unknown or sample.placed[i].tile == TR_UNKNOWN
-    if unknown:
-        return "no set of the unseen tiles shows these faces"
-    return None
+        if sample.placed[i].tile == TR_UNKNOWN:
+            return True
+    return False
 
 
 def _face_label(int f):
