@@ -1,13 +1,31 @@
-"""The registry of game cores: what each game offers, and how to build one."""
+"""The registry of game cores: what each game offers, and how to build one.
+
+Each game registers itself from its own module (a `register(GameInfo(...))` at import), so everything
+about a game lives with its core. The registry imports the built-in game modules the first time it is
+asked, and outside packages can add games the same way (import your module, which calls register()).
+"""
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from orrery.core_ext._errors import UnknownGameError
+
+# The game modules that ship with Orrery; each calls register() when imported.
+BUILTIN_GAME_MODULES = (
+    "orrery.core_ext.kuhn",
+    "orrery.core_ext.trian",
+)
+
+# What the contract says of every game (core_ext/game.pxd), stated once for API users.
+CHANCE_MODEL = (
+    "chance is resolved inside apply() from random streams kept in the state; there are no chance "
+    "nodes, and determinize() resamples the streams and orders the observer cannot know"
+)
+STATE_HEADER_RULE = "every state struct starts with GameParams (num_players, variant, options)"
 
 
 @dataclass(frozen=True)
@@ -16,27 +34,61 @@ class GameInfo:
     title: str  # human-readable title
     module: str  # the compiled core's module; it defines make_game(players, variant)
     variants: tuple[str, ...]  # the first is the default
-    player_counts: tuple[int, ...]
+    player_counts: tuple[int, ...]  # every count some variant supports
     action_description: str  # how action ids and structured actions look, for API users
+    default_search: str  # the search preset for this game when a request or bot names none
+    outcome: str  # what returns() means: "ranks", "solo" or "team" (details in the rules doc)
+    hidden_information: str  # what an observer cannot see (and determinize() resamples)
     testing_only: bool = False  # small games that exist to test search and the service
+    # Variants playable at fewer counts than player_counts, e.g. (("team", (4,)),).
+    variant_player_counts: tuple[tuple[str, tuple[int, ...]], ...] = field(default=())
+    rules_doc: str = ""  # where every rule, card and format field is documented
+
+    def __post_init__(self) -> None:
+        if self.outcome not in ("ranks", "solo", "team"):
+            raise ValueError(f"{self.name}: outcome must be ranks, solo or team, got {self.outcome!r}")
+        if not self.player_counts or not all(1 <= n <= MAX_SEATS for n in self.player_counts):
+            raise ValueError(f"{self.name}: player counts must lie in 1..{MAX_SEATS}")
 
     @property
     def default_variant(self) -> str:
         return self.variants[0]
 
+    @property
+    def min_players(self) -> int:
+        return min(self.player_counts)
 
+    @property
+    def max_players(self) -> int:
+        return max(self.player_counts)
+
+    def players_for(self, variant: str) -> tuple[int, ...]:
+        """The player counts one variant supports."""
+        return dict(self.variant_player_counts).get(variant, self.player_counts)
+
+
+MAX_SEATS = 5  # core_ext/types.pxd MAX_PLAYERS
 _GAMES: dict[str, GameInfo] = {}
 
 
 def register(info: GameInfo) -> None:
+    """Add a game (called by the game's own module when it is imported)."""
     _GAMES[info.name] = info
 
 
+@cache
+def _import_builtin_games() -> None:
+    for module in BUILTIN_GAME_MODULES:
+        importlib.import_module(module)
+
+
 def registered_games(*, include_testing: bool = True) -> tuple[GameInfo, ...]:
+    _import_builtin_games()
     return tuple(g for g in _GAMES.values() if include_testing or not g.testing_only)
 
 
 def game_info(name: str) -> GameInfo:
+    _import_builtin_games()
     try:
         return _GAMES[name]
     except KeyError:
@@ -50,9 +102,9 @@ def load_game(name: str, *, players: int, variant: str | None = None) -> Any:
     variant = info.default_variant if variant is None else variant
     if variant not in info.variants:
         raise UnknownGameError(f"{name}: unknown variant {variant!r}; variants: {', '.join(info.variants)}")
-    if players not in info.player_counts:
-        counts = ", ".join(map(str, info.player_counts))
-        raise UnknownGameError(f"{name}: {players} players not supported; player counts: {counts}")
+    if players not in info.players_for(variant):
+        counts = ", ".join(map(str, info.players_for(variant)))
+        raise UnknownGameError(f"{name} ({variant}): {players} players not supported; counts: {counts}")
     return _make(name, players, variant)
 
 
@@ -60,43 +112,3 @@ def load_game(name: str, *, players: int, variant: str | None = None) -> Any:
 def _make(name: str, players: int, variant: str) -> Any:
     module = importlib.import_module(_GAMES[name].module)
     return module.make_game(players, variant)
-
-
-register(
-    GameInfo(
-        name="kuhn",
-        title="Kuhn poker (N players, N+1 cards): a tiny hidden-information test game",
-        module="orrery.core_ext.kuhn",
-        variants=("standard",),
-        player_counts=(2, 3, 4),
-        action_description="0 = pass (check, or fold when facing a bet); 1 = bet (bet, or call a bet)",
-        testing_only=True,
-    )
-)
-
-register(
-    GameInfo(
-        name="trian",
-        title=(
-            "Galaxy of Trian: New Order (beginner variant; ships variant with Corvettes and Rogues; "
-            "full game with ships and race evolution)"
-        ),
-        module="orrery.core_ext.trian",
-        variants=("beginner", "ships", "full"),
-        player_counts=(2, 3, 4),
-        action_description=(
-            "Phase 1: 0 end phase 1; 1-4 buy a mineral (red, blue, green, yellow); 5 buy a combat token; "
-            "6 + pair*4 + colour exchange two minerals (pairs of colours a<=b in order) for one; "
-            "46 + nebula*4 + colour gain a mineral from a closed nebula. Phase 2: 240/241 draw from "
-            "stack 0/1; 1024 + frontier*6 + side*3 + rotation place the tile; 242 set aside a tile that "
-            "fits nowhere. Phase 3: 243 end; 244 resolve events first; 245 research; 246 expedition; "
-            "248 + tile construct; 332 + side*84 + tile teleport. Events: 584 + n take n emissaries "
-            "back; 600 + plus*4 + rerolls declare combat tokens; 616 reroll; 617 keep the die. "
-            "Ships variant: 618/619 Corvette/Rogue expedition; 620 + tile clash with the ship there; "
-            "10000 + tile*4 + colour Rogue mining; 20000 + from*84 + to move a ship; 30000 + from*84 + to "
-            "teleport a ship. Full variant: 40000 + module*2 + side unlock a skill (side 0 universal, 1 "
-            "racial); 40010 trade a set of 4 minerals; 50000 + race*20000 + n racial actions (see "
-            "docs/rules/trian.md). action_to_struct gives coordinates and a label for every id."
-        ),
-    )
-)

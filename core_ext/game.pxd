@@ -1,12 +1,24 @@
-# The one interface every compiled game core implements.
+# The one interface every compiled game core implements (contract v2).
 #
-# A game state is a plain fixed-size C struct (no pointers), so clone is memcpy and every operation
-# below runs without the GIL. An observation is the same struct type with everything the observing
-# seat cannot see replaced by the game's "unknown" markers; determinize() turns an observation back into
-# a full state by resampling exactly those unknowns. Chance (dice, bag draws, stack order) is resolved
-# inside apply() from random streams stored in the state itself, one stream per hidden source, so a
-# state plus an action is deterministic and duplicate deals replay identically; determinize() reseeds
-# the streams of sources the observer cannot predict.
+# The rules of the contract, which every core follows and tests/conformance.py checks:
+# - The state header: every state struct starts with a GameParams, which generic code (returns, the
+#   search kernel) reads by casting the state pointer.
+# - A game state is a plain fixed-size C struct (no pointers), so clone is memcpy and every operation
+#   below runs without the GIL. Equal states have equal bytes (structs are zeroed before use).
+# - Seats: 1 to MAX_PLAYERS (5). A live state always has a seat to move, 0..num_players-1.
+# - Chance: resolved inside apply() from random streams stored in the state itself, one stream per hidden
+#   source (dice, bag draws, deck and stack order), so a state plus an action is deterministic and
+#   duplicate deals replay identically. There are no chance nodes: the search samples chance through
+#   determinize(), which reseeds the streams of every source the observer cannot predict. A rule-driven
+#   automaton (Tiny Epic Galaxies' solo Rogue) is not a seat either: apply() plays it.
+# - Observation: the same struct type with everything the observing seat cannot see replaced by the
+#   game's "unknown" markers; determinize() turns it back into a full state by resampling exactly those
+#   unknowns, including the order of the observer's own draw pile, which its owner does not know
+#   either. Legal actions never depend on what the seat to move cannot see.
+# - Outcome: returns() gives every seat a value in [0, 1] at a terminal state. The default (returns =
+#   NULL) comes from ranks: the share of opponents the seat finishes ahead of, ties counting half. A solo
+#   game returns a value from its own goal, and a team game gives every member the team's outcome; each
+#   game documents its returns in docs/rules/<game>.md.
 from libc.stdint cimport uint64_t
 from orrery.core_ext.types cimport action_t
 from orrery.core_ext.rng cimport Rng
@@ -28,6 +40,7 @@ ctypedef void (*determinize_fn)(void* observation, int observer, Rng* rng) noexc
 ctypedef int (*playout_fn)(void* state, Rng* rng, int max_moves) noexcept nogil
 ctypedef void (*evaluate_fn)(const void* state, double* out) noexcept nogil
 ctypedef action_t (*policy_fn)(const void* state, Rng* rng, action_t* scratch) noexcept nogil
+ctypedef void (*returns_fn)(const void* state, double* out) noexcept nogil
 
 ctypedef struct GameOps:
     const char* name
@@ -42,15 +55,17 @@ ctypedef struct GameOps:
     scores_fn scores           # raw game score per seat (e.g. credits)
     ranks_fn ranks             # 0 = first place; tied seats share a rank; tie-breakers applied
     observe_fn observe         # writes the observation of `player` into out (same struct type)
-    determinize_fn determinize # in place: observation -> full state consistent with it
+    determinize_fn determinize  # in place: observation -> full state consistent with it
     playout_fn playout         # NULL: generic uniform-random playout; returns the number of moves
     evaluate_fn evaluate       # heuristic value per seat in [0, 1] (greedy bot, truncated playouts)
     policy_fn policy_action    # NULL: uniform random; else a heuristic default policy
+    returns_fn returns         # NULL: rank returns; else the game's own outcome per seat in [0, 1]
 
 # Generic helpers shared by every game (implemented in game.pyx).
 cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_moves,
                          action_t* scratch, bint use_policy) noexcept nogil
 cdef void compute_returns(const GameOps* ops, const void* state, double* out) noexcept nogil
+cdef void rank_returns(const GameOps* ops, const void* state, double* out) noexcept nogil
 
 
 cdef inline int find_action(const action_t* actions, int n, action_t action) noexcept nogil:

@@ -10,7 +10,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t
 
-from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
+from orrery.core_ext.types cimport action_t, MAX_PLAYERS
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_below
 
 from orrery.core_ext._errors import IllegalActionError, StateFormatError
@@ -41,6 +41,14 @@ cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_move
 
 
 cdef void compute_returns(const GameOps* ops, const void* state, double* out) noexcept nogil:
+    # A terminal state's outcome per seat in [0, 1]: the game's own, else from ranks.
+    if ops.returns != NULL:
+        ops.returns(state, out)
+    else:
+        rank_returns(ops, state, out)
+
+
+cdef void rank_returns(const GameOps* ops, const void* state, double* out) noexcept nogil:
     # Rank-based return in [0, 1]: the share of opponents beaten, ties counting half.
     cdef int ranks[MAX_PLAYERS]
     cdef int p, q
@@ -113,12 +121,18 @@ cdef class Game:
     def max_legal_actions(self):
         return self.ops.max_legal_actions
 
+    def seat_teams(self):
+        """The team of each seat (a tuple of team indexes); without teams every seat is its own team.
+        Teammates share their team's outcome (returns) and rank."""
+        return tuple(range(self.num_players))
+
     def new_initial_state(self, seed):
         """A new game dealt from `seed` (an int in [0, 2**64)): the same seed gives the same deal."""
         cdef uint64_t c_seed = _checked_seed(seed)
         cdef State s = new_state(self)
         if self.ops.init(s.ptr, &self.params, c_seed) != 0:
-            raise ValueError(f"{self.name}: cannot set up {self.num_players} players, variant {self.variant!r}")
+            raise ValueError(f"{self.name}: cannot set up {self.num_players} players, "
+                             f"variant {self.variant!r}")
         return s
 
     @property
@@ -191,7 +205,8 @@ cdef class Game:
         self._check_header(data, "observation")
         player = _field(data, "observer", int)
         if not 0 <= player < self.num_players:
-            raise StateFormatError(f"field 'observer': {player} is not a seat of a {self.num_players}-player game")
+            raise StateFormatError(f"field 'observer': {player} is not a seat of a "
+                                   f"{self.num_players}-player game")
         cdef Observation o = new_observation(self, player)
         o.game._load_payload(None, o, _field(data, "state", dict))
         return o
@@ -351,7 +366,8 @@ cdef class State:
         return [out[i] for i in range(self.game.num_players)]
 
     def returns(self):
-        """Per seat, in [0, 1]: the share of opponents this seat finishes ahead of (ties half)."""
+        """Per seat, in [0, 1]: the game's outcome (by default the share of opponents this seat finishes
+        ahead of, ties half; solo and team games define their own, see the game's rules doc)."""
         cdef double out[MAX_PLAYERS]
         compute_returns(self.game.ops, self.ptr, out)
         return [out[i] for i in range(self.game.num_players)]

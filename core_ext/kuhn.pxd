@@ -3,7 +3,7 @@ from orrery.core_ext.game cimport GameParams
 from orrery.core_ext.types cimport MAX_PLAYERS
 
 cdef enum:
-    KUHN_MAX_HISTORY = 8   # n checks/bets then at most n-1 responses, n <= 4
+    KUHN_MAX_HISTORY = 9   # n checks/bets then at most n-1 responses, n <= MAX_PLAYERS (5)
     KUHN_UNKNOWN = -1
 
 ctypedef struct KuhnState:

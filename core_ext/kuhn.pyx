@@ -1,6 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """N-player Kuhn poker: the smallest game with hidden information and a known correct play.
 
+Variant "teams" (4 players): seats 0 and 2 play against seats 1 and 3, and each team's net chips
+decide its outcome, which both members get (the contract's team returns, tested on a small game).
+
 Each seat antes 1 and gets one card from a deck of N+1 (higher wins). In seat order each seat checks
 or bets 1; after a bet every other seat, in order, calls or folds once. With the highest card, calling
 a bet always wins; with the lowest card in a 2-player game, calling a bet always loses more than
@@ -11,15 +14,21 @@ from libc.stdint cimport uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed2, rng_below
-from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
+from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation, rank_returns
 from orrery.core_ext.kuhn cimport KuhnState, KUHN_MAX_HISTORY, KUHN_UNKNOWN
 
 from orrery.core_ext._errors import StateFormatError
+from orrery.core_ext._registry import GameInfo, register
 
 cdef enum:
     PASS = 0
     BET = 1
     STREAM_DEAL = 1
+    VARIANT_STANDARD = 0
+    VARIANT_TEAMS = 1
+    TEAM_PLAYERS = 4
+
+VARIANTS = ("standard", "teams")
 
 
 cdef inline KuhnState* _st(void* p) noexcept nogil:
@@ -46,7 +55,9 @@ cdef void _shuffle_deal(KuhnState* s, Rng* rng, int keep) noexcept nogil:
             count += 1
     for i in range(count - 1, 0, -1):
         j = <int>rng_below(rng, <unsigned int>(i + 1))
-        tmp = deck[i]; deck[i] = deck[j]; deck[j] = tmp
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
     j = 0
     for i in range(n):
         if s.cards[i] == KUHN_UNKNOWN:
@@ -59,6 +70,8 @@ cdef int kuhn_init(void* p, const GameParams* params, uint64_t seed) noexcept no
     cdef Rng rng
     cdef int i
     if params.num_players < 2 or params.num_players > MAX_PLAYERS:
+        return -1
+    if params.variant == VARIANT_TEAMS and params.num_players != TEAM_PLAYERS:
         return -1
     memset(s, 0, sizeof(KuhnState))   # zero padding too: equal states have equal bytes
     s.params = params[0]
@@ -141,15 +154,44 @@ cdef void kuhn_scores(const void* p, double* out) noexcept nogil:
             out[w] += pot
 
 
+cdef void _team_chips(const void* p, double* team) noexcept nogil:
+    # Teams play across the table: seat i is on team i % 2.
+    cdef double sc[MAX_PLAYERS]
+    cdef int i
+    kuhn_scores(p, sc)
+    team[0] = 0.0
+    team[1] = 0.0
+    for i in range(_cst(p).params.num_players):
+        team[i % 2] += sc[i]
+
+
 cdef void kuhn_ranks(const void* p, int* out) noexcept nogil:
     cdef double sc[MAX_PLAYERS]
+    cdef double team[2]
     cdef int n = _cst(p).params.num_players, i, j
+    if _cst(p).params.variant == VARIANT_TEAMS:   # teammates share their team's rank
+        _team_chips(p, team)
+        for i in range(n):
+            out[i] = 1 if team[1 - i % 2] > team[i % 2] else 0
+        return
     kuhn_scores(p, sc)
     for i in range(n):
         out[i] = 0
         for j in range(n):
             if sc[j] > sc[i]:
                 out[i] += 1
+
+
+cdef void kuhn_returns(const void* p, double* out) noexcept nogil:
+    # Teams: each member gets the team's outcome (1 more chips, 1/2 even, 0 fewer); else rank returns.
+    cdef double team[2]
+    cdef int i
+    if _cst(p).params.variant != VARIANT_TEAMS:
+        rank_returns(&KUHN_OPS, p, out)
+        return
+    _team_chips(p, team)
+    for i in range(_cst(p).params.num_players):
+        out[i] = 1.0 if team[i % 2] > team[1 - i % 2] else (0.5 if team[0] == team[1] else 0.0)
 
 
 cdef void kuhn_observe(const void* p, int player, void* out) noexcept nogil:
@@ -198,6 +240,7 @@ KUHN_OPS.determinize = kuhn_determinize
 KUHN_OPS.playout = NULL
 KUHN_OPS.evaluate = kuhn_evaluate
 KUHN_OPS.policy_action = NULL
+KUHN_OPS.returns = kuhn_returns
 
 
 cdef class KuhnGame(Game):
@@ -205,7 +248,9 @@ cdef class KuhnGame(Game):
     def __cinit__(self, int players, str variant):
         self.ops = &KUHN_OPS
         self.params.num_players = players
-        self.params.variant = 0
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown Kuhn variant {variant!r}")
+        self.params.variant = VARIANTS.index(variant)
         self.params.options = 0
         self.name = "kuhn"
         self.variant = variant
@@ -217,6 +262,11 @@ cdef class KuhnGame(Game):
 
     def _payload_from_v1(self, dict payload):
         return payload          # the same facts: the loader checks them as any input
+
+    def seat_teams(self):
+        if self.params.variant == VARIANT_TEAMS:
+            return tuple(i % 2 for i in range(self.num_players))
+        return tuple(range(self.num_players))
 
     def _dump_payload(self, State s, Observation o):
         cdef const KuhnState* k = _cst(s.ptr if s is not None else o.ptr)
@@ -238,7 +288,8 @@ cdef class KuhnGame(Game):
         if not isinstance(cards, list) or len(cards) != n:
             raise StateFormatError(f"field 'state.cards': expected a list of {n} cards")
         if not isinstance(history, list) or len(history) > KUHN_MAX_HISTORY:
-            raise StateFormatError("field 'state.history': expected a list of at most 8 actions")
+            raise StateFormatError(f"field 'state.history': expected a list of at most "
+                                   f"{KUHN_MAX_HISTORY} actions")
         seen = set()
         for i, c in enumerate(cards):
             if c is None:
@@ -288,9 +339,28 @@ cdef class KuhnGame(Game):
             state = "folded" if k.folded[i] else ("in for 2" if k.bets[i] else "in for 1")
             marker = "*" if not k.terminal and k.to_move == i else " "
             lines.append(f"{marker} seat {i}: card {card}, {state}")
-        lines.append("history: " + (" ".join("b" if k.history[i] else "p" for i in range(k.history_len)) or "-"))
+        lines.append("history: "
+                     + (" ".join("b" if k.history[i] else "p" for i in range(k.history_len)) or "-"))
         return "\n".join(lines)
 
 
 def make_game(int players, str variant):
     return KuhnGame(players, variant)
+
+
+register(
+    GameInfo(
+        name="kuhn",
+        title="Kuhn poker (N players, N+1 cards): a tiny hidden-information test game",
+        module=__name__,
+        variants=VARIANTS,
+        player_counts=(2, 3, 4, 5),
+        variant_player_counts=(("teams", (TEAM_PLAYERS,)),),
+        action_description="0 = pass (check, or fold when facing a bet); 1 = bet (bet, or call a bet)",
+        # Full random playouts: a game of at most 9 moves has nothing for a truncating evaluation to save.
+        default_search="ismcts@1",
+        outcome="team",
+        hidden_information="the other seats' cards until a showdown",
+        testing_only=True,
+    )
+)

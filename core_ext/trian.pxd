@@ -16,8 +16,9 @@ cdef enum:
     TR_FRONT = 176         # frontier cells: at most 3 + 2 * 83 around 84 triangles
     TR_NODES = 420         # union-find nodes: 5 per placed tile (3 space groups, nebula, system)
     TR_NEBULAS = 48        # closed-nebula records (minerals); a closed nebula has >= 2 tiles
-    TR_EVENTS = 10         # areas one tile can close (<= 3 space parts + 1 nebula + 1 system), plus
-                           # emissary battles queued when a Corvette unblocks an emissary (ships)
+    # TR_EVENTS: areas one tile can close (<= 3 space parts + 1 nebula + 1 system), plus emissary
+    # battles queued when a Corvette unblocks an emissary (ships)
+    TR_EVENTS = 10
     TR_COLORS = 4
     TR_UNKNOWN = 255
     TR_HIDDEN = -1         # hidden int8 values in an observation
@@ -54,8 +55,9 @@ ctypedef struct TrianPlaced:
     uint8_t ship_kind        # 0 none, 1 Corvette, 2 Rogue
     uint8_t ship_new         # 1: the ship arrived on this tile this turn
     uint8_t rogue_used       # 1: the Rogue on this tile mined this turn
-    uint8_t unit             # what the emissary here is: 0 an emissary, 1 a Slave-minion, 2 the Supreme
-                             # Priestess fixed as an emissary (variant full)
+    # unit: what the emissary here is: 0 an emissary, 1 a Slave-minion, 2 the Supreme Priestess fixed
+    # as an emissary (variant full)
+    uint8_t unit
 
 ctypedef struct TrianState:
     GameParams params
@@ -89,7 +91,7 @@ ctypedef struct TrianState:
     int16_t uf_open[TR_NODES]      # at a root: open borders of the area
     int16_t neb_root[TR_NEBULAS]
     uint8_t neb_minerals[TR_NEBULAS][TR_COLORS]
-    uint8_t neb_gained[TR_NEBULAS] # minerals gained from it this turn (at most 2)
+    uint8_t neb_gained[TR_NEBULAS]  # minerals gained from it this turn (at most 2)
     uint8_t bag[TR_COLORS]         # minerals in the bag (public)
     TrianPlayer players[MAX_PLAYERS]
     # this turn
@@ -110,7 +112,7 @@ ctypedef struct TrianState:
     uint8_t b_pos
     uint8_t b_bonus[MAX_PLAYERS]   # fixed for the whole battle (indexed by seat)
     uint8_t b_dice[MAX_PLAYERS]
-    uint8_t b_rerolls[MAX_PLAYERS] # declared rerolls still usable this clash
+    uint8_t b_rerolls[MAX_PLAYERS]  # declared rerolls still usable this clash
     uint8_t b_stage                # 0 none, 1 declaring, 2 rerolling
     uint8_t sb_on                  # 1 while a ship battle is being fought
     uint8_t sb_att                 # ship battle: placed index of the attacking ship

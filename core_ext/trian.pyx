@@ -11,7 +11,6 @@ tile parts (3 outer-space groups, the nebula part and the planetary-system part 
 counts open borders per area, so a closed area is a root whose count reaches 0.
 """
 import json
-import struct as _struct
 from pathlib import Path
 
 from libc.string cimport memcmp, memcpy, memset
@@ -26,6 +25,7 @@ from orrery.core_ext.trian cimport (
 )
 
 from orrery.core_ext._errors import StateFormatError
+from orrery.core_ext._registry import GameInfo, register
 
 # ---------------------------------------------------------------- constants
 
@@ -116,9 +116,15 @@ SETUP_PIECES = {2: (9, 9, 4), 3: (8, 8, 3), 4: (7, 7, 2)}   # emissaries, resear
 SETUP_SHIPS = (3, 2)        # Corvettes, Rogues per race (variant ships)
 VARIANT_IDS = {"beginner": V_BEGINNER, "ships": V_SHIPS, "full": V_FULL}
 cdef int PIECES[5][3]
-PIECES[2][0] = 9; PIECES[2][1] = 9; PIECES[2][2] = 4
-PIECES[3][0] = 8; PIECES[3][1] = 8; PIECES[3][2] = 3
-PIECES[4][0] = 7; PIECES[4][1] = 7; PIECES[4][2] = 2
+PIECES[2][0] = 9
+PIECES[2][1] = 9
+PIECES[2][2] = 4
+PIECES[3][0] = 8
+PIECES[3][1] = 8
+PIECES[3][2] = 3
+PIECES[4][0] = 7
+PIECES[4][1] = 7
+PIECES[4][2] = 2
 
 COLOR_NAMES = ("red", "blue", "green", "yellow")
 PAIRS = tuple((a, b) for a in range(4) for b in range(a, 4))
@@ -156,8 +162,12 @@ def _load_catalogue():
     if len(tiles) != TR_TILES or len(faces) > TR_MAX_FACES:
         raise RuntimeError(f"{CATALOGUE_PATH}: expected {TR_TILES} tiles and <= {TR_MAX_FACES} faces")
     N_FACES = len(faces)
-    CW[0][0] = D_RIGHT; CW[0][1] = D_VERT; CW[0][2] = D_LEFT     # up triangle, clockwise from the apex
-    CW[1][0] = D_VERT; CW[1][1] = D_RIGHT; CW[1][2] = D_LEFT     # down triangle, clockwise from top-left
+    CW[0][0] = D_RIGHT  # up triangle, clockwise from the apex
+    CW[0][1] = D_VERT
+    CW[0][2] = D_LEFT
+    CW[1][0] = D_VERT  # down triangle, clockwise from top-left
+    CW[1][1] = D_RIGHT
+    CW[1][2] = D_LEFT
     for o in range(2):
         for r in range(3):
             for i in range(3):
@@ -209,11 +219,14 @@ cdef inline int _orient(int x, int y) noexcept nogil:
 
 cdef inline void _neighbour(int x, int y, int d, int* nx, int* ny) noexcept nogil:
     if d == D_LEFT:
-        nx[0] = x - 1; ny[0] = y
+        nx[0] = x - 1
+        ny[0] = y
     elif d == D_RIGHT:
-        nx[0] = x + 1; ny[0] = y
+        nx[0] = x + 1
+        ny[0] = y
     else:
-        nx[0] = x; ny[0] = y + 1 if _orient(x, y) == 0 else y - 1
+        nx[0] = x
+        ny[0] = y + 1 if _orient(x, y) == 0 else y - 1
 
 
 cdef inline int _opposite(int d) noexcept nogil:
@@ -630,7 +643,8 @@ cdef inline bint _fits(uint16_t req, uint16_t code) noexcept nogil:
     return ((req ^ code) & mask) == 0
 
 
-cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_roots, int* closed_kinds) noexcept nogil:
+cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_roots,
+                      int* closed_kinds) noexcept nogil:
     # Put a face on frontier cell fi; join the areas; return the number of areas this tile closed.
     cdef int x = s.fx[fi], y = s.fy[fi], o = _orient(x, y)
     cdef int i = s.n_placed, d, e, t, g, nx, ny, j, ej, gj, node, r, k, n_closed = 0
@@ -678,9 +692,11 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
                 s.freq[k] |= <uint16_t>((t + 1) << (3 * _opposite(d)))
     # areas this tile belongs to, nebula first, then system, then outer space parts
     if FACE_HAS_NEB[face]:
-        nodes[n_nodes] = i * 5 + K_NEBULA; n_nodes += 1
+        nodes[n_nodes] = i * 5 + K_NEBULA
+        n_nodes += 1
     if FACE_HAS_SYS[face]:
-        nodes[n_nodes] = i * 5 + K_SYSTEM; n_nodes += 1
+        nodes[n_nodes] = i * 5 + K_SYSTEM
+        n_nodes += 1
     for e in range(3):
         t = FACE_EDGE[face][e]
         if t == E_SPACE or t == E_PATH:
@@ -689,7 +705,8 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
                 if nodes[k] == node:
                     break
             else:
-                nodes[n_nodes] = node; n_nodes += 1
+                nodes[n_nodes] = node
+                n_nodes += 1
     for k in range(n_nodes):
         r = _find(s, nodes[k])
         if s.uf_open[r] != 0:
@@ -745,7 +762,9 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
         order[i] = <uint8_t>i
     for i in range(TR_TILES - 1, 0, -1):
         j = <int>rng_below(&rng, <uint32_t>(i + 1))
-        t = order[i]; order[i] = order[j]; order[j] = <uint8_t>t
+        t = order[i]
+        order[i] = order[j]
+        order[j] = <uint8_t>t
     for i in range(TR_TILES):
         k = i % 2
         t = order[i]
@@ -959,9 +978,9 @@ cdef void _ship_battle_next(TrianState* s) noexcept nogil:
 
 cdef void _ship_clash_result(TrianState* s, int winner_tile, int loser_tile) noexcept nogil:
     # the loser's ship goes home and the winner takes 2 random minerals (section VI.2.A)
-    cdef int p = s.placed[winner_tile].ship, k, c
+    cdef int p = s.placed[winner_tile].ship, _k, c
     _ship_home(s, loser_tile)
-    for k in range(2):
+    for _k in range(2):
         c = _draw_mineral(s)
         if c >= 0:
             s.players[p].minerals[c] += 1
@@ -1093,7 +1112,7 @@ cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kind
 
 cdef void _events_run(TrianState* s) noexcept nogil:
     # Resolve queued areas in order until one needs a decision, or all are done.
-    cdef int root, kind, tiles, ext, st, p, n_part, total, value, c, m, k, only
+    cdef int root, kind, tiles, ext, st, p, n_part, total, value, c, m, k, only, _st
     cdef int units[MAX_PLAYERS]
     while s.ev_pos < s.ev_n:
         root = s.ev_root[s.ev_pos]
@@ -1130,7 +1149,7 @@ cdef void _events_run(TrianState* s) noexcept nogil:
             if k < TR_NEBULAS:
                 s.n_nebulas += 1
                 s.neb_root[k] = <int16_t>root
-                for st in range(m):
+                for _st in range(m):
                     c = _draw_mineral(s)
                     if c >= 0:
                         s.neb_minerals[k][c] += 1
@@ -1233,7 +1252,7 @@ cdef void _battle_next_reroller(TrianState* s) noexcept nogil:
 
 
 cdef void _battle_clash_end(TrianState* s) noexcept nogil:
-    cdef int root = s.ev_root[s.ev_pos], k, p, best = -1, n_best = 0, winner = -1, total, left, n_left
+    cdef int root = s.ev_root[s.ev_pos], k, p, best = -1, n_best = 0, winner = -1, total, n_left
     if s.sb_on:
         _ship_clash_end(s)
         return
@@ -1434,21 +1453,26 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
     me = trian_current_player(p)
     pl = &s.players[me]
     if s.mode == M_PH1:
-        out[n] = A_END_PH1; n += 1
+        out[n] = A_END_PH1
+        n += 1
         disc = _discount(s, me)
         cost = PRICE_MINERAL - disc
         for c in range(TR_COLORS):
             if pl.credits >= cost and s.bag[c] > 0:
-                out[n] = A_BUY_MINERAL + c; n += 1
+                out[n] = A_BUY_MINERAL + c
+                n += 1
         if pl.credits >= PRICE_TOKEN - disc and _tokens_in_bag_count(s) > 0:
-            out[n] = A_BUY_TOKEN; n += 1
+            out[n] = A_BUY_TOKEN
+            n += 1
         for k in range(10):
-            a = PAIR_A[k]; b = PAIR_B[k]
+            a = PAIR_A[k]
+            b = PAIR_B[k]
             if pl.minerals[a] == 0 or pl.minerals[b] == 0 or (a == b and pl.minerals[a] < 2):
                 continue
             for c in range(TR_COLORS):
                 if c != a and c != b and s.bag[c] > 0:
-                    out[n] = A_EXCHANGE + k * 4 + c; n += 1
+                    out[n] = A_EXCHANGE + k * 4 + c
+                    n += 1
         if s.n_nebulas > 0:
             _gain_caps(s, me, caps)
         for k in range(s.n_nebulas):
@@ -1456,14 +1480,16 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
                 continue
             for c in range(TR_COLORS):
                 if s.neb_minerals[k][c] > 0:
-                    out[n] = A_GAIN + k * 4 + c; n += 1
+                    out[n] = A_GAIN + k * 4 + c
+                    n += 1
         if s.params.variant >= V_SHIPS:
             for i in range(s.n_placed):
                 if _rogue_may_mine(s, i, me):
                     k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
                     for c in range(TR_COLORS):
                         if s.neb_minerals[k][c] > 0:
-                            out[n] = A_ROGUE + i * 4 + c; n += 1
+                            out[n] = A_ROGUE + i * 4 + c
+                            n += 1
         if s.params.variant >= V_FULL:
             n = _evolution_actions(s, me, out, n)
             n = _race_ph1_actions(s, me, out, n)
@@ -1472,7 +1498,8 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
     if s.mode == M_DRAW:
         for k in range(2):
             if s.stack_len[k] > 0:
-                out[n] = A_DRAW + k; n += 1
+                out[n] = A_DRAW + k
+                n += 1
         return n
     if s.mode == M_PLACE:
         for fi in range(s.n_front):
@@ -1482,23 +1509,29 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
                 f = TILE_FACE[s.drawn_tile][side] if s.drawn_tile != TR_UNKNOWN else 0
                 for rot in range(3):
                     if _fits(req, OCODE[f][o][rot]):
-                        out[n] = A_PLACE + fi * 6 + side * 3 + rot; n += 1
+                        out[n] = A_PLACE + fi * 6 + side * 3 + rot
+                        n += 1
         if n == 0:
             out[0] = A_DISCARD
             n = 1
         return n
     if s.mode == M_PH3:
         if s.ev_pending and s.actions_taken == 0:
-            out[n] = A_EVENTS_FIRST; n += 1
-        out[n] = A_PASS; n += 1
+            out[n] = A_EVENTS_FIRST
+            n += 1
+        out[n] = A_PASS
+        n += 1
         if s.actions_left == 0:
             return n
-        out[n] = A_RESEARCH; n += 1
+        out[n] = A_RESEARCH
+        n += 1
         if s.actions_taken == 0 and _may_expedition(s, me):
-            out[n] = A_EXPEDITION; n += 1
+            out[n] = A_EXPEDITION
+            n += 1
         for i in range(s.n_placed):
             if s.placed[i].emissary == me and _may_construct(s, i, me):
-                out[n] = A_CONSTRUCT + i; n += 1
+                out[n] = A_CONSTRUCT + i
+                n += 1
         if s.new_tile != TR_UNKNOWN and not s.teleport_used and \
                 FACE_FEAT[s.placed[s.new_tile].face] == F_TELEPORT:
             for d in range(3):
@@ -1509,7 +1542,8 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
                     continue          # section XII: blocked, or protected by its owner's Corvette
                 for j in range(s.n_placed):
                     if j != src and _may_receive_emissary(s, j, s.placed[src].emissary, src):
-                        out[n] = A_TELEPORT + d * TR_TILES + j; n += 1
+                        out[n] = A_TELEPORT + d * TR_TILES + j
+                        n += 1
         if s.params.variant >= V_SHIPS:
             n = _ship_actions(s, me, out, n)
         if s.params.variant >= V_FULL:
@@ -1525,19 +1559,22 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
         for d in range(3):
             j = _space_nb(s, i, d)
             if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != s.placed[i].ship:
-                out[n] = A_SHIP_TARGET + j; n += 1
+                out[n] = A_SHIP_TARGET + j
+                n += 1
         _sort_tail(out, n)
         return n
     if s.mode == M_TAKEBACK:
         k = _own_free_in_area(s, s.ev_root[s.ev_pos], me)
         for c in range(k + 1):
-            out[n] = A_TAKEBACK + c; n += 1
+            out[n] = A_TAKEBACK + c
+            n += 1
         return n
     if s.mode == M_DECLARE:
         for a in range(4):
             for b in range(4):
                 if a + b <= 3 and a <= pl.tok_plus and b <= pl.tok_count - pl.tok_plus:
-                    out[n] = A_DECLARE + a * 4 + b; n += 1
+                    out[n] = A_DECLARE + a * 4 + b
+                    n += 1
         if s.params.variant >= V_FULL:
             n = _race_declare_actions(s, me, out, n)     # e.g. Warcry, before the dice are rolled
         return n
@@ -1554,9 +1591,11 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
     cdef int i, j
     if s.actions_taken == 0 and _ship_expedition_ok(s):
         if s.players[me].corvettes > 0:
-            out[n] = A_SHIP_EXPED; n += 1
+            out[n] = A_SHIP_EXPED
+            n += 1
         if s.players[me].rogues > 0:
-            out[n] = A_SHIP_EXPED + 1; n += 1
+            out[n] = A_SHIP_EXPED + 1
+            n += 1
     for i in range(s.n_placed):
         if s.placed[i].ship_kind == 0 or _ship_immobile(s, i):
             continue
@@ -1565,11 +1604,13 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
             _race_reach(s, i, reach)
             for j in range(s.n_placed):
                 if reach[j]:
-                    out[n] = A_SHIP_MOVE + i * TR_TILES + j; n += 1
+                    out[n] = A_SHIP_MOVE + i * TR_TILES + j
+                    n += 1
         if _ship_may_teleport_from(s, i, me):
             for j in range(s.n_placed):
                 if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
-                    out[n] = A_SHIP_TELE + i * TR_TILES + j; n += 1
+                    out[n] = A_SHIP_TELE + i * TR_TILES + j
+                    n += 1
     return n
 
 
@@ -1629,9 +1670,8 @@ cdef int _closed_area_owner(const TrianState* s, int j) noexcept nogil:
 
 cdef int trian_apply(void* p, action_t action) noexcept nogil:
     cdef TrianState* s = _st(p)
-    cdef int me = trian_current_player(p), c, k, a, b, cost, fi, side, rot, i, n_closed, j, d, src
-    cdef int owner, root, tiles, ext, st, m, node, mission = -1
-    cdef int units[MAX_PLAYERS]
+    cdef int me = trian_current_player(p), c, k, a, b, fi, side, rot, i, n_closed, j, d, src
+    cdef int owner, root, mission = -1
     cdef int roots[TR_EVENTS]
     cdef int kinds[TR_EVENTS]
     cdef TrianPlayer* pl
@@ -1657,9 +1697,12 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
         if A_EXCHANGE <= action < A_EXCHANGE + 40:
             k = (action - A_EXCHANGE) // 4
             c = (action - A_EXCHANGE) % 4
-            a = PAIR_A[k]; b = PAIR_B[k]
-            pl.minerals[a] -= 1; pl.minerals[b] -= 1
-            s.bag[a] += 1; s.bag[b] += 1
+            a = PAIR_A[k]
+            b = PAIR_B[k]
+            pl.minerals[a] -= 1
+            pl.minerals[b] -= 1
+            s.bag[a] += 1
+            s.bag[b] += 1
             s.bag[c] -= 1
             pl.minerals[c] += 1
             return 0
@@ -1850,13 +1893,13 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
     # on tile i: pay each level's credits, add each level's minerals in a nebula, and send blocked
     # enemy emissaries of the area home (section XI)
     cdef TrianPlayer* pl = &s.players[me]
-    cdef int node = _area_node(s, i), root, tiles, ext, st, m = 0, k, c, lv, q
+    cdef int node = _area_node(s, i), root, tiles, ext, st, m = 0, k, c, lv, _lv, _q
     cdef int units[MAX_PLAYERS]
     root = _cfind(s, node)
     _area_census(s, root, &tiles, &ext, units, &st)
     for k in range(s.params.num_players):
         m += units[k]
-    for lv in range(levels):
+    for _lv in range(levels):
         if s.placed[i].station == 0:
             pl.research -= 1
         else:
@@ -1866,12 +1909,12 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
         if _blocked(s, k) and s.placed[k].station == 0 and s.placed[k].emissary != me and \
                 _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
             _return_emissary(s, k)
-    for lv in range(levels):
+    for _lv in range(levels):
         pl.credits += _construct_credits(s, i, node % 5 == K_SYSTEM, tiles + m)
     if node % 5 != K_SYSTEM:
         k = _nebula_record(s, root)
         for lv in range(levels):
-            for q in range(2 if s.placed[i].station - levels + 1 + lv == 1 else 4):
+            for _q in range(2 if s.placed[i].station - levels + 1 + lv == 1 else 4):
                 c = _draw_mineral(s)
                 if c >= 0 and k >= 0:
                     s.neb_minerals[k][c] += 1
@@ -1945,7 +1988,7 @@ cdef action_t trian_policy(const void* p, Rng* rng, action_t* scratch) noexcept 
     # a cheap default policy: take minerals, skip buying, prefer construction, then expedition,
     # then research; keep one emissary in closed areas; declare what it has and reroll low dice
     cdef const TrianState* s = _cst(p)
-    cdef int n = trian_legal_actions(p, scratch), k, best = -1
+    cdef int n = trian_legal_actions(p, scratch), k
     cdef action_t a
     if s.mode == M_PH1:
         for k in range(n):
@@ -1985,7 +2028,7 @@ cdef int trian_playout(void* p, Rng* rng, int max_moves) noexcept nogil:
     # the legal placements without listing them; after 64 misses the list is built as usual.
     cdef action_t buf[MAX_ACTIONS]
     cdef TrianState* s = _st(p)
-    cdef int moves = 0, n, tries, fi, side, rot, f
+    cdef int moves = 0, n, _tries, fi, side, rot, f
     cdef uint32_t r
     cdef action_t a
     while moves < max_moves and s.mode != M_END:
@@ -1993,7 +2036,7 @@ cdef int trian_playout(void* p, Rng* rng, int max_moves) noexcept nogil:
         if s.mode == M_PH1 and rng_below(rng, 2) == 0:
             a = A_END_PH1
         elif s.mode == M_PLACE and s.n_front > 0:
-            for tries in range(64):
+            for _tries in range(64):
                 r = rng_below(rng, <uint32_t>(s.n_front * 6))
                 fi = <int>(r // 6)
                 side = <int>((r % 6) // 3)
@@ -2085,7 +2128,7 @@ cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
     cdef int ref[TR_TILES + 4]      # >= 0 placed index; -1 / -2 stack top 0 / 1; -3 hand
     cdef int order[TR_TILES + 4]
     cdef uint8_t rest[TR_TILES]
-    cdef int m = 0, i, k, t, j, n_rest, pos, n = s.params.num_players, h_total, h_plus, draw, q
+    cdef int m = 0, i, k, t, j, n_rest, pos, n = s.params.num_players, h_total, h_plus, q
     for t in range(TR_TILES):
         pool[t] = 1
         tile_slot[t] = -1
@@ -2103,17 +2146,25 @@ cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
         if s.drawn_tile != TR_UNKNOWN:
             pool[s.drawn_tile] = 0
         else:
-            f1[m] = s.drawn_face; f2[m] = -1; ref[m] = -3; m += 1
+            f1[m] = s.drawn_face
+            f2[m] = -1
+            ref[m] = -3
+            m += 1
     for k in range(2):
         if s.stack_len[k] > 0 and s.stack_tile[k][s.stack_len[k] - 1] == TR_UNKNOWN:
-            f1[m] = s.stack_top_face[k]; f2[m] = -1; ref[m] = -1 - k; m += 1
+            f1[m] = s.stack_top_face[k]
+            f2[m] = -1
+            ref[m] = -1 - k
+            m += 1
     # randomized maximum matching (Kuhn's augmenting paths); the truth is one perfect matching
     for i in range(m):
         order[i] = i
         slot_tile[i] = -1
     for i in range(m - 1, 0, -1):
         j = <int>rng_below(rng, <uint32_t>(i + 1))
-        k = order[i]; order[i] = order[j]; order[j] = k
+        k = order[i]
+        order[i] = order[j]
+        order[j] = k
     for i in range(m):
         memset(seen, 0, sizeof(seen))
         _augment(order[i], f1, f2, pool, tile_slot, slot_tile, seen, <int>rng_below(rng, TR_TILES))
@@ -2139,7 +2190,9 @@ cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
             n_rest += 1
     for i in range(n_rest - 1, 0, -1):
         j = <int>rng_below(rng, <uint32_t>(i + 1))
-        t = rest[i]; rest[i] = rest[j]; rest[j] = <uint8_t>t
+        t = rest[i]
+        rest[i] = rest[j]
+        rest[j] = <uint8_t>t
     pos = 0
     for k in range(2):
         for i in range(s.stack_len[k]):
@@ -2175,8 +2228,8 @@ cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
 
 
 cdef int _draw_plus(Rng* rng, int count, int* h_plus, int* h_total) noexcept nogil:
-    cdef int k, plus = 0
-    for k in range(count):
+    cdef int _k, plus = 0
+    for _k in range(count):
         if h_total[0] > 0 and <int>rng_below(rng, <uint32_t>h_total[0]) < h_plus[0]:
             plus += 1
             h_plus[0] -= 1
@@ -2203,5 +2256,6 @@ TRIAN_OPS.determinize = trian_determinize
 TRIAN_OPS.playout = trian_playout
 TRIAN_OPS.evaluate = trian_evaluate
 TRIAN_OPS.policy_action = trian_policy
+TRIAN_OPS.returns = NULL   # rank returns (credits, then the tie-break of section XII)
 
 include "trian_codec.pxi"

@@ -1384,3 +1384,40 @@ def tiles_with_face(str name):
     """Catalogue ids of the tiles that have a face of this name, with the side it is on."""
     f = FACE_NAMES.index(name)
     return [(t, side) for t in range(TR_TILES) for side in range(2) if TILE_FACE[t][side] == f]
+
+
+register(
+    GameInfo(
+        name="trian",
+        title=(
+            "Galaxy of Trian: New Order (beginner variant; ships variant with Corvettes and Rogues; "
+            "full game with ships and race evolution)"
+        ),
+        module=__name__,
+        variants=("beginner", "ships", "full"),
+        player_counts=(2, 3, 4),
+        action_description=(
+            "Phase 1: 0 end phase 1; 1-4 buy a mineral (red, blue, green, yellow); 5 buy a combat token; "
+            "6 + pair*4 + colour exchange two minerals (pairs of colours a<=b in order) for one; "
+            "46 + nebula*4 + colour gain a mineral from a closed nebula. Phase 2: 240/241 draw from "
+            "stack 0/1; 1024 + frontier*6 + side*3 + rotation place the tile; 242 set aside a tile that "
+            "fits nowhere. Phase 3: 243 end; 244 resolve events first; 245 research; 246 expedition; "
+            "248 + tile construct; 332 + side*84 + tile teleport. Events: 584 + n take n emissaries "
+            "back; 600 + plus*4 + rerolls declare combat tokens; 616 reroll; 617 keep the die. "
+            "Ships variant: 618/619 Corvette/Rogue expedition; 620 + tile clash with the ship there; "
+            "10000 + tile*4 + colour Rogue mining; 20000 + from*84 + to move a ship; 30000 + from*84 + to "
+            "teleport a ship. Full variant: 40000 + module*2 + side unlock a skill (side 0 universal, 1 "
+            "racial); 40010 trade a set of 4 minerals; 50000 + race*20000 + n racial actions (see "
+            "docs/rules/trian.md). action_to_struct gives coordinates and a label for every id."
+        ),
+        # Tuned on 2-player Trian (docs/search.md): every leaf scored 48 moves after the searched position.
+        default_search="ismcts@3",
+        outcome="ranks",
+        hidden_information=(
+            "the order and undersides of both tile stacks, the tile in another seat's hand and the hidden "
+            "side of tiles others placed, the types of other seats' combat tokens, future bag draws, "
+            "token draws and dice"
+        ),
+        rules_doc="docs/rules/trian.md",
+    )
+)

@@ -1,7 +1,8 @@
 # Included by trian_races.pxi: race 0, AURELI (invented name) (section VIII; docs/rules/trian.md, section 14).
 #
 # Starting skills (racial skills 0, 1): Supreme Priestess, Harness technology.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Precious Meditation, Divine help, Power drain (needs Harness technology).
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Precious Meditation,
+# Divine help, Power drain (needs Harness technology).
 #
 # The race's actions are A_RACE + 0 * RACE_BLOCK + n (n < RACE_BLOCK). Its skills hook into the engine
 # through the dispatch functions at the end of trian_races.pxi (_race_ph1_actions, _race_ph3_actions,
@@ -43,15 +44,19 @@ cdef int _radius12(const TrianState* s, int i, int* out) noexcept nogil:
         # an up triangle touches 3 cells in the row above, 5 in its row (itself included), 5 below;
         # a down triangle the mirror image
         if dy == 0:
-            lo = -2; hi = 2
+            lo = -2
+            hi = 2
         elif (dy == -1 and up) or (dy == 1 and not up):
-            lo = -1; hi = 1
+            lo = -1
+            hi = 1
         else:
-            lo = -2; hi = 2
+            lo = -2
+            hi = 2
         for dx in range(lo, hi + 1):
             j = _placed_at(s, x + dx, y + dy)
             if j >= 0:
-                out[n] = j; n += 1
+                out[n] = j
+                n += 1
     return n
 
 
@@ -122,9 +127,11 @@ cdef int _divine_nearest(const TrianState* s, int start, int p, uint8_t* mark) n
         dist[i] = -1
         mark[i] = 0
     dist[start] = 0
-    queue[tail] = start; tail += 1
+    queue[tail] = start
+    tail += 1
     while head < tail:
-        i = queue[head]; head += 1
+        i = queue[head]
+        head += 1
         if best >= 0 and dist[i] > best:
             break
         if _divine_target(s, i, p, start):
@@ -135,7 +142,8 @@ cdef int _divine_nearest(const TrianState* s, int start, int p, uint8_t* mark) n
             j = _nb_placed(s, i, d)
             if j >= 0 and dist[j] < 0:
                 dist[j] = dist[i] + 1
-                queue[tail] = j; tail += 1
+                queue[tail] = j
+                tail += 1
     return found
 
 
@@ -156,12 +164,14 @@ cdef int _aureli_ph3_actions(const TrianState* s, int me, action_t* out, int n) 
     # Supreme Priestess: the turn's expedition, onto the tile added this turn, never next to a ship
     if _has(s, me, R_AURELI, 0) and s.actions_taken == 0 and _priestess_tile(s, me, &as_ship) < 0 and \
             _ship_expedition_ok(s):
-        out[n] = base + AU_PLACE; n += 1
+        out[n] = base + AU_PLACE
+        n += 1
     # Harness technology: free, once per turn, onto (or over to) a tile with an enemy ship
     if _has(s, me, R_AURELI, 1) and not s.race_used & AU_USED_HARNESS:
         for i in range(s.n_placed):
             if s.placed[i].ship_kind != 0 and s.placed[i].ship != me and s.players[me].tok_at[0] != i:
-                out[n] = base + AU_HARNESS + i; n += 1
+                out[n] = base + AU_HARNESS + i
+                n += 1
     return n
 
 
@@ -191,7 +201,8 @@ cdef int _release_actions(const TrianState* s, int me, action_t* out, int n) noe
         z = _release_size(s, owner)
         for k in range(MSET_N[z]):
             if _may_pay(&s.players[me], z, k):
-                out[n] = A_RACE + R_AURELI * RACE_BLOCK + AU_RELEASE + k; n += 1
+                out[n] = A_RACE + R_AURELI * RACE_BLOCK + AU_RELEASE + k
+                n += 1
         return n          # one harness token, so at most one harnessed ship per player
     return n
 
@@ -207,20 +218,26 @@ cdef int _aureli_step_actions(const TrianState* s, action_t* out) noexcept nogil
                     (s.race_count < PRIESTESS_GAIN and k == j):
                 for c in range(TR_COLORS):
                     if s.neb_minerals[k][c] > 0:
-                        out[n] = base + AU_GAIN + k * 4 + c; n += 1
+                        out[n] = base + AU_GAIN + k * 4 + c
+                        n += 1
     elif s.race_step == STEP_PR_FIX:
-        out[n] = base + AU_FIX; n += 1
-        out[n] = base + AU_STAY; n += 1
+        out[n] = base + AU_FIX
+        n += 1
+        out[n] = base + AU_STAY
+        n += 1
     elif s.race_step == STEP_DIVINE:
         for k in range(MSET_N[1]):
             if _may_pay(&s.players[p], 1, k):
-                out[n] = base + AU_EVADE + k; n += 1
-        out[n] = base + AU_ACCEPT; n += 1
+                out[n] = base + AU_EVADE + k
+                n += 1
+        out[n] = base + AU_ACCEPT
+        n += 1
     elif s.race_step == STEP_DIVINE_TO:
         _divine_nearest(s, j, p, mark)
         for k in range(s.n_placed):
             if mark[k]:
-                out[n] = base + AU_EVADE_TO + k; n += 1
+                out[n] = base + AU_EVADE_TO + k
+                n += 1
     return n
 
 

@@ -1,7 +1,8 @@
 # Included by trian_races.pxi: race 1, KORRAX (invented name) (section VIII; docs/rules/trian.md, section 14).
 #
 # Starting skills (racial skills 0, 1): Slave-Minion, Hive Defender.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Living structures, Regeneration, Slave-Minion (additional).
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Living structures,
+# Regeneration, Slave-Minion (additional).
 #
 # The race's actions are A_RACE + 1 * RACE_BLOCK + n (n < RACE_BLOCK). Its skills hook into the engine
 # through the dispatch functions at the end of trian_races.pxi (_race_ph1_actions, _race_ph3_actions,
@@ -59,8 +60,10 @@ cdef int _korrax_step_actions(const TrianState* s, action_t* out) noexcept nogil
     cdef int i, n = 0, me = s.race_seat, base = A_RACE + R_KORRAX * RACE_BLOCK
     for i in range(s.n_placed):
         if _korrax_minion_target(s, i, me, s.race_arg):
-            out[n] = base + KO_MINION + i; n += 1
-    out[n] = base + KO_NO_MINION; n += 1
+            out[n] = base + KO_MINION + i
+            n += 1
+    out[n] = base + KO_NO_MINION
+    n += 1
     return n
 
 
@@ -71,7 +74,8 @@ cdef int _korrax_ph3_actions(const TrianState* s, int me, action_t* out, int n) 
         for i in range(s.n_placed):
             if s.placed[i].emissary == me and s.placed[i].unit == UNIT_MINION and s.placed[i].station == 0 \
                     and _may_construct(s, i, me):
-                out[n] = base + KO_LIVING + i; n += 1
+                out[n] = base + KO_LIVING + i
+                n += 1
     return n
 
 

@@ -1,7 +1,9 @@
-# Included by trian_races.pxi: race 4, MAEPHOS (named by the rulebook) (section VIII; docs/rules/trian.md, section 14.14).
+# Included by trian_races.pxi: race 4, MAEPHOS (named by the rulebook) (section VIII; docs/rules/trian.md,
+# section 14.14).
 #
 # Starting skills (racial skills 0, 1): Harvester, Subspace tunnel technology.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Harvest technology, Harvest module (needs Harvest technology), Subspace tunnel generator.
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Harvest technology,
+# Harvest module (needs Harvest technology), Subspace tunnel generator.
 #
 # Actions A_RACE + 4 * RACE_BLOCK + n:
 #   n = 100 + colour * 84 + tile    phase 3, free: discard a red (0) or blue (1) mineral, place a Wormhole
@@ -70,7 +72,8 @@ cdef int _maephos_ph1_actions(const TrianState* s, int me, action_t* out, int n)
                     if s.neb_minerals[k][c] < MSET[size][combo][c]:
                         ok = False
                 if ok:
-                    out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_HARVEST + i * 30 + size * 10 + combo; n += 1
+                    out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_HARVEST + i * 30 + size * 10 + combo
+                    n += 1
     return n
 
 
@@ -83,8 +86,10 @@ cdef int _maephos_ph3_actions(const TrianState* s, int me, action_t* out, int n)
             if pl.minerals[c] == 0:
                 continue
             for j in range(s.n_placed):
-                if _has_space(s.placed[j].face) and not _is_wormhole(s, me, j) and not _in_exmitter_field(s, j):
-                    out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_WORMHOLE + c * TR_TILES + j; n += 1
+                if (_has_space(s.placed[j].face) and not _is_wormhole(s, me, j)
+                        and not _in_exmitter_field(s, j)):
+                    out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_WORMHOLE + c * TR_TILES + j
+                    n += 1
     # the tunnel (the action): any own ship, from anywhere, to a free Wormhole tile
     for k in range(2):
         w = pl.tok_at[k]
@@ -92,7 +97,8 @@ cdef int _maephos_ph3_actions(const TrianState* s, int me, action_t* out, int n)
             continue
         for i in range(s.n_placed):
             if s.placed[i].ship == me and s.placed[i].ship_kind != 0 and not _ship_immobile(s, i):
-                out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_TUNNEL_MOVE + k * TR_TILES + i; n += 1
+                out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_TUNNEL_MOVE + k * TR_TILES + i
+                n += 1
     return n
 
 
@@ -174,7 +180,8 @@ cdef object _maephos_describe(const TrianState* s, int me, int n, int a):
         c = (n - MA_WORMHOLE) // TR_TILES
         j = (n - MA_WORMHOLE) % TR_TILES
         return dict(_cell(s, j), id=a, kind="wormhole", color=COLOR_NAMES[c],
-                    label=f"discard a {COLOR_NAMES[c]} mineral: Wormhole at ({s.placed[j].x}, {s.placed[j].y})")
+                    label=f"discard a {COLOR_NAMES[c]} mineral: Wormhole at "
+                          f"({s.placed[j].x}, {s.placed[j].y})")
     if MA_TUNNEL_MOVE <= n < MA_TUNNEL_MOVE + 2 * TR_TILES:
         i = (n - MA_TUNNEL_MOVE) % TR_TILES
         j = s.players[me].tok_at[(n - MA_TUNNEL_MOVE) // TR_TILES] if me >= 0 else TR_UNKNOWN

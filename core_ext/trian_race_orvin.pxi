@@ -1,7 +1,9 @@
-# Included by trian_races.pxi: race 5, ORVIN (invented name) (section VIII; docs/rules/trian.md, section 14.15).
+# Included by trian_races.pxi: race 5, ORVIN (invented name) (section VIII; docs/rules/trian.md, section
+# 14.15).
 #
 # Starting skills (racial skills 0, 1): Exmitter, Manipulation.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Adaptation Abilities, An Extra Exmitter, Mental manipulation.
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Adaptation Abilities, An
+# Extra Exmitter, Mental manipulation.
 #
 # Actions A_RACE + 5 * RACE_BLOCK + n:
 #   n = 0                      phase 3, free, before the action: an Exmitter token on the tile added this turn
@@ -76,7 +78,8 @@ cdef bint _same_space(const TrianState* s, int a, int b) noexcept nogil:
 
 cdef bint _swappable_emissary(const TrianState* s, int i) noexcept nogil:
     # ruling: an emissary on a station, a blocked one and one its owner's Corvette protects stay put
-    return s.placed[i].emissary >= 0 and s.placed[i].station == 0 and not _blocked(s, i) and not _protected(s, i)
+    return (s.placed[i].emissary >= 0 and s.placed[i].station == 0 and not _blocked(s, i)
+            and not _protected(s, i))
 
 
 cdef bint _may_swap(const TrianState* s, int me, int a, int b, bint ships) noexcept nogil:
@@ -98,7 +101,8 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
             FACE_FEAT[s.placed[i].face] != F_EXMITTER:
         for k in range(_orvin_tokens(s, me)):
             if pl.tok_at[k] == TR_UNKNOWN:
-                out[n] = base + OA_EXMITTER; n += 1
+                out[n] = base + OA_EXMITTER
+                n += 1
                 break
     # Manipulation: once per turn, 1 green + 1 blue
     if (s.race_used >> OR_USED_MANIPULATION) & 1 or pl.minerals[1] == 0 or pl.minerals[2] == 0:
@@ -107,8 +111,10 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
         if s.placed[a].emissary != me or not _swappable_emissary(s, a):
             continue
         for b in range(s.n_placed):
-            if b != a and s.placed[b].emissary != me and _swappable_emissary(s, b) and _may_swap(s, me, a, b, False):
-                out[n] = base + OA_SWAP_EMISSARY + a * TR_TILES + b; n += 1
+            if (b != a and s.placed[b].emissary != me and _swappable_emissary(s, b)
+                    and _may_swap(s, me, a, b, False)):
+                out[n] = base + OA_SWAP_EMISSARY + a * TR_TILES + b
+                n += 1
     rank = 0
     for a in range(s.n_placed):
         if s.placed[a].ship != me or s.placed[a].ship_kind == 0:
@@ -117,7 +123,8 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
             for b in range(s.n_placed):
                 if s.placed[b].ship_kind != 0 and s.placed[b].ship_kind != SHIP_PRIESTESS and \
                         s.placed[b].ship != me and not _ship_immobile(s, b) and _may_swap(s, me, a, b, True):
-                    out[n] = base + OA_SWAP_SHIP + rank * TR_TILES + b; n += 1
+                    out[n] = base + OA_SWAP_SHIP + rank * TR_TILES + b
+                    n += 1
         rank += 1
     return n
 
@@ -190,8 +197,10 @@ cdef int _orvin_step_actions(const TrianState* s, action_t* out) noexcept nogil:
     cdef int c, n = 0, base = A_RACE + R_ORVIN * RACE_BLOCK
     for c in range(TR_COLORS):
         if s.players[s.race_seat].minerals[c] > 0:
-            out[n] = base + OA_ADAPT_PAY + c; n += 1
-    out[n] = base + OA_ADAPT_HOME; n += 1
+            out[n] = base + OA_ADAPT_PAY + c
+            n += 1
+    out[n] = base + OA_ADAPT_HOME
+    n += 1
     return n
 
 
@@ -280,9 +289,11 @@ cdef object _orvin_describe(const TrianState* s, int me, int n, int a):
         return dict(_cell(s, i), id=a, kind="exmitter_token",
                     label=f"place an Exmitter token at ({s.placed[i].x}, {s.placed[i].y})")
     if OA_ADAPT_PAY <= n < OA_ADAPT_PAY + TR_COLORS:
-        return {"id": a, "kind": "adaptation", "pay": COLOR_NAMES[n - OA_ADAPT_PAY], "tile": _cell(s, s.race_arg),
+        return {"id": a, "kind": "adaptation", "pay": COLOR_NAMES[n - OA_ADAPT_PAY],
+                "tile": _cell(s, s.race_arg),
                 "label": f"Adaptation Abilities: pay a {COLOR_NAMES[n - OA_ADAPT_PAY]} mineral to keep the "
-                         f"{('emissary', 'ship')[s.race_count]} at ({s.placed[s.race_arg].x}, {s.placed[s.race_arg].y})"}
+                         f"{('emissary', 'ship')[s.race_count]} at "
+                         f"({s.placed[s.race_arg].x}, {s.placed[s.race_arg].y})"}
     if n == OA_ADAPT_HOME:
         return {"id": a, "kind": "adaptation", "pay": None, "tile": _cell(s, s.race_arg),
                 "label": f"Adaptation Abilities: the {('emissary', 'ship')[s.race_count]} at "
@@ -298,6 +309,7 @@ cdef object _orvin_describe(const TrianState* s, int me, int n, int a):
         j = (n - OA_SWAP_SHIP) % TR_TILES
         own = _cell(s, i) if i >= 0 else {}
         return {"id": a, "kind": "manipulate", "unit": "ship", "own": own, "enemy": _cell(s, j),
-                "label": f"Manipulation (1 green + 1 blue): swap the ships at ({own.get('x')}, {own.get('y')}) "
+                "label": f"Manipulation (1 green + 1 blue): swap the ships at "
+                         f"({own.get('x')}, {own.get('y')}) "
                          f"and ({s.placed[j].x}, {s.placed[j].y})"}
     return None

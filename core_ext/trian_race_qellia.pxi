@@ -1,7 +1,8 @@
 # Included by trian_races.pxi: race 3, QELLIA (invented name) (section VIII; docs/rules/trian.md, section 14).
 #
 # Starting skills (racial skills 0, 1): Crystalline particle transporter, Priceless technology.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Ice cell, Quantum harmonic oscillator, Holographic trick.
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Ice cell, Quantum harmonic
+# oscillator, Holographic trick.
 #
 # The race's actions are A_RACE + 3 * RACE_BLOCK + n (n < RACE_BLOCK). Its skills hook into the engine
 # through the dispatch functions at the end of trian_races.pxi (_race_ph1_actions, _race_ph3_actions,
@@ -27,9 +28,11 @@ cdef int _qellia_ph1_actions(const TrianState* s, int me, action_t* out, int n) 
     if not _has(s, me, R_QELLIA, 1):
         return n
     if pl.tok_plus > 0:
-        out[n] = A_RACE + R_QELLIA * RACE_BLOCK + QE_SELL; n += 1
+        out[n] = A_RACE + R_QELLIA * RACE_BLOCK + QE_SELL
+        n += 1
     if pl.tok_count - pl.tok_plus > 0:
-        out[n] = A_RACE + R_QELLIA * RACE_BLOCK + QE_SELL + 1; n += 1
+        out[n] = A_RACE + R_QELLIA * RACE_BLOCK + QE_SELL + 1
+        n += 1
     return n
 
 
@@ -57,11 +60,13 @@ cdef int _qellia_ph3_actions(const TrianState* s, int me, action_t* out, int n) 
             root = _area_root_of(s, i)
             for j in range(s.n_placed):
                 if em_ok[j] and (root < 0 or _area_root_of(s, j) != root):
-                    out[n] = base + QE_CPT_EM + i * TR_TILES + j; n += 1
+                    out[n] = base + QE_CPT_EM + i * TR_TILES + j
+                    n += 1
         if s.placed[i].ship_kind != 0 and not _ship_immobile(s, i):
             for j in range(s.n_placed):
                 if ship_ok[j] and j != i:
-                    out[n] = base + QE_CPT_SHIP + i * TR_TILES + j; n += 1
+                    out[n] = base + QE_CPT_SHIP + i * TR_TILES + j
+                    n += 1
     return n
 
 

@@ -1,7 +1,9 @@
-# Included by trian_races.pxi: race 6, SYLPHEX (invented name) (section VIII; docs/rules/trian.md, section 14.16).
+# Included by trian_races.pxi: race 6, SYLPHEX (invented name) (section VIII; docs/rules/trian.md, section
+# 14.16).
 #
 # Starting skills (racial skills 0, 1): Decoy, Space modulator technology.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Manoeuvring thrusters, Shockwave, Space Modulator.
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Manoeuvring thrusters,
+# Shockwave, Space Modulator.
 #
 # Actions A_RACE + 6 * RACE_BLOCK + n:
 #   n = 0                      phase 3 action: place the Decoy on the tile added this turn
@@ -26,7 +28,6 @@ cdef enum:
     SA_DECOY_BLAST = 200
     SA_MODULATOR = 300
     SA_MOD_TELEPORT = 1000
-
 
 
 cdef inline int _sy_modulators(const TrianState* s, int p) noexcept nogil:
@@ -76,15 +77,19 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
     # the Decoy: placed like a ship expedition (the first action, the new tile, no ship next to it)
     if _has(s, me, R_SYLPHEX, SY_DECOY):
         if pl.tok_at[0] == TR_UNKNOWN:
-            if s.actions_taken == 0 and i != TR_UNKNOWN and not _in_exmitter_field(s, i) and not _ships_near(s, i):
-                out[n] = base + SA_DECOY; n += 1
+            if (s.actions_taken == 0 and i != TR_UNKNOWN and not _in_exmitter_field(s, i)
+                    and not _ships_near(s, i)):
+                out[n] = base + SA_DECOY
+                n += 1
         elif pl.tok_at[0] != s.new_tile:        # not on the turn it was placed (or moved onto the new tile)
             memset(reach, 0, TR_TILES)
             _reach(s, pl.tok_at[0], -1, 2 if _has(s, me, R_SYLPHEX, SY_THRUSTERS) else 1, pl.tok_at[0], reach)
             for j in range(s.n_placed):
                 if reach[j]:
-                    out[n] = base + SA_DECOY_MOVE + j; n += 1
-                    out[n] = base + SA_DECOY_BLAST + j; n += 1
+                    out[n] = base + SA_DECOY_MOVE + j
+                    n += 1
+                    out[n] = base + SA_DECOY_BLAST + j
+                    n += 1
     # Space Modulators: placed for free before the action, on the new tile or any tile without a ship
     for k in range(_sy_modulators(s, me)):
         if pl.tok_at[1 + k] != TR_UNKNOWN:
@@ -95,7 +100,8 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                     continue
                 for j in range(s.n_placed):
                     if s.placed[j].ship_kind == 0 and pl.tok_at[1] != j and pl.tok_at[2] != j:
-                        out[n] = base + SA_MODULATOR + c * TR_TILES + j; n += 1
+                        out[n] = base + SA_MODULATOR + c * TR_TILES + j
+                        n += 1
         break                                   # one token at a time: the first one in the supply
     # ... and used as a teleport on later turns, once per turn each
     for k in range(2):
@@ -110,11 +116,13 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                     not (_protected(s, i) and s.placed[i].emissary != me):
                 for j in range(s.n_placed):
                     if j != i and _may_receive_emissary(s, j, s.placed[i].emissary, i):
-                        out[n] = base + SA_MOD_TELEPORT + ((k * 2) * 4 + src) * TR_TILES + j; n += 1
+                        out[n] = base + SA_MOD_TELEPORT + ((k * 2) * 4 + src) * TR_TILES + j
+                        n += 1
             if s.placed[i].ship_kind != 0 and not _ship_immobile(s, i):
                 for j in range(s.n_placed):
                     if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
-                        out[n] = base + SA_MOD_TELEPORT + ((k * 2 + 1) * 4 + src) * TR_TILES + j; n += 1
+                        out[n] = base + SA_MOD_TELEPORT + ((k * 2 + 1) * 4 + src) * TR_TILES + j
+                        n += 1
     return n
 
 
@@ -181,7 +189,8 @@ cdef object _sylphex_check(const TrianState* s, int p):
         if (s.placed[i].unit and s.placed[i].emissary == p) or \
                 (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p):
             return f"placed[{i}]: seat {p}'s race has no such unit"
-    if s.players[p].tok_at[3] != TR_UNKNOWN or (s.players[p].tok_at[2] != TR_UNKNOWN and _sy_modulators(s, p) < 2):
+    if (s.players[p].tok_at[3] != TR_UNKNOWN
+            or (s.players[p].tok_at[2] != TR_UNKNOWN and _sy_modulators(s, p) < 2)):
         return f"player {p}: SYLPHEX has no such special token"
     if s.players[p].tok_at[1] != TR_UNKNOWN and s.players[p].tok_at[1] == s.players[p].tok_at[2]:
         return f"player {p}: two Space Modulators on one tile"
@@ -191,17 +200,20 @@ cdef object _sylphex_check(const TrianState* s, int p):
 cdef object _sylphex_describe(const TrianState* s, int me, int n, int a):
     if n == SA_DECOY:
         i = s.new_tile if s.new_tile != TR_UNKNOWN else 0
-        return dict(_cell(s, i), id=a, kind="decoy", label=f"place the Decoy at ({s.placed[i].x}, {s.placed[i].y})")
+        return dict(_cell(s, i), id=a, kind="decoy",
+                    label=f"place the Decoy at ({s.placed[i].x}, {s.placed[i].y})")
     if SA_DECOY_MOVE <= n < SA_DECOY_BLAST + TR_TILES:
         j = (n - SA_DECOY_MOVE) % 100
         blast = n >= SA_DECOY_BLAST
         return dict(_cell(s, j), id=a, kind="decoy_move", detonate=blast,
-                    label=f"move the Decoy to ({s.placed[j].x}, {s.placed[j].y})" + (" and detonate it" if blast else ""))
+                    label=f"move the Decoy to ({s.placed[j].x}, {s.placed[j].y})"
+                          + (" and detonate it" if blast else ""))
     if SA_MODULATOR <= n < SA_MODULATOR + 2 * TR_TILES:
         c = 3 * ((n - SA_MODULATOR) // TR_TILES)
         j = (n - SA_MODULATOR) % TR_TILES
         return dict(_cell(s, j), id=a, kind="space_modulator", color=COLOR_NAMES[c],
-                    label=f"discard a {COLOR_NAMES[c]} mineral: Space Modulator at ({s.placed[j].x}, {s.placed[j].y})")
+                    label=f"discard a {COLOR_NAMES[c]} mineral: Space Modulator at "
+                          f"({s.placed[j].x}, {s.placed[j].y})")
     if SA_MOD_TELEPORT <= n < SA_MOD_TELEPORT + 16 * TR_TILES:
         j = (n - SA_MOD_TELEPORT) % TR_TILES
         src = ((n - SA_MOD_TELEPORT) // TR_TILES) % 4
@@ -211,7 +223,8 @@ cdef object _sylphex_describe(const TrianState* s, int me, int n, int a):
         i = _sy_mod_source(s, m, src) if m != TR_UNKNOWN else -1
         frm = _cell(s, i) if i >= 0 else {}
         what = ("emissary", "ship")[kind]
-        return {"id": a, "kind": "modulator_teleport", "unit": what, "token": k, "from": frm, "to": _cell(s, j),
+        return {"id": a, "kind": "modulator_teleport", "unit": what, "token": k, "from": frm,
+                "to": _cell(s, j),
                 "label": f"Space Modulator: teleport the {what} at ({frm.get('x')}, {frm.get('y')}) to "
                          f"({s.placed[j].x}, {s.placed[j].y})"}
     return None

@@ -1,7 +1,8 @@
 # Included by trian_races.pxi: race 2, VANTH (invented name) (section VIII; docs/rules/trian.md, section 14).
 #
 # Starting skills (racial skills 0, 1): Risky Business, Minerals gatherer.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Ion Drive, Lucky (needs Risky Business), Connoisseur of minerals (needs Minerals gatherer).
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Ion Drive, Lucky (needs
+# Risky Business), Connoisseur of minerals (needs Minerals gatherer).
 #
 # The race's actions are A_RACE + 2 * RACE_BLOCK + n (n < RACE_BLOCK). Its skills hook into the engine
 # through the dispatch functions at the end of trian_races.pxi (_race_ph1_actions, _race_ph3_actions,
@@ -20,11 +21,13 @@ cdef enum:
 cdef int _vanth_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # Risky Business: the phase 3 action, once per turn, 5 chosen minerals back to the bag
     cdef int k
-    if not _has(s, me, R_VANTH, 0) or s.race_used & VA_USED_RISKY or _mineral_total(&s.players[me]) < RISKY_STAKE:
+    if (not _has(s, me, R_VANTH, 0) or s.race_used & VA_USED_RISKY
+            or _mineral_total(&s.players[me]) < RISKY_STAKE):
         return n
     for k in range(MSET_N[2]):
         if _may_pay(&s.players[me], 2, k):
-            out[n] = A_RACE + R_VANTH * RACE_BLOCK + VA_RISKY + k; n += 1
+            out[n] = A_RACE + R_VANTH * RACE_BLOCK + VA_RISKY + k
+            n += 1
     return n
 
 
@@ -46,7 +49,8 @@ cdef int _vanth_step_actions(const TrianState* s, action_t* out) noexcept nogil:
     cdef int c, n = 0
     for c in range(TR_COLORS):
         if s.neb_minerals[s.race_arg][c] > 0:
-            out[n] = A_RACE + R_VANTH * RACE_BLOCK + VA_GATHER + c; n += 1
+            out[n] = A_RACE + R_VANTH * RACE_BLOCK + VA_GATHER + c
+            n += 1
     return n
 
 

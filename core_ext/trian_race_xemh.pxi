@@ -1,7 +1,9 @@
-# Included by trian_races.pxi: race 7, XEMH (named by the rulebook) (section VIII; docs/rules/trian.md, section 14.17).
+# Included by trian_races.pxi: race 7, XEMH (named by the rulebook) (section VIII; docs/rules/trian.md,
+# section 14.17).
 #
 # Starting skills (racial skills 0, 1): Gauss Cannon, Warcry.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Afterburner, Absorbing shield, Long range system (needs Gauss Cannon).
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Afterburner, Absorbing
+# shield, Long range system (needs Gauss Cannon).
 #
 # Actions A_RACE + 7 * RACE_BLOCK + n: n = 0 place the Gauss Cannon on the tile added this turn (the phase 3
 # action); n = 1 Warcry (in a clash, before the dice: 1 red mineral for +1).
@@ -78,14 +80,16 @@ cdef bint _xemh_may_place_cannon(const TrianState* s, int me) noexcept nogil:
 
 cdef int _xemh_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     if _xemh_may_place_cannon(s, me):
-        out[n] = A_RACE + R_XEMH * RACE_BLOCK + XA_CANNON; n += 1
+        out[n] = A_RACE + R_XEMH * RACE_BLOCK + XA_CANNON
+        n += 1
     return n
 
 
 cdef int _xemh_declare_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # Warcry: before the dice of a clash, 1 red mineral for +1; at most 1 mineral per clash
     if _has(s, me, R_XEMH, XEMH_WARCRY) and s.players[me].minerals[0] > 0 and not (s.b_warcry >> me) & 1:
-        out[n] = A_RACE + R_XEMH * RACE_BLOCK + XA_WARCRY; n += 1
+        out[n] = A_RACE + R_XEMH * RACE_BLOCK + XA_WARCRY
+        n += 1
     return n
 
 

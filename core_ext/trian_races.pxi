@@ -172,7 +172,9 @@ cdef void _races_setup(TrianState* s, uint64_t seed) noexcept nogil:
         pool[i] = C_DEALT[i]
     for i in range(N_DEALT - 1, 0, -1):
         j = <int>rng_below(&rng, <uint32_t>(i + 1))
-        t = pool[i]; pool[i] = pool[j]; pool[j] = <uint8_t>t
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = <uint8_t>t
     for i in range(n if n < N_DEALT else N_DEALT):     # seats past the playable races get none
         s.players[i].race = pool[i]
         s.players[i].skills = 3          # the two starting skills
@@ -189,13 +191,16 @@ cdef int _evolution_actions(const TrianState* s, int me, action_t* out, int n) n
             if _module_placed(pl, m):
                 continue
             if pl.credits >= PRICE_UNIVERSAL:
-                out[n] = A_UNLOCK + m * 2; n += 1
+                out[n] = A_UNLOCK + m * 2
+                n += 1
             if r < N_RACES and pl.credits >= PRICE_RACIAL and C_DONE[r][2 + m]:
                 k = C_PREREQ[r][2 + m]
                 if k < 0 or (pl.skills >> k) & 1:
-                    out[n] = A_UNLOCK + m * 2 + 1; n += 1
+                    out[n] = A_UNLOCK + m * 2 + 1
+                    n += 1
     if _has_u(s, me, U_SET) and pl.minerals[0] and pl.minerals[1] and pl.minerals[2] and pl.minerals[3]:
-        out[n] = A_MINERAL_SET; n += 1
+        out[n] = A_MINERAL_SET
+        n += 1
     return n
 
 

@@ -5,9 +5,9 @@ ctypedef int32_t action_t   # a legal action id; small non-negative ints, per-ga
 ctypedef uint64_t seed_t
 
 cdef enum:
-    MAX_PLAYERS = 4
-    # current_player() of a state whose next step is a chance event (not used by games that
-    # resolve chance inside apply() from their in-state random streams).
-    CHANCE_PLAYER = -1
-    # current_player() of a finished game.
+    # Seats in any game (Tiny Epic Galaxies seats 5); per-seat arrays, edge rewards, scores and returns.
+    MAX_PLAYERS = 5
+    # current_player() of a finished game. There is no chance player: every core resolves chance inside
+    # apply() from random streams kept in the state (see game.pxd), so a live state always has a seat to
+    # move.
     TERMINAL_PLAYER = -4

@@ -9,7 +9,7 @@ See docs/search.md for every configuration field and result field.
 """
 
 from orrery.search._backends import InProcessBackend, search_observation
-from orrery.search._bots import BOT_KINDS, Bot, make_bot
+from orrery.search._bots import BOT_KINDS, Bot, default_config, make_bot
 from orrery.search._cancel import CancelToken
 from orrery.search._config import Budget, SearchConfig, get_config, list_configs
 from orrery.search._ray import RayBackend
@@ -27,6 +27,7 @@ __all__ = [
     "SearchConfig",
     "SearchResult",
     "TimeSharedBackend",
+    "default_config",
     "get_config",
     "list_configs",
     "make_bot",

@@ -252,6 +252,15 @@ def wilson_interval(score: float, n: int, z: float = 1.959964) -> tuple[float, f
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _game_points(record, teams: tuple[int, ...], seat: int) -> float:
+    """What one game scores for the bot in `seat`: 1 for its team's sole first place, 1/k for a k-way
+    shared first, else 0; a solo game scores the game's own return (its goal, in [0, 1])."""
+    if len(teams) == 1:
+        return float(record.returns[0])
+    first_teams = {teams[s] for s in range(len(teams)) if record.ranks[s] == 0}
+    return 1.0 / len(first_teams) if teams[seat] in first_teams else 0.0
+
+
 def bench_strength(
     game_name: str,
     players: int,
@@ -274,26 +283,24 @@ def bench_strength(
     config = get_config(config_name) if config_name else None
 
     def build(kind: str):
-        return make_bot(kind, config=config if kind == bot else None, budget=budget)
+        return make_bot(kind, game=game_name, config=config if kind == bot else None, budget=budget)
 
     test_bot, base_bot = build(bot), build(baseline)
+    teams = load_game(game_name, players=players, variant=variant).seat_teams()
     score = 0.0
     wins = draws = losses = 0
     started = time.time()
     for g in range(games):
         seat = g % players
         deal = seed + g // players
-        seats = [test_bot if s == seat else base_bot for s in range(players)]
+        # In a team game the bot plays every seat of its team.
+        seats = [test_bot if teams[s] == teams[seat] else base_bot for s in range(players)]
         record = play_game(game_name, players, deal, seats, variant=variant)
-        firsts = [s for s in range(players) if record.ranks[s] == 0]
-        if seat in firsts:
-            score += 1.0 / len(firsts)
-            if len(firsts) == 1:
-                wins += 1
-            else:
-                draws += 1
-        else:
-            losses += 1
+        points = _game_points(record, teams, seat)
+        score += points
+        wins += points == 1.0
+        draws += 0.0 < points < 1.0
+        losses += points == 0.0
         if on_game is not None:
             low, high = wilson_interval(score, g + 1)
             on_game(

@@ -89,14 +89,30 @@ def config_version(config: SearchConfig) -> str:
     return config.label + ("{" + ",".join(changed) + "}" if changed else "")
 
 
+def default_config(kind: str, game: str | None) -> SearchConfig:
+    """The preset a search bot of `kind` uses when none is named: the game's own default_search for an
+    ISMCTS bot (each game tunes its own; Trian's 48-move horizon must not apply to other games), else the
+    latest preset of that name."""
+    if kind == "ismcts" and game is not None:
+        from orrery.core_ext import game_info
+
+        return get_config(game_info(game).default_search)
+    return get_config(kind)
+
+
 def make_bot(
-    kind: str, *, config: SearchConfig | None = None, budget: Budget | None = None, backend=None
+    kind: str,
+    *,
+    game: str | None = None,
+    config: SearchConfig | None = None,
+    budget: Budget | None = None,
+    backend=None,
 ) -> Bot:
-    """A bot of one of BOT_KINDS. Search bots default to their preset (get_config(kind)) and 1 s/move."""
+    """A bot of one of BOT_KINDS. Search bots default to the game's preset (default_config) and 1 s/move."""
     if kind == "random":
         return RandomBot()
     if kind == "greedy":
         return GreedyBot()
     if kind in ("ismcts", "pimc"):
-        return SearchBot(kind, config or get_config(kind), budget or DEFAULT_BUDGET, backend)
+        return SearchBot(kind, config or default_config(kind, game), budget or DEFAULT_BUDGET, backend)
     raise ValueError(f"unknown bot kind {kind!r}; kinds: {', '.join(BOT_KINDS)}")

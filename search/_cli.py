@@ -34,7 +34,10 @@ def _run_selfplay(args: argparse.Namespace) -> int:
     budget = _budget(args)
     config = get_config(args.config) if args.config else None
     bots = [
-        make_bot(n, budget=budget, config=config if config and config.algorithm == n else None) for n in names
+        make_bot(
+            n, game=args.game, budget=budget, config=config if config and config.algorithm == n else None
+        )
+        for n in names
     ]
     last_seat = [None]
 

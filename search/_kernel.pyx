@@ -23,7 +23,7 @@ from libc.stdint cimport int32_t, uint32_t, uint64_t
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_below
 from orrery.core_ext.game cimport (GameOps, GameParams, Game, Observation, generic_playout, compute_returns,
-                            find_action)
+                                   find_action)
 
 from orrery.search._atomics cimport orrery_wall_time, orrery_load_flag, orrery_store_flag
 
@@ -86,7 +86,10 @@ cdef void reward_vector(const GameOps* ops, const void* state, int form, double*
     cdef int ranks[MAX_PLAYERS]
     cdef double scores[MAX_PLAYERS]
     cdef double low, total = 0.0
-    if form == REWARD_WIN:
+    if ops.returns != NULL and form != REWARD_SCORE_SHARE:
+        # A game with its own outcome (solo goal, teams) defines what winning means.
+        ops.returns(state, out)
+    elif form == REWARD_WIN:
         ops.ranks(state, ranks)
         for p in range(n):
             winners += ranks[p] == 0
@@ -134,7 +137,7 @@ cdef class Searcher:
                  int determinizations=1, int max_nodes=2_000_000, seed=0, str horizon="leaf"):
         cdef Game game = observation.game
         cdef const GameOps* ops = game.ops
-        cdef int i
+        cdef int i, _i
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {sorted(ALGORITHMS)}, got {algorithm!r}")
         if reward not in REWARDS:
@@ -180,7 +183,7 @@ cdef class Searcher:
             raise MemoryError()
         memcpy(self.root_obs, observation.ptr, ops.state_size)
         self.num_nodes = 0
-        for i in range(self.num_roots):
+        for _i in range(self.num_roots):
             self._new_node(NO_NODE, -1, -1)
         if self.algorithm == ALGO_PIMC:
             self.dets = orrery_line_alloc(ops.state_size * self.num_roots)
@@ -367,30 +370,8 @@ cdef class Searcher:
             n = ops.legal_actions(self.work, self.legal)
             if n <= 0:
                 break
+            # A live state always has a seat to move: chance is resolved inside apply() (game.pxd).
             mover = ops.current_player(self.work)
-            if mover < 0 or mover >= self.num_players:
-                # An explicit chance step (cores that resolve chance inside apply() never have one;
-                # GameOps carries no odds, so outcomes are sampled uniformly): follow or grow the
-                # outcome's child like any other move.
-                i = <int>rng_below(&self.rng, <unsigned int>n)
-                child = NO_NODE
-                edges = self.edge_arena + self.nodes[node].edges
-                for e in range(self.nodes[node].n_edges):
-                    if edges[e].action == self.legal[i]:
-                        child = edges[e].child
-                        break
-                if child == NO_NODE and self.num_nodes < self.max_nodes:
-                    child = self._new_node(node, self.legal[i], -1)
-                    stop_descent = True
-                ops.apply(self.work, self.legal[i])
-                tree_moves += 1
-                if child == NO_NODE:
-                    break
-                self._edge_to(child).avail += 1
-                node = child
-                self.path[plen] = node
-                plen += 1
-                continue
             memset(self.marks, 0, n)
             self._index_legal(n)
             untried = n
@@ -580,7 +561,7 @@ def greedy_action(Observation observation not None, int samples=16, seed=0, str 
     cdef Game game = observation.game
     cdef const GameOps* ops = game.ops
     cdef int form = REWARDS[reward]
-    cdef int observer = observation.player, n, i, s, best = 0
+    cdef int observer = observation.player, n, i, _s, best = 0
     cdef double total, best_total = -INFINITY
     cdef double value[MAX_PLAYERS]
     cdef Rng rng
@@ -606,7 +587,7 @@ def greedy_action(Observation observation not None, int samples=16, seed=0, str 
             n = ops.legal_actions(det, legal)
             for i in range(n):
                 total = 0.0
-                for s in range(samples):
+                for _s in range(samples):
                     memcpy(work, observation.ptr, ops.state_size)
                     ops.determinize(work, observer, &rng)
                     # the observer's options are the same in every determinization; check anyway

@@ -32,6 +32,7 @@ class GameRecord:
     actions: tuple[int, ...]
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
+    returns: tuple[float, ...] = ()  # the game's outcome per seat in [0, 1] (solo goal, team outcome)
 
 
 def play_game(
@@ -62,5 +63,12 @@ def play_game(
         if on_move is not None:
             on_move(state, seat, action, label)
     return GameRecord(
-        game_name, game.variant, players, seed, tuple(actions), tuple(state.scores()), tuple(state.ranks())
+        game_name,
+        game.variant,
+        players,
+        seed,
+        tuple(actions),
+        tuple(state.scores()),
+        tuple(state.ranks()),
+        tuple(state.returns()),
     )

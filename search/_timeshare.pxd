@@ -27,7 +27,7 @@ ctypedef struct Slot:
     int* cancel              # the CancelFlag's value, or NULL
     double stop_at           # wall time (time.time()) at which it stops
     double last_run          # when it last ended a quantum (0: never ran)
-    long long min_iterations # it runs at least this many in all, even past stop_at
+    long long min_iterations  # it runs at least this many in all, even past stop_at
     long long task_id
     int state                # SLOT_*
     int stopped_by           # 0: time, 1: cancel, 2: pool closed

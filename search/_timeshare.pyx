@@ -171,7 +171,7 @@ cdef class TimeSharedPool:
             self._work()
 
     cdef void _work(self) noexcept nogil:
-        cdef int pick, reason
+        cdef int pick
         cdef Slot* slot
         cdef long long more
         cdef double until, now
@@ -194,7 +194,7 @@ cdef class TimeSharedPool:
                     more = 0
                 until = 0.0
             pthread_mutex_unlock(&self.lock)
-            reason = (<Searcher>slot.searcher)._run_loop(more, until, 0.0, slot.cancel)
+            (<Searcher>slot.searcher)._run_loop(more, until, 0.0, slot.cancel)
             pthread_mutex_lock(&self.lock)
             slot.last_run = orrery_wall_time()
             slot.state = SLOT_WAITING   # the next pick decides whether it is done

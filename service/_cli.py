@@ -70,7 +70,12 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-active", type=int, default=None, help="searches that run at once (default 1 per worker)"
     )
-    p.add_argument("--config", default="ismcts", help="default search configuration (name or name@version)")
+    p.add_argument(
+        "--config",
+        default="",
+        help="search configuration for queries that name none (name or name@version); "
+        "default: each game's own preset (ListGames default_search)",
+    )
     p.add_argument(
         "--drain-seconds", type=float, default=10.0, help="on SIGTERM, time left to running searches"
     )

@@ -59,11 +59,14 @@ def check_searchable(observation: Any, field: str) -> None:
         )
 
 
-def search_config(name: str, default: str) -> Any:
-    from orrery.search import get_config
+def search_config(name: str, default: str, game: str | None) -> Any:
+    """The query's config, else the server's --config, else the game's own default_search."""
+    from orrery.search import default_config, get_config
 
     try:
-        return get_config(name or default)
+        if name or default:
+            return get_config(name or default)
+        return default_config("ismcts", game)
     except ValueError as exc:
         raise invalid("params.config", str(exc)) from None
 

@@ -51,7 +51,7 @@ class ServerConfig:
     default_budget_ms: float = 1_000.0  # budget when a request names neither budget nor level (ms)
     max_queue: int = 64  # searches that may wait for a slot before RESOURCE_EXHAUSTED
     max_active: int | None = None  # searches that run at once, sharing the workers; None = 1 per worker
-    default_config: str = "ismcts"  # search configuration when a request names none
+    default_config: str = ""  # search configuration when a request names none; "" = the game's own
     drain_seconds: float = 10.0  # on SIGTERM, how long running searches may go on
     local_below_ms: float = 20.0  # a search with less time left than this runs on one local thread
     worker_nice: int = 0  # nice increment for the processes of a local Ray (0: none)

@@ -142,6 +142,13 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                     player_counts=list(g.player_counts),
                     action_description=g.action_description,
                     testing_only=g.testing_only,
+                    default_search=g.default_search,
+                    outcome=g.outcome,
+                    hidden_information=g.hidden_information,
+                    variant_player_counts=[
+                        pb.VariantPlayers(variant=v, player_counts=list(counts))
+                        for v, counts in g.variant_player_counts
+                    ],
                 )
                 for g in registered_games()
             ]
@@ -232,7 +239,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         return pb.GetVersionResponse(
             server_version=server_version(),
             api_version=API_VERSION,
-            default_config=positions.search_config("", self.default_config).label,
+            default_config=positions.search_config("", self.default_config, None).label
+            if self.default_config
+            else "",
             configs=[c.label for c in list_configs()],
             backend=self.backend_name,
             live_workers=self.scheduler.live_workers() if self.scheduler.ready else 0,
@@ -249,7 +258,6 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         self.scheduler.admit_check()
         params = query.params
         level = positions.level_name(params.level)
-        config = positions.search_config(params.config, self.default_config)
         positions.top_k(params.top_k)
         which = params.budget.WhichOneof("limit") if params.HasField("budget") else None
         remaining = context.time_remaining()
@@ -263,6 +271,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             call_time_remaining=remaining,
         )
         observation = await self._position(query)
+        config = positions.search_config(params.config, self.default_config, observation.game.name)
         return SearchJob(
             observation=observation,
             config=config,

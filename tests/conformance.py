@@ -34,6 +34,7 @@ def check_random_games_end(game, seeds):
         returns = state.returns()
         assert len(returns) == game.num_players
         assert all(0.0 <= r <= 1.0 for r in returns)
+        assert state.evaluate() == returns, "a finished game's evaluation is its outcome"
         assert state.legal_actions() == []
 
 
@@ -43,6 +44,8 @@ def check_legal_actions_apply(game, seed, max_steps):
             break
         legal = state.legal_actions()
         assert legal, "a non-terminal state must have a legal action"
+        # Chance is resolved inside apply() (game.pxd): a live state always has a seat to move.
+        assert 0 <= state.current_player < game.num_players
         assert legal == sorted(set(legal)), "legal actions are sorted and unique"
         for action in legal:
             child = state.clone()

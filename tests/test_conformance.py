@@ -17,7 +17,7 @@ def cases(seeds):
     for info in registered_games():
         for variant in info.variants:
             chosen = list(seeds) if variant == info.variants[0] else list(seeds)[: max(1, len(seeds) // 2)]
-            for n in info.player_counts:
+            for n in info.players_for(variant):
                 for seed in chosen:
                     out.append(
                         pytest.param(info.name, variant, n, seed, id=f"{info.name}-{variant}-{n}p-{seed}")

@@ -60,7 +60,7 @@ NO_PROMETHEUS = "the prometheus and promtool binaries are not installed (Debian:
 def serve_command_available() -> bool:
     from orrery.service.cli import COMMAND_MODULES
 
-    return any(name.startswith("service.") for name in COMMAND_MODULES)
+    return any(name.startswith("orrery.service.") for name in COMMAND_MODULES)
 
 
 pytestmark = [

@@ -1,5 +1,5 @@
 """Fuzzing the Kuhn poker JSON loaders (issue 12, part 3): mutated states and observations from random
-deals at every player count are refused with StateFormatError or load into a position that round-trips
+deals in every variant and at every player count are refused with StateFormatError or load into a position that round-trips
 and plays to the end (tests/fuzz_json.py; docs/fuzzing.md for the AddressSanitizer run)."""
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ def seeds() -> tuple[tuple[Seed, ...], tuple[Seed, ...]]:
     """(state seeds, observation seeds): every position of a few seeded deals per player count."""
     states: list[Seed] = []
     observations: list[Seed] = []
-    for players in game_info("kuhn").player_counts:
-        game = load_game("kuhn", players=players)
+    info = game_info("kuhn")
+    for variant, players in [(v, n) for v in info.variants for n in info.players_for(v)]:
+        game = load_game("kuhn", players=players, variant=variant)
         positions = random_positions(game, range(4), lambda s: s.to_json())
         full = [p.to_dict() for p in positions]
         seen = [p.observation(seat).to_dict() for p in positions for seat in range(players)]

@@ -17,7 +17,7 @@ CASES = [
     (info.name, variant, n)
     for info in registered_games()
     for variant in info.variants
-    for n in info.player_counts
+    for n in info.players_for(variant)
 ]
 
 

@@ -53,7 +53,7 @@ def kuhn_observation_json(players: int = 2, seed: int = 3, moves: tuple[int, ...
 
 def test_list_games_and_version(client):
     games = {g.name: g for g in client.games()}
-    assert "kuhn" in games and list(games["kuhn"].player_counts) == [2, 3, 4]
+    assert "kuhn" in games and list(games["kuhn"].player_counts) == [2, 3, 4, 5]
     assert games["kuhn"].action_description
     version = client.version()
     assert version.api_version == "orrery.v1" and version.backend == "in-process"
@@ -61,16 +61,17 @@ def test_list_games_and_version(client):
     assert version.max_budget_ms == MAX_BUDGET_MS
 
 
-def test_full_hosted_match_to_the_end_never_leaks_hidden_cards(client):
-    match = client.create_match("kuhn", players=3, seed=11)
+@pytest.mark.parametrize("players,variant", [(3, ""), (5, ""), (4, "teams")])
+def test_full_hosted_match_to_the_end_never_leaks_hidden_cards(client, players, variant):
+    match = client.create_match("kuhn", players=players, seed=11, variant=variant)
     seen: list[tuple[int, int, str]] = []  # (move number, seat, observation JSON) as the server sent them
     while True:
-        views = [client.observation(match, seat) for seat in range(3)]
+        views = [client.observation(match, seat) for seat in range(players)]
         seen.extend((v.move_number, v.seat, v.observation_json) for v in views)
         if views[0].game_over:
             break
         mover = views[0].current_player
-        assert [v.your_turn for v in views] == [s == mover for s in range(3)]
+        assert [v.your_turn for v in views] == [s == mover for s in range(players)]
         assert all(not v.legal_actions for s, v in enumerate(views) if s != mover)
         hint = client.suggest(match=match, seat=mover, level="easy", seed=mover)
         assert hint.action.id in [a.id for a in views[mover].legal_actions]
@@ -80,14 +81,14 @@ def test_full_hosted_match_to_the_end_never_leaks_hidden_cards(client):
     replay = client.replay(match)
     assert replay.seed == 11 and len(replay.moves) == final.move_number
     # Replay locally: every view the server gave equals the game layer's own observation for that seat.
-    state = load_game("kuhn", players=3).new_initial_state(11)
+    state = load_game("kuhn", players=players, variant=variant or None).new_initial_state(11)
     expected = {}
     for move in replay.moves:
-        for seat in range(3):
+        for seat in range(players):
             expected[(move.move_number - 1, seat)] = state.observation(seat).to_json()
         assert state.current_player == move.seat
         state.apply(move.action.id)
-    for seat in range(3):
+    for seat in range(players):
         expected[(len(replay.moves), seat)] = state.observation(seat).to_json()
     assert all(text == expected[(n, seat)] for n, seat, text in seen)
     assert list(replay.scores) == state.scores() == list(final.scores)

@@ -115,8 +115,10 @@ class TournamentConfig:
             raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         if self.rotations not in ROTATIONS:
             raise ConfigError(f"rotations must be one of {', '.join(ROTATIONS)}, got {self.rotations!r}")
-        if not 2 <= self.players <= 4:
-            raise ConfigError(f"players must be 2, 3 or 4, got {self.players}")
+        if not 2 <= self.players <= 5:  # a solo game has no opponent seat to rate against
+            raise ConfigError(
+                f"players must be 2 to 5 (the game's own counts are checked too), got {self.players}"
+            )
         if self.sets < 1:
             raise ConfigError(f"sets must be >= 1, got {self.sets}")
         if self.workers < 1:

@@ -13,12 +13,13 @@ from orrery.search.tournament._config import SEARCH_KINDS, BotSpec, BudgetSpec
 from orrery.search.tournament._schedule import GameTask, move_seed
 
 # Bots keep no memory between calls, so one per spec and budget can serve every game in a process.
-_BOTS: dict[tuple[BotSpec, BudgetSpec], Any] = {}
+_BOTS: dict[tuple[BotSpec, BudgetSpec, str], Any] = {}
 
 
-def build_bot(spec: BotSpec, budget: BudgetSpec) -> Any:
-    """A Bot (search.Bot protocol: name, version, select_action(observation, *, seed))."""
-    cached = _BOTS.get((spec, budget))
+def build_bot(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
+    """A Bot (search.Bot protocol: name, version, select_action(observation, *, seed)); a search bot
+    with no config named uses `game`'s own default preset."""
+    cached = _BOTS.get((spec, budget, game))
     if cached is not None:
         return cached
     if spec.kind == "factory":
@@ -29,14 +30,14 @@ def build_bot(spec: BotSpec, budget: BudgetSpec) -> Any:
         from orrery import search
 
         if spec.kind in SEARCH_KINDS:
-            config = search.get_config(spec.config or spec.kind)
+            config = search.get_config(spec.config) if spec.config else search.default_config(spec.kind, game)
             if spec.overrides:
                 config = dataclasses.replace(config, **dict(spec.overrides))
             search_budget = search.Budget(iterations=budget.iterations, milliseconds=budget.milliseconds)
             bot = search.make_bot(spec.kind, config=config, budget=search_budget)
         else:
             bot = search.make_bot(spec.kind)
-    _BOTS[(spec, budget)] = bot
+    _BOTS[(spec, budget, game)] = bot
     return bot
 
 
@@ -48,7 +49,7 @@ def deal_digest(state: Any) -> str:
 def play_game(task: GameTask) -> dict[str, Any]:
     started = time.perf_counter()
     game = load_game(task.game, players=task.players, variant=task.variant)
-    bots = [build_bot(spec, budget) for spec, budget in zip(task.bots, task.budgets, strict=True)]
+    bots = [build_bot(spec, budget, task.game) for spec, budget in zip(task.bots, task.budgets, strict=True)]
     state = game.new_initial_state(seed=task.deal_seed)
     digest = deal_digest(state)
     think_s = [0.0] * task.players

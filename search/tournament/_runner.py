@@ -159,7 +159,7 @@ def _check_playable(config: TournamentConfig) -> None:
         raise ConfigError(f"game: {exc}") from None
     for spec in config.bots:
         try:
-            build_bot(spec, spec.budget or config.budget)
+            build_bot(spec, spec.budget or config.budget, config.game)
         except (ValueError, KeyError, TypeError, ImportError, AttributeError) as exc:
             raise ConfigError(f"bot {spec.name!r}: {exc}") from None
 

@@ -56,6 +56,18 @@ def two_bot_seatings(a: str, b: str, players: int, rotations: str) -> tuple[tupl
     return tuple(out)
 
 
+def team_seatings(a: str, b: str, teams: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+    """Seatings for a head-to-head in a team game: each bot plays every seat of one team, and every
+    team is played by each bot, so the result is reported by team."""
+    team_ids = sorted(set(teams))
+    if len(team_ids) != 2:
+        raise ValueError(f"a team head-to-head needs 2 teams, the game has {len(team_ids)}")
+    return tuple(
+        tuple(first if teams[s] == team_ids[0] else second for s in range(len(teams)))
+        for first, second in ((a, b), (b, a))
+    )
+
+
 def table_seatings(names: tuple[str, ...], rotations: str) -> tuple[tuple[str, ...], ...]:
     """Seatings for as many distinct bots as seats: all permutations, or the cyclic rotations."""
     if rotations == "all":
@@ -72,18 +84,29 @@ class Pairing:
     seatings: tuple[tuple[str, ...], ...]
 
 
+def seat_teams(config: TournamentConfig) -> tuple[int, ...]:
+    from orrery.core_ext import load_game
+
+    return tuple(load_game(config.game, players=config.players, variant=config.variant).seat_teams())
+
+
 def pairings(config: TournamentConfig) -> tuple[Pairing, ...]:
+    """In a team game every pairing is two bots, each playing a whole team (report by team)."""
     names = tuple(b.name for b in config.bots)
+    teams = seat_teams(config)
+    team_game = len(set(teams)) < len(teams)
     if config.format in ("sprt", "gauntlet"):
         assert config.baseline is not None
         groups: list[tuple[str, ...]] = [(config.baseline, n) for n in names if n != config.baseline]
-    elif config.players == 2 or len(names) == 2:
+    elif config.players == 2 or len(names) == 2 or team_game:
         groups = list(itertools.combinations(names, 2))
     else:
         groups = list(itertools.combinations(names, config.players))
     out = []
     for index, group in enumerate(groups):
-        if len(group) == 2:
+        if team_game:
+            seatings = team_seatings(group[0], group[1], teams)
+        elif len(group) == 2:
             seatings = two_bot_seatings(group[0], group[1], config.players, config.rotations)
         else:
             seatings = table_seatings(group, config.rotations)
