@@ -552,7 +552,7 @@ cdef object _check_step(const TrianState* s):
             return "Supreme Priestess step out of range"
         if s.race_step == STEP_PR_GAIN:
             return _check_priestess_gain(s, p, k)
-        if s.race_count or k >= s.n_placed or s.placed[k].ship_kind != SHIP_PRIESTESS or s.placed[k].ship != p:
+        if s.race_count or not _priestess_ship_at(s, p, k):
             return "Supreme Priestess step: the Priestess is not there"
         return _check_priestess_choice(s, p, k)
     if s.race_step == STEP_ADAPT:
@@ -563,13 +563,17 @@ cdef object _check_step(const TrianState* s):
     return f"unknown racial sub-step {s.race_step}"
 
 
+cdef bint _priestess_ship_at(const TrianState* s, int p, int k) noexcept:
+    return k < s.n_placed and s.placed[k].ship_kind == SHIP_PRIESTESS and s.placed[k].ship == p
+
+
 cdef object _check_priestess_gain(const TrianState* s, int p, int k):
     # before the first pick `k` is the Priestess's tile and a nebula in its radius has minerals; after
     # it, `k` is the nebula picked from, which still has minerals, and the Priestess is a ship
     cdef bint as_ship = False
     cdef int j
     if s.race_count == PRIESTESS_GAIN:
-        if k >= s.n_placed or s.placed[k].ship_kind != SHIP_PRIESTESS or s.placed[k].ship != p:
+        if not _priestess_ship_at(s, p, k):
             return "Supreme Priestess step: the Priestess is not there"
         for j in range(s.n_nebulas):
             if _priestess_gain_ok(s, k, j):

@@ -1,6 +1,7 @@
 """Fuzzing the Kuhn poker JSON loaders (issue 12, part 3): mutated states and observations from random
-deals in every variant and at every player count are refused with StateFormatError or load into a position that round-trips
-and plays to the end (tests/fuzz_json.py; docs/fuzzing.md for the AddressSanitizer run)."""
+deals in every variant and at every player count are refused with StateFormatError or load into a
+position that round-trips and plays to the end (tests/fuzz_json.py; docs/fuzzing.md for the
+AddressSanitizer run)."""
 
 from __future__ import annotations
 
