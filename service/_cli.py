@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 import grpc
+from orrery.service._matches import StoredMatchesError
 from orrery.service._server import BACKENDS, ServerConfig, serve
 
 
@@ -44,7 +45,11 @@ def _serve(args: argparse.Namespace) -> int:
             f"orrery serving on {config.host}:{server.port} (metrics on :{server.metrics_port})", flush=True
         )
 
-    asyncio.run(serve(config, on_ready=ready))
+    try:
+        asyncio.run(serve(config, on_ready=ready))
+    except StoredMatchesError as exc:
+        print(f"orrery serve: {exc}", file=sys.stderr, flush=True)
+        return 2
     return 0
 
 

@@ -7,6 +7,11 @@ crash or restart loses nothing that was acknowledged (synchronous=FULL).
 
 Nothing here is game-specific: every game goes through core_ext's State/Observation interface.
 Tokens are stored as SHA-256 digests, never in the clear.
+
+Stored states follow the games' JSON formats. A database written before those were versioned per game
+(schema 1: the retired "orrery.state/1") is upgraded when it is opened, every match in one
+transaction, or not at all: if any stored state cannot be upgraded the server refuses to start, names
+the matches, and leaves the database as it was (docs/api.md, "Hosted matches").
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from typing import Any
 from orrery.core_ext import GameInputError, game_info, load_game
 from orrery.service._errors import invalid, not_found, precondition
 
-SCHEMA_VERSION = 1
+# 1: state_json in the retired shared format "orrery.state/1"; 2: in each game's own versioned format
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
@@ -35,7 +41,7 @@ CREATE TABLE IF NOT EXISTS matches (
     variant TEXT NOT NULL,
     players INTEGER NOT NULL,
     seed TEXT NOT NULL,            -- uint64 as text: SQLite integers are signed 64-bit
-    state_json TEXT NOT NULL,      -- the full state, "orrery.state/1"
+    state_json TEXT NOT NULL,      -- the full state, in the game's format ("orrery.trian.state/2")
     move_number INTEGER NOT NULL,  -- actions applied so far
     finished INTEGER NOT NULL,
     created_at REAL NOT NULL,
@@ -57,6 +63,10 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (match_id, move_number)
 );
 """
+
+
+class StoredMatchesError(RuntimeError):
+    """Stored matches this server cannot read; the database was left unchanged."""
 
 
 @dataclass(frozen=True)
@@ -169,10 +179,40 @@ class MatchStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise RuntimeError(f"{path}: match database schema {version}, this server knows {SCHEMA_VERSION}")
         self._db.executescript(SCHEMA)
+        if version == 1:
+            try:
+                self._upgrade_stored_states()
+            except BaseException:
+                self._db.close()
+                raise
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _upgrade_stored_states(self) -> None:
+        """Schema 1 to 2: every stored state from the retired format into its game's current one, all
+        in one transaction; if any cannot be upgraded, nothing is and the server does not start."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT match_id, game, variant, players, state_json FROM matches").fetchall()
+            failed = []
+            for match_id, game, variant, players, state_json in rows:
+                try:
+                    game_of_match = load_game(game, players=players, variant=variant)
+                    upgraded = game_of_match.upgrade_state_json(state_json)
+                except GameInputError as exc:
+                    failed.append(f"{match_id}: {exc}")
+                    continue
+                db.execute("UPDATE matches SET state_json = ? WHERE match_id = ?", (upgraded, match_id))
+            if failed:
+                more = f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""
+                raise StoredMatchesError(
+                    f"{self.path}: {len(failed)} of {len(rows)} stored matches cannot be upgraded to this "
+                    f"server's state formats, so none was and the database is unchanged; "
+                    f"{'; '.join(failed[:3])}{more}. Finish them with the previous server version, or "
+                    "move the database aside."
+                )
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
         with self._lock:
