@@ -166,12 +166,16 @@ cdef class Game:
             raise StateFormatError(f"missing field 'format'; this server reads {want}")
         if fmt == self._format(_OTHER_KIND[kind]):
             raise StateFormatError(f"format {fmt!r} is the other kind of JSON; this call reads {want}")
-        family = f"orrery.{self.name}.{kind}/"
-        older = isinstance(fmt, str) and fmt.startswith(family) and fmt[len(family):].isdecimal() and \
-            int(fmt[len(family):]) < self._format_version()
-        if older or fmt == RETIRED_FORMATS[kind]:
+        if fmt in RETIRED_FORMATS.values() or self._older_format(fmt):
             raise StateFormatError(f"format {_show(fmt)} is no longer supported; this server reads {want}")
         raise StateFormatError(f"format {_show(fmt)} is not supported; this server reads {want}")
+
+    def _older_format(self, fmt):
+        """An earlier version of one of this game's formats."""
+        if not isinstance(fmt, str) or not fmt.startswith(f"orrery.{self.name}."):
+            return False
+        kind, _, version = fmt[len(f"orrery.{self.name}."):].partition("/")
+        return kind in _OTHER_KIND and version.isdecimal() and int(version) < self._format_version()
 
     def state_from_json(self, text):
         data = _parse_json(text)

@@ -361,6 +361,7 @@ register(
         default_search="ismcts@1",
         outcome="team",
         hidden_information="the other seats' cards until a showdown",
+        rules_doc="docs/rules/kuhn.md",
         testing_only=True,
     )
 )

@@ -7,7 +7,8 @@ which plays to the end, every position on the way loading again too. Anything el
 a crash, a sanitizer report under tests/asan/run.sh) is a bug.
 
 ORRERY_FUZZ_EXAMPLES sets the number of examples per test (default: a bounded run for the suite);
-ORRERY_FUZZ_DUMP names a file that receives each mutated document before it is tried.
+ORRERY_FUZZ_DUMP names a file that receives each mutated document before it is tried;
+ORRERY_FUZZ_MODULES_UNDER makes sure the compiled modules come from that folder (the sanitized build).
 """
 
 from __future__ import annotations
@@ -26,6 +27,20 @@ from orrery.core_ext import StateFormatError
 from orrery.search import Budget, get_config, search_observation
 
 EXAMPLES = int(os.environ.get("ORRERY_FUZZ_EXAMPLES", "0")) or None
+
+
+def _check_modules_under(folder: str) -> None:
+    """tests/asan/run.sh sets ORRERY_FUZZ_MODULES_UNDER: the fuzzing must run the sanitized build."""
+    import orrery.core_ext.kuhn
+    import orrery.core_ext.trian
+    import orrery.search._kernel
+
+    for module in (orrery.core_ext.kuhn, orrery.core_ext.trian, orrery.search._kernel):
+        assert str(module.__file__).startswith(folder), f"{module.__name__} comes from {module.__file__}"
+
+
+if os.environ.get("ORRERY_FUZZ_MODULES_UNDER"):
+    _check_modules_under(os.environ["ORRERY_FUZZ_MODULES_UNDER"])
 
 # Values a mutation may write: edges of every range the formats use (tile ids 0..83, stacks of 42,
 # 48 nebulas, uint8/int16/int32/uint64 limits, seats), then other JSON types.
