@@ -18,6 +18,7 @@ from orrery.core_ext._errors import UnknownGameError
 BUILTIN_GAME_MODULES = (
     "orrery.core_ext.kuhn",
     "orrery.core_ext.trian",
+    "orrery.core_ext.tiny_epic_galaxies",
 )
 
 # What the contract says of every game (core_ext/game.pxd), stated once for API users.

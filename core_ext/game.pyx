@@ -221,8 +221,10 @@ cdef class Game:
         return 1
 
     def _payload_from_v1(self, dict payload):
-        """The current payload from a payload of the retired "orrery.state/1" (raise StateFormatError)."""
-        raise StateFormatError(f"{self.name} has no state in the retired format orrery.state/1 to upgrade")
+        """The current payload from a payload of the retired "orrery.state/1" (raise StateFormatError).
+        By default the same: a game whose payload did not change when formats became per game (the
+        loader checks it as any input); a game whose payload changed translates it here."""
+        return payload
 
     def _dump_payload(self, State s, Observation o):
         """The struct as a JSON-able dict; exactly one of s / o is given."""

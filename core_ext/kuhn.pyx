@@ -260,9 +260,6 @@ cdef class KuhnGame(Game):
         # 1 was the shared "orrery.state/1"; the payload itself has not changed since
         return 2
 
-    def _payload_from_v1(self, dict payload):
-        return payload          # the same facts: the loader checks them as any input
-
     def seat_teams(self):
         if self.params.variant == VARIANT_TEAMS:
             return tuple(i % 2 for i in range(self.num_players))

@@ -162,11 +162,9 @@ cdef int _adapt_next(const TrianState* s, int p, int after) noexcept nogil:
     cdef int u, i
     for u in range(after + 1, 2 * s.n_placed):
         i = u // 2
-        if not _in_exmitter_field(s, i):
-            continue
-        if u % 2 == 0 and s.placed[i].emissary == p and s.placed[i].station == 0:
+        if u % 2 == 0 and s.placed[i].emissary == p and s.placed[i].station == 0 and _in_exmitter_field(s, i):
             return u
-        if u % 2 == 1 and s.placed[i].ship == p and s.placed[i].ship_kind != 0:
+        if u % 2 == 1 and s.placed[i].ship == p and s.placed[i].ship_kind != 0 and _in_exmitter_field(s, i):
             return u
     return -1
 

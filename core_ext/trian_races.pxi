@@ -431,7 +431,7 @@ cdef bint _ship_immobile(const TrianState* s, int i) noexcept nogil:
     return s.params.variant >= V_FULL and _harness_owner(s, i) >= 0
 
 
-cdef void _race_reach(const TrianState* s, int i, uint8_t* reach) noexcept nogil:
+cdef void _race_reach(const TrianState* s, int i, uint8_t* reach, ReachCache* cache) noexcept nogil:
     # mark the tiles the ship on tile i may move to (section V.3.5 and the owner's racial skills)
     cdef int p = s.placed[i].ship
     if _has(s, p, R_VANTH, 2):
@@ -441,7 +441,7 @@ cdef void _race_reach(const TrianState* s, int i, uint8_t* reach) noexcept nogil
     elif s.players[p].race == R_XEMH:
         _xemh_reach(s, i, reach)
     else:
-        _reach(s, i, -1, SHIP_MOVES, i, reach)
+        _reach_cached(s, i, -1, SHIP_MOVES, i, reach, cache)
 
 
 cdef bint _race_exmitter_field(const TrianState* s, int i) noexcept nogil:
@@ -451,6 +451,18 @@ cdef bint _race_exmitter_field(const TrianState* s, int i) noexcept nogil:
         if s.players[p].race == R_ORVIN and _orvin_exmits(s, p, i):
             return True
     return False
+
+
+cdef void _race_exmitter_map(const TrianState* s, int8_t* field) noexcept nogil:
+    # mark the radius of every racial exmitter token (ORVIN's Exmitter): _race_exmitter_field for all tiles
+    cdef int p, k, t
+    for p in range(s.params.num_players):
+        if s.players[p].race != R_ORVIN:
+            continue
+        for k in range(2):
+            t = s.players[p].tok_at[k]
+            if t != TR_UNKNOWN:
+                _mark_radius(s, t, field)
 
 
 cdef void _race_exmitter_hits(TrianState* s, int j) noexcept nogil:

@@ -146,7 +146,7 @@ def register(commands, bench) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run_bench_signature)
 
-    p = bench.add_parser("strength", help="a bot against a baseline over many games, win rate with 95% CI")
+    p = bench.add_parser("strength", help="a bot against a baseline over many games, win rate with 95%% CI")
     add_game_arguments(p)
     p.add_argument("--bot", choices=BOT_KINDS, default="ismcts")
     p.add_argument("--baseline", choices=BOT_KINDS, default="random")

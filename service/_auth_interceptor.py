@@ -15,7 +15,7 @@ from typing import Any
 import grpc
 from grpc import aio
 from orrery.service._errors import ServiceError
-from orrery.service._handlers import behavior_of, split_method, with_behavior
+from orrery.service._handlers import behavior_of, split_method, with_behavior, writes_responses
 
 TOKEN_KEY = "x-orrery-seat-token"
 
@@ -29,15 +29,36 @@ def _hosted(position_holder: Any) -> tuple[str, int] | None:
     return position_holder.match.match_id, position_holder.match.seat
 
 
+SPECTATOR = -1  # the "seat" of a match's read-only spectator token
+
+
+def _watcher(request: Any) -> tuple[str, int]:
+    return request.match_id, request.seat if request.HasField("seat") else SPECTATOR
+
+
 SEAT_SCOPED: dict[str, SeatOf] = {
     "GetObservation": lambda r: (r.match_id, r.seat),
     "ApplyAction": lambda r: (r.match_id, r.seat),
     "SuggestMove": _hosted,
     "Analyze": lambda r: _hosted(r.query),
+    "WatchMatch": _watcher,
+    "ResignMatch": lambda r: (r.match_id, r.seat),
+    "AbandonMatch": lambda r: (r.match_id, r.seat),
 }
 
 # (match_id, seat, token) -> True if it is that seat's token; raises ServiceError for a bad match/seat.
 TokenCheck = Callable[[str, int, str], Awaitable[bool]]
+
+
+def tokens_from_metadata(metadata: Any) -> list[str]:
+    """Every token in the metadata, in order (ListMatches takes many)."""
+    found = []
+    for key, value in metadata or ():
+        if key == TOKEN_KEY and value:
+            found.append(str(value))
+        elif isinstance(value, str) and key == "authorization" and value.lower().startswith("bearer "):
+            found.extend([value[7:].strip()] if value[7:].strip() else [])
+    return found
 
 
 def token_from_metadata(metadata: Any) -> str | None:
@@ -66,6 +87,13 @@ class AuthInterceptor(aio.ServerInterceptor):
         seat_of = SEAT_SCOPED[method]
         _, inner = behavior_of(handler)
         authorize = self._authorize
+        if handler.response_streaming and writes_responses(inner):
+
+            async def writing(request: Any, context: Any) -> Any:
+                await authorize(seat_of, request, context)
+                return await inner(request, context)
+
+            return with_behavior(handler, writing)
         if handler.response_streaming:
 
             async def streaming(request: Any, context: Any) -> AsyncIterator[Any]:
@@ -99,6 +127,5 @@ class AuthInterceptor(aio.ServerInterceptor):
         except ServiceError as exc:
             await context.abort(exc.code, exc.details)
         if not ok:
-            await context.abort(
-                grpc.StatusCode.PERMISSION_DENIED, f"metadata {TOKEN_KEY}: not the token of seat {seat}"
-            )
+            whose = "this match's spectator token" if seat == SPECTATOR else f"the token of seat {seat}"
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"metadata {TOKEN_KEY}: not {whose}")

@@ -146,3 +146,69 @@ def _load_average() -> float | None:
         return round(os.getloadavg()[0], 2)
     except (AttributeError, OSError):
         return None
+
+
+def fill_match_store(path: str, stored: int, *, game: str = "kuhn", players: int = 2, seed: int = 0) -> None:
+    """A match store with `stored` matches (copies of one real match with fresh ids; a tenth finished,
+    the rest active), written in bulk."""
+    import sqlite3
+    import uuid
+
+    from orrery.service._matches import MatchStore
+
+    store = MatchStore(path)
+    created = store.create(game, players, None, seed)
+    store.close()
+    db = sqlite3.connect(path, isolation_level=None)
+    match = db.execute("SELECT * FROM matches WHERE match_id = ?", (created.match_id,)).fetchone()
+    columns = [c[1] for c in db.execute("PRAGMA table_info(matches)")]
+    seat_rows = db.execute("SELECT * FROM seats WHERE match_id = ?", (created.match_id,)).fetchall()
+    status, finished = columns.index("status"), columns.index("finished")
+    db.execute("BEGIN")
+    rng = random.Random(seed)
+    for i in range(stored - 1):
+        mid = uuid.UUID(int=rng.getrandbits(128)).hex
+        row = list(match)
+        row[0] = mid
+        row[status], row[finished] = (2, 1) if i % 10 == 0 else (1, 0)
+        db.execute(f"INSERT INTO matches VALUES ({', '.join('?' * len(row))})", row)
+        db.executemany(
+            f"INSERT INTO seats VALUES ({', '.join('?' * len(seat_rows[0]))})",
+            [(mid, *r[1:]) for r in seat_rows],
+        )
+    db.execute("COMMIT")
+    db.close()
+
+
+def run_match_bench(target: str, *, calls: int, game: str = "kuhn", players: int = 2) -> dict[str, Any]:
+    """CreateMatch latency (sequential calls, at the client)."""
+    channel = grpc.insecure_channel(target)
+    grpc.channel_ready_future(channel).result(timeout=60)
+    stub = pb_grpc.OrreryStub(channel)
+    request = pb.CreateMatchRequest(game=game, players=players)
+    for _ in range(5):  # warm-up
+        stub.CreateMatch(request, timeout=30)
+    latencies = []
+    for _ in range(calls):
+        t0 = time.perf_counter()
+        stub.CreateMatch(request, timeout=30)
+        latencies.append((time.perf_counter() - t0) * 1000.0)
+    channel.close()
+    return {
+        "calls": calls,
+        "p50_ms": round(_percentile(latencies, 0.50), 3),
+        "p90_ms": round(_percentile(latencies, 0.90), 3),
+        "max_ms": round(max(latencies), 3),
+    }
+
+
+def count_scan_ms(path: str) -> float:
+    """What every CreateMatch and game end used to run: a count of unfinished matches over the table."""
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    t0 = time.perf_counter()
+    db.execute("SELECT COUNT(*) FROM matches NOT INDEXED WHERE finished = 0").fetchone()
+    elapsed = (time.perf_counter() - t0) * 1000.0
+    db.close()
+    return round(elapsed, 3)

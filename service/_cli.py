@@ -12,7 +12,7 @@ from typing import Any
 
 import grpc
 from orrery.service._matches import StoredMatchesError
-from orrery.service._server import BACKENDS, ServerConfig, serve
+from orrery.service._server import BACKENDS, DEFAULT_HOST, ServerConfig, serve
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -21,6 +21,9 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
+        metrics=not args.no_metrics,
+        ray_dashboard=args.ray_dashboard,
         backend=args.backend,
         ray_address=args.ray_address,
         workers=args.workers,
@@ -38,12 +41,14 @@ def _serve(args: argparse.Namespace) -> int:
         thread_nice=args.thread_nice,
         slice_ms=args.slice_ms,
         threads_up_to_ms=args.threads_up_to_ms,
+        match_ttl_s=args.match_ttl,
+        max_matches_per_minute=args.max_matches_per_minute,
+        max_queue_per_peer=args.max_queue_per_peer,
     )
 
     def ready(server: Any) -> None:
-        print(
-            f"orrery serving on {config.host}:{server.port} (metrics on :{server.metrics_port})", flush=True
-        )
+        metrics = f"metrics on :{server.metrics_port}" if config.metrics else "metrics off"
+        print(f"orrery serving on {config.host}:{server.port} ({metrics})", flush=True)
 
     try:
         asyncio.run(serve(config, on_ready=ready))
@@ -54,9 +59,19 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="0.0.0.0", help="address to bind (default 0.0.0.0)")
+    p.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to bind (default $ORRERY_HOST, else 127.0.0.1: this machine only; "
+        "0.0.0.0 for every interface)",
+    )
     p.add_argument("--port", type=int, default=50051, help="gRPC port; 0 = any free port (default 50051)")
     p.add_argument("--metrics-port", type=int, default=9464, help="Prometheus /metrics port (default 9464)")
+    p.add_argument("--metrics-host", default=None, help="address for /metrics (default: the same as --host)")
+    p.add_argument("--no-metrics", action="store_true", help="do not serve /metrics")
+    p.add_argument(
+        "--ray-dashboard", action="store_true", help="start a local Ray's dashboard (on --host; default off)"
+    )
     p.add_argument(
         "--ray-address",
         default=os.environ.get("RAY_ADDRESS"),
@@ -83,6 +98,25 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--drain-seconds", type=float, default=10.0, help="on SIGTERM, time left to running searches"
+    )
+    p.add_argument(
+        "--match-ttl",
+        type=float,
+        default=7 * 24 * 3600.0,
+        help="seconds: an active match with no move for this long ends as expired, an ended one is "
+        "deleted this long after its end (default 604800 = 7 days; 0: never)",
+    )
+    p.add_argument(
+        "--max-matches-per-minute",
+        type=float,
+        default=60.0,
+        help="CreateMatch calls per client host per minute, in bursts up to the same number (0: no limit)",
+    )
+    p.add_argument(
+        "--max-queue-per-peer",
+        type=int,
+        default=None,
+        help="queued searches one client connection may hold (default: a quarter of --max-queue)",
     )
 
 
@@ -200,6 +234,36 @@ def _bench_service(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_matches(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from orrery.service._bench import count_scan_ms, fill_match_store, run_match_bench
+    from orrery.service._spawn import running_server
+
+    results = []
+    for stored in args.stored:
+        with tempfile.TemporaryDirectory() as folder:
+            db = os.path.join(folder, "matches.sqlite3")
+            fill_match_store(db, stored)
+            serve_args = [
+                "--backend",
+                "in-process",
+                "--workers",
+                "1",
+                "--db",
+                db,
+                "--max-matches-per-minute",
+                "0",
+            ]
+            with running_server(serve_args, same_imports=True) as server:
+                result = run_match_bench(server.target, calls=args.calls)
+            result = {"stored": stored, **result, "old_count_scan_ms": count_scan_ms(db)}
+            results.append(result)
+    report = {"bench": "matches", "rpc": "CreateMatch", "results": results, "cpus": os.cpu_count()}
+    print(json.dumps(report) if args.json else "\n".join(json.dumps(r) for r in results))
+    return 0
+
+
 def _add_search_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ms", type=int, default=None, help="budget in milliseconds")
     p.add_argument("--iterations", type=int, default=None, help="budget in iterations (reproducible)")
@@ -291,3 +355,9 @@ def register(commands: Any, bench: Any) -> None:
     p.add_argument("--db", default="orrery-bench.sqlite3", help="for the server it starts")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_service)
+
+    p = bench.add_parser("matches", help="CreateMatch latency with many matches already stored")
+    p.add_argument("--stored", type=int, nargs="+", default=[100, 100_000], help="matches in the store")
+    p.add_argument("--calls", type=int, default=300, help="CreateMatch calls timed (one after another)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_matches)

@@ -40,3 +40,7 @@ def exhausted(message: str) -> ServiceError:
 
 def unavailable(message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.UNAVAILABLE, "", message)
+
+
+def unauthenticated(field: str, message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.UNAUTHENTICATED, field, message)

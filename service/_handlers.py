@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +30,12 @@ def rpc_type(handler: grpc.RpcMethodHandler) -> str:
 def behavior_of(handler: grpc.RpcMethodHandler) -> tuple[str, Callable[..., Any]]:
     attr = _BEHAVIORS[(bool(handler.request_streaming), bool(handler.response_streaming))][1]
     return attr, getattr(handler, attr)
+
+
+def writes_responses(behavior: Callable[..., Any]) -> bool:
+    """A response-streaming behavior that is a coroutine sending with `context.write` (grpc-health's
+    Watch) rather than an async generator: a wrapper must then be a coroutine too, awaiting it."""
+    return not inspect.isasyncgenfunction(behavior)
 
 
 def with_behavior(handler: grpc.RpcMethodHandler, behavior: Callable[..., Any], **changes: Any) -> Any:

@@ -51,6 +51,8 @@ class Grant:
     clamped: bool  # the request asked for more time than the server allows
     deadline_ms: float  # deadline - arrival, in ms
     temperature: float
+    # When the search must stop for the call's deadline (a margin before it), or None: no deadline.
+    call_stop: float | None = None
 
 
 def grant_budget(
@@ -80,9 +82,11 @@ def grant_budget(
     clamped = milliseconds is not None and wanted_ms > max_budget_ms
     allowed_ms = min(wanted_ms, max_budget_ms)
     deadline = arrival + allowed_ms / 1000.0
+    call_stop = None
     if call_time_remaining is not None:
         margin = deadline_margin(call_time_remaining)
-        deadline = min(deadline, arrival + max(0.0, call_time_remaining - margin))
+        call_stop = arrival + max(0.0, call_time_remaining - margin)
+        deadline = min(deadline, call_stop)
     return Grant(
         iterations=iterations,
         milliseconds=allowed_ms,
@@ -90,6 +94,7 @@ def grant_budget(
         clamped=clamped,
         deadline_ms=(deadline - arrival) * 1000.0,
         temperature=temperature,
+        call_stop=call_stop,
     )
 
 

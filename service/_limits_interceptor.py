@@ -2,8 +2,9 @@
 
 - A request whose bytes are not a valid message of the method's type (random bytes, invalid UTF-8 in a
   string field) gets INVALID_ARGUMENT "request: ..." instead of grpc's generic INTERNAL.
-- Every string field is capped: JSON fields (`*_json`) at `max_json_chars`, every other string (names,
-  ids, tokens) at `max_name_chars`; an oversized field gets INVALID_ARGUMENT naming it.
+- Every string field is capped, in bytes of UTF-8: JSON fields (`*_json`) at `max_json_bytes`, every
+  other string (names, ids, tokens) at `max_name_bytes`; an oversized field gets INVALID_ARGUMENT
+  naming it.
 - Whole messages above the server's max_receive_message_length are refused by gRPC itself
   (RESOURCE_EXHAUSTED) before they reach us.
 """
@@ -16,7 +17,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 from grpc import aio
-from orrery.service._handlers import behavior_of, with_behavior
+from orrery.service._handlers import behavior_of, with_behavior, writes_responses
 
 
 class _Malformed:
@@ -34,32 +35,33 @@ def _repeated(field: Any) -> bool:
 
 
 def oversized_field(
-    message: Message, *, max_json_chars: int, max_name_chars: int, prefix: str = ""
+    message: Message, *, max_json_bytes: int, max_name_bytes: int, prefix: str = ""
 ) -> str | None:
-    """The path of the first string field over its limit, with its size, or None."""
+    """The path of the first string field over its limit (bytes of UTF-8), with its size, or None."""
     for field, value in message.ListFields():
         path = f"{prefix}{field.name}"
         if field.type == field.TYPE_MESSAGE:
             children = value if _repeated(field) else [value]
             for child in children:
                 found = oversized_field(
-                    child, max_json_chars=max_json_chars, max_name_chars=max_name_chars, prefix=f"{path}."
+                    child, max_json_bytes=max_json_bytes, max_name_bytes=max_name_bytes, prefix=f"{path}."
                 )
                 if found:
                     return found
         elif field.type in (field.TYPE_STRING, field.TYPE_BYTES):
-            limit = max_json_chars if field.name.endswith("_json") else max_name_chars
+            limit = max_json_bytes if field.name.endswith("_json") else max_name_bytes
             values = value if _repeated(field) else [value]
             for item in values:
-                if len(item) > limit:
-                    return f"{path}: {len(item)} characters, at most {limit} allowed"
+                size = len(item.encode("utf-8", "surrogatepass")) if isinstance(item, str) else len(item)
+                if size > limit:
+                    return f"{path}: {size} bytes, at most {limit} allowed"
     return None
 
 
 class LimitsInterceptor(aio.ServerInterceptor):
-    def __init__(self, *, max_json_chars: int, max_name_chars: int) -> None:
-        self._max_json = max_json_chars
-        self._max_name = max_name_chars
+    def __init__(self, *, max_json_bytes: int, max_name_bytes: int) -> None:
+        self._max_json = max_json_bytes
+        self._max_name = max_name_bytes
 
     async def intercept_service(
         self,
@@ -79,6 +81,13 @@ class LimitsInterceptor(aio.ServerInterceptor):
 
         _, inner = behavior_of(handler)
         check = self._check
+        if handler.response_streaming and writes_responses(inner):
+
+            async def writing(request: Any, context: Any) -> Any:
+                await check(request, context)
+                return await inner(request, context)
+
+            return with_behavior(handler, writing, request_deserializer=tolerant_parse)
         if handler.response_streaming:
 
             async def streaming(request: Any, context: Any) -> AsyncIterator[Any]:
@@ -98,6 +107,6 @@ class LimitsInterceptor(aio.ServerInterceptor):
         if isinstance(request, _Malformed):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"request: {request.reason}")
         if isinstance(request, Message):
-            problem = oversized_field(request, max_json_chars=self._max_json, max_name_chars=self._max_name)
+            problem = oversized_field(request, max_json_bytes=self._max_json, max_name_bytes=self._max_name)
             if problem:
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)

@@ -8,10 +8,16 @@ crash or restart loses nothing that was acknowledged (synchronous=FULL).
 Nothing here is game-specific: every game goes through core_ext's State/Observation interface.
 Tokens are stored as SHA-256 digests, never in the clear.
 
-Stored states follow the games' JSON formats. A database written before those were versioned per game
-(schema 1: the retired "orrery.state/1") is upgraded when it is opened, every match in one
-transaction, or not at all: if any stored state cannot be upgraded the server refuses to start, names
-the matches, and leaves the database as it was (docs/api.md, "Hosted matches").
+Schema 2 adds, to schema 1 (migrated in place, additively): a match status (active, finished,
+resigned, abandoned, expired), the seat to move, AI seats (their specification per seat), a spectator
+token, the creating peer, whether a move was played by an AI seat, and indexes that keep every
+lifecycle query off full scans: active matches are counted once at start-up (through a partial index)
+and then by a counter kept with every change.
+
+Schema 3: stored states are in each game's own versioned JSON format ("orrery.trian.state/2"); schemas
+1 and 2 held the retired shared "orrery.state/1". Opening an older database upgrades every stored state
+in one transaction, or none: if any cannot be upgraded the server refuses to start, names the matches,
+and leaves the stored states as they were (docs/api.md, "Hosted matches").
 """
 
 from __future__ import annotations
@@ -19,21 +25,21 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from orrery.core_ext import GameInputError, game_info, load_game
 from orrery.service._errors import invalid, not_found, precondition
 
-# 1: state_json in the retired shared format "orrery.state/1"; 2: in each game's own versioned format
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
@@ -63,10 +69,52 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (match_id, move_number)
 );
 """
+# Schema 1 -> 2: only additions (columns with defaults, indexes), so a schema-1 file upgrades in place.
+MIGRATE_TO_2 = (
+    "ALTER TABLE matches ADD COLUMN status INTEGER NOT NULL DEFAULT 1",  # MatchStatus, 1 = active
+    "ALTER TABLE matches ADD COLUMN to_move INTEGER",  # the seat to move, -1 once over; NULL: unknown
+    "ALTER TABLE matches ADD COLUMN has_ai INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE matches ADD COLUMN spectator_sha256 TEXT",
+    "ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE matches ADD COLUMN resigned_seat INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE seats ADD COLUMN ai_json TEXT",  # NULL: a human seat
+    "ALTER TABLE moves ADD COLUMN by_ai INTEGER NOT NULL DEFAULT 0",
+    "UPDATE matches SET status = 2 WHERE finished = 1",
+)
+INDEXES = """
+CREATE INDEX IF NOT EXISTS matches_active_by_age ON matches(updated_at) WHERE status = 1;
+CREATE INDEX IF NOT EXISTS matches_ended_by_age ON matches(updated_at) WHERE status != 1;
+CREATE INDEX IF NOT EXISTS matches_active_ai ON matches(match_id) WHERE status = 1 AND has_ai = 1;
+CREATE INDEX IF NOT EXISTS seats_by_token ON seats(token_sha256);
+"""
+ACTIVE, FINISHED, RESIGNED, ABANDONED, EXPIRED = 1, 2, 3, 4, 5  # orrery.v1.MatchStatus
+STATUS_NAMES = {ACTIVE: "active", FINISHED: "finished", RESIGNED: "resigned", ABANDONED: "abandoned"}
+STATUS_NAMES[EXPIRED] = "expired"
+SPECTATOR = -1  # the "seat" of the spectator token
+EXPIRE_BATCH = 500  # matches expired or deleted per transaction
+log = logging.getLogger("orrery.service")
 
 
 class StoredMatchesError(RuntimeError):
-    """Stored matches this server cannot read; the database was left unchanged."""
+    """Stored matches this server cannot read; their states were left unchanged."""
+
+
+@dataclass(frozen=True)
+class AiSpec:
+    """How the server plays an AI seat: a level and/or a search configuration, a per-move budget."""
+
+    level: str | None = None  # easy, medium, hard, expert; None: full strength (temperature 0)
+    bot: str = ""  # search configuration name[@version]; "": the server's, else the game's own
+    iterations: int | None = None  # per-move budget; neither: the level's, else the server default
+    milliseconds: int | None = None
+    seed: int | None = None  # move n searches with seed + n; None: a fresh seed per move
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @staticmethod
+    def from_json(text: str) -> AiSpec:
+        return AiSpec(**json.loads(text))
 
 
 @dataclass(frozen=True)
@@ -82,8 +130,10 @@ class CreatedMatch:
     game: str
     variant: str
     players: int
-    tokens: tuple[str, ...]  # one per seat
+    tokens: tuple[str, ...]  # one per seat; "" for an AI seat
     current_player: int
+    ai: tuple[bool, ...] = ()  # per seat: played by the server
+    spectator_token: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,6 +148,8 @@ class SeatView:
     move_number: int
     scores: tuple[float, ...]  # empty until over
     ranks: tuple[int, ...]
+    ai: tuple[bool, ...] = ()
+    status: int = ACTIVE
 
 
 @dataclass(frozen=True)
@@ -106,6 +158,83 @@ class AppliedAction:
     move_number: int
     current_player: int
     game_over: bool
+    seat: int = 0
+    by_ai: bool = False
+    status: int = ACTIVE
+    scores: tuple[float, ...] = ()
+    ranks: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A match that has just ended (resigned, abandoned, expired)."""
+
+    match_id: str
+    move_number: int
+    status: int
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    resigned_seat: int = -1
+
+
+@dataclass(frozen=True)
+class MatchMeta:
+    status: int
+    to_move: int | None
+    has_ai: bool
+    resigned_seat: int
+    creator: str
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class AiTurn:
+    """An AI seat to move: what the server needs to search and play for it."""
+
+    match_id: str
+    game: str
+    seat: int
+    spec: AiSpec
+    observation: Any
+    move_number: int
+    creator: str
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    move_number: int
+    seat: int
+    action: ActionView
+    by_ai: bool
+
+
+@dataclass(frozen=True)
+class History:
+    """A match's moves after some move number, and where it stands now (for WatchMatch)."""
+
+    moves: tuple[MoveRecord, ...]
+    move_number: int
+    current_player: int
+    status: int
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    resigned_seat: int
+
+
+@dataclass(frozen=True)
+class Summary:
+    match_id: str
+    game: str
+    variant: str
+    players: int
+    seat: int
+    status: int
+    move_number: int
+    current_player: int
+    ai: tuple[bool, ...]
+    created_at: float
+    updated_at: float
 
 
 @dataclass(frozen=True)
@@ -168,6 +297,23 @@ def _current_player(state: Any) -> int:
     return -1 if state.is_terminal() else int(state.current_player)
 
 
+def resignation_result(players: int, resigned: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """Scores and ranks after a resignation: the resigner last with 0, every other seat tied first
+    with 1."""
+    scores = tuple(0.0 if s == resigned else 1.0 for s in range(players))
+    ranks = tuple(1 if s == resigned else 0 for s in range(players))
+    return scores, ranks
+
+
+def _result(state: Any, status: int, resigned_seat: int, players: int) -> tuple[tuple, tuple]:
+    """(scores, ranks) of an ended match; empty while active and for abandoned or expired ones."""
+    if status == FINISHED or (status == ACTIVE and state.is_terminal()):
+        return tuple(state.scores()), tuple(state.ranks())
+    if status == RESIGNED:
+        return resignation_result(players, resigned_seat)
+    return (), ()
+
+
 class MatchStore:
     """All hosted matches. Thread-safe (one lock); the server calls it from one worker thread."""
 
@@ -179,20 +325,25 @@ class MatchStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, 1, SCHEMA_VERSION):
+        if version not in (0, 1, 2, SCHEMA_VERSION):
             raise RuntimeError(f"{path}: match database schema {version}, this server knows {SCHEMA_VERSION}")
         self._db.executescript(SCHEMA)
-        if version == 1:
+        if version in (1, 2):
             try:
-                self._upgrade_stored_states()
+                self._upgrade_stored_states()  # first: when it refuses, nothing else has changed either
             except BaseException:
                 self._db.close()
                 raise
+        if version < 2:
+            self._migrate_to_2()
+        self._db.executescript(INDEXES)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        # Counted once (through the partial index), then kept up to date with every change.
+        self.active = int(self._db.execute("SELECT COUNT(*) FROM matches WHERE status = 1").fetchone()[0])
 
     def _upgrade_stored_states(self) -> None:
-        """Schema 1 to 2: every stored state from the retired format into its game's current one, all
-        in one transaction; if any cannot be upgraded, nothing is and the server does not start."""
+        """Schemas 1 and 2 to 3: every stored state from the retired format into its game's current one,
+        all in one transaction; if any cannot be upgraded, none is and the server does not start."""
         with self._transaction() as db:
             rows = db.execute("SELECT match_id, game, variant, players, state_json FROM matches").fetchall()
             failed = []
@@ -212,7 +363,19 @@ class MatchStore:
                     f"{'; '.join(failed[:3])}{more}. Finish them with the previous server version, or "
                     "move the database aside."
                 )
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _migrate_to_2(self) -> None:
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
+        if "status" in columns:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATE_TO_2:
+                self._db.execute(statement)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     def close(self) -> None:
         with self._lock:
@@ -243,9 +406,15 @@ class MatchStore:
     # ---- queries used by every seat-scoped call ----
 
     def check_seat_token(self, match_id: str, seat: int, token: str) -> bool:
-        """True if `token` is seat's token. Raises NOT_FOUND / INVALID_ARGUMENT for a bad match or seat."""
+        """True if `token` is seat's token (seat SPECTATOR: the spectator token). Raises NOT_FOUND /
+        INVALID_ARGUMENT for a bad match or seat."""
         with self._lock:
             row = self._row(self._db, match_id)
+            if seat == SPECTATOR:
+                (stored,) = self._db.execute(
+                    "SELECT spectator_sha256 FROM matches WHERE match_id = ?", (match_id,)
+                ).fetchone()
+                return stored is not None and hmac.compare_digest(stored, _digest(token))
             if not 0 <= seat < row.players:
                 raise invalid("seat", f"{seat} is not a seat of this {row.players}-player match")
             (stored,) = self._db.execute(
@@ -254,21 +423,63 @@ class MatchStore:
         return hmac.compare_digest(stored, _digest(token))
 
     def active_count(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM matches WHERE finished = 0").fetchone()[0])
+        """Matches being played (a counter kept with every change, not a query)."""
+        return self.active
+
+    def _meta(self, db: sqlite3.Connection, match_id: str) -> MatchMeta:
+        found = db.execute(
+            "SELECT status, to_move, has_ai, resigned_seat, creator, created_at, updated_at "
+            "FROM matches WHERE match_id = ?",
+            (match_id,),
+        ).fetchone()
+        if found is None:
+            raise not_found("match_id", f"no match {match_id[:64]!r}")
+        status, to_move, has_ai, resigned, creator, created, updated = found
+        return MatchMeta(status, to_move, bool(has_ai), resigned, creator, created, updated)
+
+    @staticmethod
+    def _ai_specs(db: sqlite3.Connection, match_id: str) -> tuple[AiSpec | None, ...]:
+        rows = db.execute(
+            "SELECT ai_json FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)
+        ).fetchall()
+        return tuple(AiSpec.from_json(text) if text else None for (text,) in rows)
+
+    @staticmethod
+    def _check_active(meta: MatchMeta) -> None:
+        if meta.status != ACTIVE:
+            if meta.status == FINISHED:
+                raise precondition("match_id", "the game is over")
+            raise precondition("match_id", f"the match is over ({STATUS_NAMES.get(meta.status, '?')})")
 
     # ---- the API ----
 
-    def create(self, game: str, players: int, variant: str | None, seed: int | None) -> CreatedMatch:
+    def create(
+        self,
+        game: str,
+        players: int,
+        variant: str | None,
+        seed: int | None,
+        ai: Sequence[AiSpec | None] = (),
+        creator: str = "",
+    ) -> CreatedMatch:
+        """A new match. `ai`: per seat, how the server plays it (None: a human seat); empty: all human.
+        AI seats get a token nobody is told (so no one can act for them) and "" in the answer."""
         g = resolve_game(game, players, variant)
+        if ai and len(ai) != players:
+            raise invalid("seats", f"give one entry per seat: {len(ai)} for {players} players")
+        specs = tuple(ai) if ai else (None,) * players
         seed = secrets.randbits(63) if seed is None else seed
         state = g.new_initial_state(seed)
         match_id = uuid.uuid4().hex
-        tokens = tuple(secrets.token_urlsafe(24) for _ in range(players))
+        secret = tuple(secrets.token_urlsafe(24) for _ in range(players))
+        spectator = secrets.token_urlsafe(24)
+        over = state.is_terminal()
         now = time.time()
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                "INSERT INTO matches (match_id, game, variant, players, seed, state_json, move_number, "
+                "finished, created_at, updated_at, status, to_move, has_ai, spectator_sha256, creator) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match_id,
                     game,
@@ -276,44 +487,68 @@ class MatchStore:
                     players,
                     str(seed),
                     state.to_json(),
-                    int(state.is_terminal()),
+                    int(over),
                     now,
                     now,
+                    FINISHED if over else ACTIVE,
+                    _current_player(state),
+                    int(any(s is not None for s in specs)),
+                    _digest(spectator),
+                    creator,
                 ),
             )
             db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?)",
-                [(match_id, seat, _digest(token)) for seat, token in enumerate(tokens)],
+                "INSERT INTO seats (match_id, seat, token_sha256, ai_json) VALUES (?, ?, ?, ?)",
+                [
+                    (match_id, seat, _digest(token), spec.to_json() if spec else None)
+                    for seat, (token, spec) in enumerate(zip(secret, specs, strict=True))
+                ],
             )
-        return CreatedMatch(match_id, game, g.variant, players, tokens, _current_player(state))
+            self.active += not over
+        tokens = tuple("" if spec else token for token, spec in zip(secret, specs, strict=True))
+        flags = tuple(spec is not None for spec in specs)
+        return CreatedMatch(
+            match_id, game, g.variant, players, tokens, _current_player(state), flags, spectator
+        )
 
     def seat_view(self, match_id: str, seat: int) -> SeatView:
         with self._lock:
             row = self._row(self._db, match_id)
+            meta = self._meta(self._db, match_id)
+            specs = self._ai_specs(self._db, match_id)
         state = row.state()
         observation = state.observation(seat)
-        legal = tuple(action_view(observation, a) for a in observation.legal_actions())
-        over = state.is_terminal()
+        live = meta.status == ACTIVE and not state.is_terminal()
+        legal = tuple(action_view(observation, a) for a in observation.legal_actions()) if live else ()
+        scores, ranks = _result(state, meta.status, meta.resigned_seat, row.players)
         return SeatView(
             match_id=match_id,
             seat=seat,
             observation_json=observation.to_json(),
             rendered=observation.render(),
             legal_actions=legal,
-            current_player=_current_player(state),
-            game_over=over,
+            current_player=_current_player(state) if live else -1,
+            game_over=not live,
             move_number=row.move_number,
-            scores=tuple(state.scores()) if over else (),
-            ranks=tuple(state.ranks()) if over else (),
+            scores=scores,
+            ranks=ranks,
+            ai=tuple(spec is not None for spec in specs),
+            status=meta.status if meta.status != ACTIVE or live else FINISHED,
         )
 
     def observation(self, match_id: str, seat: int) -> Any:
         """The seat's Observation object (for search), after checking it is that seat's turn."""
+        return self.observation_at(match_id, seat)[0]
+
+    def observation_at(self, match_id: str, seat: int) -> tuple[Any, int]:
+        """(the seat's Observation, the move number it is at), after checking it is that seat's turn."""
         with self._lock:
             row = self._row(self._db, match_id)
+            meta = self._meta(self._db, match_id)
+        self._check_active(meta)
         state = row.state()
         self._check_turn(state, seat)
-        return state.observation(seat)
+        return state.observation(seat), row.move_number
 
     def apply(
         self,
@@ -323,9 +558,19 @@ class MatchStore:
         action_id: int | None = None,
         action_json: str | None = None,
         expected_move_number: int | None = None,
+        by_ai: bool = False,
     ) -> AppliedAction:
+        """Play an action for a seat. by_ai: the server plays it for an AI seat (only those; a human
+        seat's call cannot act for an AI seat)."""
         with self._transaction() as db:
             row = self._row(db, match_id)
+            meta = self._meta(db, match_id)
+            self._check_active(meta)
+            specs = self._ai_specs(db, match_id)
+            if 0 <= seat < len(specs) and (specs[seat] is not None) != by_ai:
+                raise precondition(
+                    "seat", f"seat {seat} is played by the server" if not by_ai else f"seat {seat} is human"
+                )
             if expected_move_number is not None and expected_move_number != row.move_number:
                 raise precondition(
                     "expected_move_number",
@@ -338,16 +583,179 @@ class MatchStore:
             applied = action_view(observation, action)
             state.apply(action)
             move_number = row.move_number + 1
+            over = state.is_terminal()
             db.execute(
-                "UPDATE matches SET state_json = ?, move_number = ?, finished = ?, updated_at = ? "
-                "WHERE match_id = ?",
-                (state.to_json(), move_number, int(state.is_terminal()), time.time(), match_id),
+                "UPDATE matches SET state_json = ?, move_number = ?, finished = ?, updated_at = ?, "
+                "status = ?, to_move = ? WHERE match_id = ?",
+                (
+                    state.to_json(),
+                    move_number,
+                    int(over),
+                    time.time(),
+                    FINISHED if over else ACTIVE,
+                    _current_player(state),
+                    match_id,
+                ),
             )
             db.execute(
-                "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, move_number, seat, action, applied.label, applied.struct_json),
+                "INSERT INTO moves (match_id, move_number, seat, action, label, struct_json, by_ai) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, move_number, seat, action, applied.label, applied.struct_json, int(by_ai)),
             )
-        return AppliedAction(applied, move_number, _current_player(state), state.is_terminal())
+            self.active -= over
+        scores, ranks = (tuple(state.scores()), tuple(state.ranks())) if over else ((), ())
+        return AppliedAction(
+            applied,
+            move_number,
+            _current_player(state),
+            over,
+            seat=seat,
+            by_ai=by_ai,
+            status=FINISHED if over else ACTIVE,
+            scores=scores,
+            ranks=ranks,
+        )
+
+    # ---- lifecycle ----
+
+    def resign(self, match_id: str, seat: int) -> Ended:
+        """The seat gives up: the match ends, that seat last."""
+        with self._transaction() as db:
+            row = self._row(db, match_id)
+            meta = self._meta(db, match_id)
+            self._check_active(meta)
+            self._end(db, match_id, RESIGNED, resigned_seat=seat)
+        scores, ranks = resignation_result(row.players, seat)
+        return Ended(match_id, row.move_number, RESIGNED, scores, ranks, seat)
+
+    def abandon(self, match_id: str, seat: int) -> Ended:
+        """End the match without a result."""
+        del seat  # any human seat may (its token was checked)
+        with self._transaction() as db:
+            row = self._row(db, match_id)
+            self._check_active(self._meta(db, match_id))
+            self._end(db, match_id, ABANDONED)
+        return Ended(match_id, row.move_number, ABANDONED, (), ())
+
+    def _end(self, db: sqlite3.Connection, match_id: str, status: int, resigned_seat: int = -1) -> None:
+        db.execute(
+            "UPDATE matches SET status = ?, finished = 1, to_move = -1, resigned_seat = ?, updated_at = ? "
+            "WHERE match_id = ?",
+            (status, resigned_seat, time.time(), match_id),
+        )
+        self.active -= 1
+
+    def expire(self, ttl_s: float, now: float | None = None) -> tuple[list[Ended], int]:
+        """Matches with no change for ttl_s: active ones end as EXPIRED (and are deleted ttl_s later);
+        ended ones are deleted with their moves and seats. Returns (the expired, how many deleted).
+        Both go through partial indexes on the age, in batches."""
+        cutoff = (time.time() if now is None else now) - ttl_s
+        expired: list[Ended] = []
+        while True:
+            with self._transaction() as db:
+                rows = db.execute(
+                    "SELECT match_id, move_number FROM matches WHERE status = 1 AND updated_at < ? LIMIT ?",
+                    (cutoff, EXPIRE_BATCH),
+                ).fetchall()
+                for match_id, move_number in rows:
+                    self._end(db, match_id, EXPIRED)
+                    expired.append(Ended(match_id, move_number, EXPIRED, (), ()))
+            if len(rows) < EXPIRE_BATCH:
+                break
+        deleted = 0
+        while True:
+            with self._transaction() as db:
+                ids = [
+                    (mid,)
+                    for (mid,) in db.execute(
+                        "SELECT match_id FROM matches WHERE status != 1 AND updated_at < ? LIMIT ?",
+                        (cutoff, EXPIRE_BATCH),
+                    )
+                ]
+                db.executemany("DELETE FROM moves WHERE match_id = ?", ids)
+                db.executemany("DELETE FROM seats WHERE match_id = ?", ids)
+                db.executemany("DELETE FROM matches WHERE match_id = ?", ids)
+            deleted += len(ids)
+            if len(ids) < EXPIRE_BATCH:
+                break
+        return expired, deleted
+
+    # ---- AI seats and events ----
+
+    def active_ai_matches(self) -> list[str]:
+        """Matches being played that have AI seats (through a partial index)."""
+        with self._lock:
+            rows = self._db.execute("SELECT match_id FROM matches WHERE status = 1 AND has_ai = 1").fetchall()
+        return [mid for (mid,) in rows]
+
+    def ai_turn(self, match_id: str) -> AiTurn | None:
+        """The AI seat to move and its observation, or None (a human's turn, or the match is over)."""
+        with self._lock:
+            row = self._row(self._db, match_id)
+            meta = self._meta(self._db, match_id)
+            specs = self._ai_specs(self._db, match_id)
+        if meta.status != ACTIVE:
+            return None
+        state = row.state()
+        if state.is_terminal():
+            return None
+        seat = int(state.current_player)
+        spec = specs[seat] if seat < len(specs) else None
+        if spec is None:
+            return None
+        observation = state.observation(seat)
+        return AiTurn(match_id, row.game, seat, spec, observation, row.move_number, meta.creator)
+
+    def history(self, match_id: str, after: int) -> History:
+        """The moves after move number `after`, and the match's standing now."""
+        with self._lock:
+            row = self._row(self._db, match_id)
+            meta = self._meta(self._db, match_id)
+            moves = self._db.execute(
+                "SELECT move_number, seat, action, label, struct_json, by_ai FROM moves "
+                "WHERE match_id = ? AND move_number > ? ORDER BY move_number",
+                (match_id, after),
+            ).fetchall()
+        records = tuple(
+            MoveRecord(n, s, ActionView(a, label, sj), bool(ai)) for n, s, a, label, sj, ai in moves
+        )
+        scores: tuple = ()
+        ranks: tuple = ()
+        current = meta.to_move
+        status = meta.status
+        if status != ACTIVE or current is None:
+            state = row.state()
+            if status == ACTIVE and state.is_terminal():
+                status = FINISHED
+            scores, ranks = _result(state, status, meta.resigned_seat, row.players)
+            current = _current_player(state) if status == ACTIVE else -1
+        return History(records, row.move_number, current, status, scores, ranks, meta.resigned_seat)
+
+    def list_by_tokens(self, tokens: Sequence[str]) -> list[Summary]:
+        """The matches these seat tokens belong to, most recently changed first."""
+        digests = sorted({_digest(t) for t in tokens})
+        if not digests:
+            return []
+        marks = ", ".join("?" * len(digests))
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT m.match_id, m.game, m.variant, m.players, s.seat, m.status, m.move_number, "
+                "m.to_move, m.created_at, m.updated_at "
+                "FROM seats s JOIN matches m ON m.match_id = s.match_id "
+                f"WHERE s.token_sha256 IN ({marks}) ORDER BY m.updated_at DESC",
+                digests,
+            ).fetchall()
+            out = []
+            for mid, game, variant, players, seat, status, moves, to_move, created, updated in rows:
+                ai = tuple(spec is not None for spec in self._ai_specs(self._db, mid))
+                if to_move is None:  # a schema-1 match: from its state
+                    to_move = -1 if status != ACTIVE else _current_player(self._row(self._db, mid).state())
+                current = to_move if status == ACTIVE else -1
+                summary = Summary(
+                    mid, game, variant, players, seat, status, moves, current, ai, created, updated
+                )
+                out.append(summary)
+        return out
 
     def replay(self, match_id: str) -> Replay:
         with self._lock:
@@ -357,10 +765,12 @@ class MatchStore:
                 "WHERE match_id = ? ORDER BY move_number",
                 (match_id,),
             ).fetchall()
+            meta = self._meta(self._db, match_id)
         if not row.finished:
             # The seed and the moves would reveal hidden information (the deal, private choices).
             raise precondition("match_id", "the match is still being played; its replay opens when it ends")
         state = row.state()
+        scores, ranks = _result(state, meta.status, meta.resigned_seat, row.players)
         return Replay(
             match_id=match_id,
             game=row.game,
@@ -369,8 +779,8 @@ class MatchStore:
             seed=row.seed,
             moves=tuple((n, s, ActionView(a, label, sj)) for n, s, a, label, sj in moves),
             final_state_json=row.state_json,
-            scores=tuple(state.scores()),
-            ranks=tuple(state.ranks()),
+            scores=scores,
+            ranks=ranks,
         )
 
     @staticmethod

@@ -8,7 +8,14 @@ from typing import Any
 
 import grpc
 from grpc import aio
-from orrery.service._handlers import behavior_of, rpc_type, split_method, status_of, with_behavior
+from orrery.service._handlers import (
+    behavior_of,
+    rpc_type,
+    split_method,
+    status_of,
+    with_behavior,
+    writes_responses,
+)
 from orrery.service._metrics import GO_CODE_NAMES, ServiceMetrics
 
 
@@ -27,6 +34,8 @@ class MetricsInterceptor(aio.ServerInterceptor):
         service, method = split_method(handler_call_details.method)
         labels = (rpc_type(handler), service, method)
         _, inner = behavior_of(handler)
+        if handler.response_streaming and writes_responses(inner):
+            return with_behavior(handler, self._writing(inner, labels, handler.request_streaming))
         if handler.response_streaming:
             return with_behavior(handler, self._streaming(inner, labels, handler.request_streaming))
         return with_behavior(handler, self._unary(inner, labels, handler.request_streaming))
@@ -44,7 +53,14 @@ class MetricsInterceptor(aio.ServerInterceptor):
         self._m.handled.labels(*labels, code).inc()
         self._m.handling_seconds.labels(*labels).observe(time.perf_counter() - t0)
 
-    def _unary(self, inner: Callable[..., Any], labels: tuple[str, ...], request_streaming: bool) -> Any:
+    def _unary(
+        self,
+        inner: Callable[..., Any],
+        labels: tuple[str, ...],
+        request_streaming: bool,
+        *,
+        counts_response: bool = True,
+    ) -> Any:
         async def behavior(request: Any, context: Any) -> Any:
             self._m.started.labels(*labels).inc()
             if request_streaming:
@@ -55,13 +71,24 @@ class MetricsInterceptor(aio.ServerInterceptor):
             error: BaseException | None = None
             try:
                 response = await inner(request, context)
-                self._m.msg_sent.labels(*labels).inc()
+                if counts_response:
+                    self._m.msg_sent.labels(*labels).inc()
                 return response
             except BaseException as exc:
                 error = exc
                 raise
             finally:
                 self._finish(labels, error, context, t0)
+
+        return behavior
+
+    def _writing(self, inner: Callable[..., Any], labels: tuple[str, ...], request_streaming: bool) -> Any:
+        """A streaming handler that sends with context.write (grpc-health's Watch): count its writes."""
+        unary = self._unary(inner, labels, request_streaming, counts_response=False)
+        sent = self._m.msg_sent.labels(*labels)
+
+        async def behavior(request: Any, context: Any) -> Any:
+            return await unary(request, _CountingContext(context, sent))
 
         return behavior
 
@@ -85,3 +112,18 @@ class MetricsInterceptor(aio.ServerInterceptor):
                 self._finish(labels, error, context, t0)
 
         return behavior
+
+
+class _CountingContext:
+    """A servicer context whose write() also counts the message sent."""
+
+    def __init__(self, context: Any, counter: Any) -> None:
+        self._context = context
+        self._counter = counter
+
+    async def write(self, message: Any) -> None:
+        await self._context.write(message)
+        self._counter.inc()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)

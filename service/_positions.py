@@ -6,6 +6,7 @@ field, before any search starts. Nothing here is game-specific.
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 from typing import Any
@@ -42,12 +43,22 @@ def observation_from_input(game: str, text: str, *, field: str = "observation") 
         raise invalid(where, f"field 'players' must be one of {list(info.player_counts)}")
     if not isinstance(variant, str) or variant not in info.variants:
         raise invalid(where, f"field 'variant' must be one of {list(info.variants)}")
+    unknown = sorted(set(data) - envelope_keys(game, players, variant))
+    if unknown:  # the same answer as a game gives for unknown keys inside "state"
+        raise invalid(where, f"unknown keys {[k[:64] for k in unknown[:8]]}")
     try:
         observation = load_game(game, players=players, variant=variant).observation_from_dict(data)
     except (GameInputError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
         raise invalid(where, str(exc) or type(exc).__name__) from None
     check_searchable(observation, where)
     return observation
+
+
+@functools.lru_cache(maxsize=256)
+def envelope_keys(game: str, players: int, variant: str) -> frozenset[str]:
+    """The top-level keys of the game's own observation JSON (whatever its format version writes)."""
+    state = load_game(game, players=players, variant=variant).new_initial_state(0)
+    return frozenset(json.loads(state.observation(0).to_json()))
 
 
 def check_searchable(observation: Any, field: str) -> None:
@@ -59,7 +70,7 @@ def check_searchable(observation: Any, field: str) -> None:
         )
 
 
-def search_config(name: str, default: str, game: str | None) -> Any:
+def search_config(name: str, default: str, game: str | None, *, field: str = "params.config") -> Any:
     """The query's config, else the server's --config, else the game's own default_search."""
     from orrery.search import default_config, get_config
 
@@ -68,14 +79,14 @@ def search_config(name: str, default: str, game: str | None) -> Any:
             return get_config(name or default)
         return default_config("ismcts", game)
     except ValueError as exc:
-        raise invalid("params.config", str(exc)) from None
+        raise invalid(field, str(exc)) from None
 
 
-def level_name(level: int) -> str | None:
+def level_name(level: int, *, field: str = "params.level") -> str | None:
     if level == 0:
         return None
     if level not in LEVEL_NAMES:
-        raise invalid("params.level", f"unknown level {level}; levels: 1..4 (easy, medium, hard, expert)")
+        raise invalid(field, f"unknown level {level}; levels: 1..4 (easy, medium, hard, expert)")
     return LEVEL_NAMES[level]
 
 

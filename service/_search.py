@@ -59,6 +59,9 @@ log = logging.getLogger("orrery.service")
 
 SLICE_S = 0.1  # longest stretch a search holds a worker before others get a turn (s)
 MAX_RESERVE_S = 0.05  # the answer reserve never exceeds this (s)
+MAX_RESERVE_SHARE = 0.25  # nor this share of its budget (reported: stats.budget_share)
+RESERVE_IDLE_S = 0.1  # a pause in a load's answers longer than this decays its reserve ...
+RESERVE_HALF_LIFE_S = 0.25  # ... by half every this long (it recovers within a second once load falls)
 ON_TIME_SHARE = 0.98  # the reserve aims to have this share of answers ready by their due time
 RESERVE_STEP_S = 0.001  # reserve change per answer: up ON_TIME_SHARE steps if late, down the rest if not
 SEND_ALLOWANCE_S = 0.003  # an answer should be ready this long before it is due, for the network
@@ -71,7 +74,12 @@ STOP_BUDGET, STOP_DEADLINE, STOP_STOPPED, STOP_SHUTDOWN = "budget", "deadline", 
 
 @dataclass(eq=False)  # identity semantics: jobs live in a set
 class SearchJob:
-    """One admitted search: what to search, its grant, and how to stop it."""
+    """One admitted search: what to search, its grant, and how to stop it.
+
+    The budget counts from the search's start (`started`), not from the request's arrival: time spent
+    waiting for a slot never eats into it. The call's deadline (grant.call_stop, a margin before the
+    gRPC deadline), when the client set one, bounds queue and search together; a search it stops
+    early, or one that never got a slot before it and ran as a late search, is marked cut short."""
 
     observation: Any
     config: Any  # search.SearchConfig
@@ -80,10 +88,15 @@ class SearchJob:
     arrival: float  # time.time() when the request arrived
     call_deadline: float | None  # absolute time.time() of the call's deadline, if any
     cancel: Any  # search.CancelToken
+    peer: str = ""  # who asked (admission shares the queue and the slots fairly between peers)
     stop_reason: str | None = None  # why it was stopped early, if it was
     queue_s: float = 0.0
     progress: Callable[[Any], None] | None = None  # called from a search thread
     progress_interval_s: float = 0.5
+    started: float | None = None  # time.time() when the search started
+    late: bool = False  # it waited until its call deadline left only a short late search
+    load: int = 0  # searches running when it started (the answer reserve is learned per load)
+    move_number: int | None = None  # a hosted match's move number the position is at
     _last_progress: float = field(default=0.0)
 
     def stop(self, reason: str) -> None:
@@ -91,36 +104,47 @@ class SearchJob:
             self.stop_reason = reason
         self.cancel.cancel()
 
+    def begin(self, now: float, *, late: bool = False) -> None:
+        self.started = now
+        self.queue_s = now - self.arrival
+        self.late = late
+
+    @property
+    def call_stop(self) -> float | None:
+        return self.grant.call_stop
+
     @property
     def budget_end(self) -> float:
-        """time.time() at which a milliseconds budget, counted from the arrival, runs out."""
-        return self.arrival + self.grant.milliseconds / 1000.0
+        """time.time() at which the budget (its wall-time cap, for an iteration budget), counted from
+        the search's start, runs out; before the start, as if it started now."""
+        origin = self.started if self.started is not None else time.time()
+        return origin + self.grant.milliseconds / 1000.0
 
     def _call_deadline_first(self) -> bool:
-        """The call's deadline comes before the end of the milliseconds budget."""
-        return self.call_deadline is not None and self.grant.deadline < self.budget_end
+        """The call's deadline comes before the end of the budget."""
+        return self.call_stop is not None and self.call_stop < self.budget_end
+
+    @property
+    def end(self) -> float:
+        """When this search must stop: the end of its budget, or the call's deadline if earlier."""
+        return self.call_stop if self._call_deadline_first() else self.budget_end  # type: ignore[return-value]
 
     def time_left_s(self) -> float:
-        """Seconds until this search must stop (its deadline, or the end of a milliseconds budget)."""
-        end = self.grant.deadline
-        if self.grant.iterations is None:
-            end = min(end, self.budget_end)
-        return end - time.time()
+        """Seconds until this search must stop."""
+        return self.end - time.time()
 
     @property
     def answer_due(self) -> float:
-        """When the answer should be ready (time.time()): the end of its budget or of its deadline."""
-        if self.grant.iterations is not None:
-            return self.grant.deadline
-        return min(self.grant.deadline, self.budget_end)
+        """When the answer should be ready (time.time())."""
+        return self.end
 
     def budget(self, reserve_s: float = 0.0) -> Any:
-        """search.Budget for the time left now (queueing has used part of the grant), stopping
-        reserve_s early so that the answer is built in time."""
+        """search.Budget for the time left now, stopping reserve_s early so that the answer is built in
+        time."""
         from orrery.search import Budget
 
         now = time.time()
-        deadline = self.grant.deadline - reserve_s
+        deadline = self.end - reserve_s
         if self.grant.iterations is not None:
             return Budget(iterations=self.grant.iterations, deadline=max(deadline, now + 1e-3))
         time_left_ms = max((self.budget_end - reserve_s - now) * 1000.0, 1.0)
@@ -132,23 +156,89 @@ class SearchJob:
     def stop_at(self, reserve_s: float = 0.0) -> tuple[float, bool]:
         """(wall time at which a milliseconds search stops, whether that is the call's deadline and so
         earlier than the budget), stopping reserve_s early so that the answer is built in time."""
-        if self._call_deadline_first():
-            return self.grant.deadline - reserve_s, True
-        return self.budget_end - reserve_s, False
+        return self.end - reserve_s, self._call_deadline_first()
 
     def final_stop_reason(self, result: Any) -> str:
         if self.stop_reason is not None:
             return self.stop_reason
-        return STOP_DEADLINE if result.cut_short else STOP_BUDGET
+        return STOP_DEADLINE if (result.cut_short or self.late) else STOP_BUDGET
 
 
-async def _acquire(slots: asyncio.Semaphore, patience_s: float) -> None:
-    """slots.acquire() within patience_s, else asyncio.TimeoutError. A free slot is taken at once:
-    asyncio.wait_for costs the event loop a task and a timer, and the loop is the server's bottleneck."""
-    if not slots.locked():
-        await slots.acquire()
-        return
-    await asyncio.wait_for(slots.acquire(), timeout=max(0.0, patience_s))
+class FairSlots:
+    """Search slots shared fairly between peers (asyncio; the event loop's thread only).
+
+    `size` slots; a peer that has no search running may also take one of `extra` more, so one peer's
+    long searches never make another peer's first search wait. When a slot frees, it goes to the
+    waiting peer with the fewest searches running (then the longest waiting), not simply to the
+    oldest request: a peer with many queued requests takes turns with the others."""
+
+    def __init__(self, size: int, extra: int = 0) -> None:
+        self.size = size
+        self.extra = extra
+        self.total = 0
+        self.running: dict[str, int] = {}
+        self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        self._seq = 0
+
+    def locked(self) -> bool:
+        return self.total >= self.size
+
+    def _can_take(self, peer: str) -> bool:
+        if self.total < self.size:
+            return True
+        return self.running.get(peer, 0) == 0 and self.total < self.size + self.extra
+
+    def _take(self, peer: str) -> None:
+        self.total += 1
+        self.running[peer] = self.running.get(peer, 0) + 1
+
+    async def acquire(self, peer: str, patience_s: float | None) -> None:
+        """A slot for `peer`, within patience_s (None: no limit), else asyncio.TimeoutError."""
+        if not self._waiters.get(peer) and self._can_take(peer):
+            self._take(peer)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._seq += 1
+        entry = (self._seq, future)
+        self._waiters.setdefault(peer, []).append(entry)
+        try:
+            if patience_s is None:
+                await future
+            else:
+                await asyncio.wait_for(asyncio.shield(future), timeout=max(0.0, patience_s))
+        except BaseException:
+            queue = self._waiters.get(peer, [])
+            if entry in queue:
+                queue.remove(entry)
+                if not queue:
+                    self._waiters.pop(peer, None)
+            elif future.done() and not future.cancelled():
+                self.release(peer)  # granted just as the wait ended: hand it on
+            raise
+
+    def release(self, peer: str) -> None:
+        self.total -= 1
+        left = self.running.get(peer, 0) - 1
+        if left > 0:
+            self.running[peer] = left
+        else:
+            self.running.pop(peer, None)
+        self._hand_on()
+
+    def _hand_on(self) -> None:
+        while self._waiters:
+            candidates = [p for p in self._waiters if self._can_take(p)]
+            if not candidates:
+                return
+            peer = min(candidates, key=lambda p: (self.running.get(p, 0), self._waiters[p][0][0]))
+            queue = self._waiters[peer]
+            _, future = queue.pop(0)
+            if not queue:
+                del self._waiters[peer]
+            if future.done():
+                continue
+            self._take(peer)
+            future.set_result(None)
 
 
 def lower_thread_priority(nice: int) -> None:
@@ -183,6 +273,7 @@ class SearchScheduler:
         thread_nice: int = 0,
         slice_ms: float = SLICE_S * 1000.0,
         threads_up_to_ms: float = 0.0,
+        max_queue_per_peer: int | None = None,
     ) -> None:
         if (max_active is not None and max_active < 1) or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
@@ -191,15 +282,20 @@ class SearchScheduler:
         self.max_active = max_active or 1
         self._max_active_setting = max_active
         self.max_queue = max_queue
+        # one peer may hold at most this many queued searches (default a quarter of the queue)
+        self.max_queue_per_peer = max_queue_per_peer or max(1, max_queue // 4)
+        self._waiting_by_peer: dict[str, int] = {}
         self.local_below_s = local_below_ms / 1000.0
         self.thread_nice = thread_nice
         self.slice_s = slice_ms / 1000.0
         self.threads_up_to_ms = threads_up_to_ms
         self.thread_backend: Any = None  # in-process threads for short budgets (None: all on backend)
         self.timeshare: Any = None  # search.TimeSharedBackend: the short searches without progress
-        self.reserve_s = 0.0  # learned: stop a milliseconds search this long before its budget ends
-        self._slots = asyncio.Semaphore(self.max_active)
-        self._short_slots = asyncio.Semaphore(1)
+        # learned per load (searches running at the start, in powers of two): stop a milliseconds
+        # search this long before its budget ends, so the answer is ready on time
+        self._reserves: dict[int, tuple[float, float]] = {}  # load bucket -> (reserve s, updated at)
+        self._slots = FairSlots(self.max_active)
+        self._short_slots = FairSlots(1)
         self._short_running = 0
         self._waiting = 0
         self._jobs: set[SearchJob] = set()  # running
@@ -216,23 +312,23 @@ class SearchScheduler:
         self.backend = backend
         self.thread_backend = thread_backend
         self.max_active = self._max_active_setting or ACTIVE_PER_WORKER * max(1, self.live_workers())
-        self._slots = asyncio.Semaphore(self.max_active)
+        self._slots = FairSlots(self.max_active, extra=self.max_active)
         self._threads = cf.ThreadPoolExecutor(
-            self.max_active,
+            2 * self.max_active,
             thread_name_prefix="orrery-request",
             initializer=lower_thread_priority,
             initargs=(self.thread_nice,),
         )
         cpus = os.cpu_count() or 1
         short_lanes = SHORT_PER_CPU * cpus
-        self._short_slots = asyncio.Semaphore(short_lanes)
+        self._short_slots = FairSlots(short_lanes, extra=short_lanes)
         if thread_backend is not None:
             from orrery.search import TimeSharedBackend
 
             # room for every short lane, plus the extra parts of a search that starts alone
-            self.timeshare = TimeSharedBackend(cpus, short_lanes + cpus, nice=self.thread_nice)
+            self.timeshare = TimeSharedBackend(cpus, 2 * short_lanes + cpus, nice=self.thread_nice)
         self._short_threads = cf.ThreadPoolExecutor(
-            short_lanes,
+            2 * short_lanes,
             thread_name_prefix="orrery-short",
             initializer=lower_thread_priority,
             initargs=(self.thread_nice,),
@@ -256,8 +352,9 @@ class SearchScheduler:
         self.metrics.live_workers.set(live)
         return live
 
-    def admit_check(self) -> None:
-        """Refuse at once what cannot be served: no workers, draining, or a full queue."""
+    def admit_check(self, peer: str = "") -> None:
+        """Refuse at once what cannot be served: no workers, draining, a full queue, or a peer that
+        already holds its share of the queue."""
         if self.draining:
             raise unavailable("the server is shutting down")
         if not self.ready:
@@ -268,10 +365,16 @@ class SearchScheduler:
             raise exhausted(
                 f"too many searches: {self.active} running and {self._waiting} queued (max {self.max_queue})"
             )
+        mine = self._waiting_by_peer.get(peer, 0)
+        if self._slots.locked() and mine >= self.max_queue_per_peer:
+            raise exhausted(
+                f"too many searches from this client: {mine} queued (at most {self.max_queue_per_peer} "
+                f"per client, --max-queue-per-peer); retry when one has finished"
+            )
 
     async def run(self, job: SearchJob) -> Any:
         """Admit, wait for a slot, search, and return the SearchResult (best so far if stopped)."""
-        self.admit_check()
+        self.admit_check(job.peer)
         self._admitted.add(job)
         try:
             return await self._run_admitted(job)
@@ -281,21 +384,32 @@ class SearchScheduler:
     async def _run_admitted(self, job: SearchJob) -> Any:
         short = self._is_short(job)
         slots = self._short_slots if short else self._slots
+        peer = job.peer
         self._waiting += 1
+        self._waiting_by_peer[peer] = self._waiting_by_peer.get(peer, 0) + 1
         self.metrics.queue_depth.set(self._waiting)
-        # Wait for a slot only while the wait leaves time for a search; after that, answer from a short
-        # local search outside the slots: late answers then do not queue behind each other.
-        patience = job.time_left_s() - self.reserve_s - self.local_below_s
+        # With a call deadline, wait for a slot only while the wait leaves time for a search; after
+        # that, answer from a short local search outside the slots (cut short): late answers then do
+        # not queue behind each other. Without one, wait: the budget starts when the search does.
+        patience = None
+        if job.call_stop is not None:
+            patience = job.call_stop - time.time() - self.local_below_s - self.reserve_for(job)
         loop = asyncio.get_running_loop()
         try:
-            await _acquire(slots, patience)
+            await slots.acquire(peer, patience)
         except asyncio.TimeoutError:
-            job.queue_s = time.time() - job.arrival
+            job.late = True  # it begins on its thread
             return await loop.run_in_executor(self._late_threads, self._late_search, job)
         finally:
             self._waiting -= 1
+            left = self._waiting_by_peer.get(peer, 1) - 1
+            if left > 0:
+                self._waiting_by_peer[peer] = left
+            else:
+                self._waiting_by_peer.pop(peer, None)
             self.metrics.queue_depth.set(self._waiting)
-        job.queue_s = time.time() - job.arrival
+        job.load = len(self._jobs)
+        job.queue_s = time.time() - job.arrival  # until the search begins on its thread (job.begin)
         self._jobs.add(job)
         self.metrics.active_searches.set(len(self._jobs))
         alone = self._short_running == 0
@@ -305,7 +419,7 @@ class SearchScheduler:
             self._short_running -= short
             self._jobs.discard(job)
             self.metrics.active_searches.set(len(self._jobs))
-            slots.release()
+            slots.release(peer)
 
         future: asyncio.Future[Any]
         try:
@@ -342,7 +456,8 @@ class SearchScheduler:
     async def _timeshared_search(self, job: SearchJob) -> Any:
         """A short search without progress reports, in turns with the others on one thread per core
         (every thread when it is the only one)."""
-        stop_at, cut_short = job.stop_at(self.reserve_s)
+        job.begin(time.time())
+        stop_at, cut_short = job.stop_at(self.reserve_for(job))
         shared = self.timeshare
         result = await shared.search(
             job.observation,
@@ -356,13 +471,39 @@ class SearchScheduler:
         )
         return self._finish(job, result)
 
+    @staticmethod
+    def _load_bucket(load: int) -> int:
+        return min(load, 64).bit_length()  # 0, 1, 2-3, 4-7, ...
+
+    def _reserve_now(self, bucket: int, now: float) -> float:
+        """The learned reserve of a load bucket, decayed over any pause in its answers."""
+        reserve, updated = self._reserves.get(bucket, (0.0, now))
+        idle = now - updated - RESERVE_IDLE_S
+        return reserve * 0.5 ** (idle / RESERVE_HALF_LIFE_S) if idle > 0 else reserve
+
+    def reserve_for(self, job: SearchJob, now: float | None = None) -> float:
+        """How long before the end of its budget a milliseconds search stops so that its answer is
+        built in time: learned per load, at most MAX_RESERVE_SHARE of the budget."""
+        if job.grant.iterations is not None:
+            return 0.0
+        now = time.time() if now is None else now
+        reserve = self._reserve_now(self._load_bucket(job.load), now)
+        return min(reserve, MAX_RESERVE_SHARE * job.grant.milliseconds / 1000.0)
+
+    @property
+    def reserve_s(self) -> float:
+        """The reserve of a search that starts alone now (for tests and logs)."""
+        return self._reserve_now(0, time.time())
+
     def note_answer(self, job: SearchJob, ready: float) -> None:
-        """An answer for `job` was ready at `ready` (time.time()): adjust the reserve."""
-        if job.grant.iterations is not None or job.stop_reason is not None:
+        """An answer for `job` was ready at `ready` (time.time()): adjust the reserve of its load."""
+        if job.grant.iterations is not None or job.stop_reason is not None or job.late:
             return
+        bucket = self._load_bucket(job.load)
         late = ready > job.answer_due - SEND_ALLOWANCE_S
         step = RESERVE_STEP_S * (ON_TIME_SHARE if late else -(1.0 - ON_TIME_SHARE))
-        self.reserve_s = min(MAX_RESERVE_S, max(0.0, self.reserve_s + step))
+        reserve = min(MAX_RESERVE_S, max(0.0, self._reserve_now(bucket, ready) + step))
+        self._reserves[bucket] = (reserve, ready)
 
     def _progress_callback(self, job: SearchJob) -> Callable[[Any], None]:
         """Progress for the job's caller, at most once per its interval (slices may be shorter)."""
@@ -378,16 +519,18 @@ class SearchScheduler:
 
     def _search(self, job: SearchJob, backend: Any = None) -> Any:
         """In a request thread: the search on `backend` (default: the workers), sliced for fairness,
-        with metrics."""
+        with metrics. Its budget starts now."""
+        job.begin(time.time())
         interval = min(job.progress_interval_s, self.slice_s)
         on_slice = self._progress_callback(job)
-        if job.cancel.cancelled or job.time_left_s() - self.reserve_s < self.local_below_s:
+        reserve = self.reserve_for(job)
+        if job.cancel.cancelled or job.time_left_s() - reserve < self.local_below_s:
             return self._finish(job, self._local_search(job))
         try:
             result = (backend or self.backend).search(
                 job.observation,
                 job.config,
-                job.budget(self.reserve_s),
+                job.budget(reserve),
                 seed=job.seed,
                 cancel=job.cancel,
                 progress=on_slice,
@@ -400,6 +543,7 @@ class SearchScheduler:
         return self._finish(job, result)
 
     def _late_search(self, job: SearchJob) -> Any:
+        job.begin(time.time(), late=True)
         return self._finish(job, self._local_search(job))
 
     def _finish(self, job: SearchJob, result: Any) -> Any:
@@ -423,7 +567,7 @@ class SearchScheduler:
         """On this thread, for what is left of the time (or a few iterations if nothing)."""
         from orrery.search import Budget, search_observation
 
-        left_ms = (job.time_left_s() - self.reserve_s) * 1000.0
+        left_ms = (job.time_left_s() - self.reserve_for(job)) * 1000.0
         if left_ms >= 1.0 and not job.cancel.cancelled:
             budget = Budget(milliseconds=left_ms)
         else:

@@ -21,8 +21,7 @@ from typing import Any
 
 import grpc
 from grpc import aio
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from orrery.service._auth_interceptor import AuthInterceptor
 from orrery.service._limits_interceptor import LimitsInterceptor
 from orrery.service._matches import MatchStore
@@ -30,17 +29,26 @@ from orrery.service._metrics import ServiceMetrics
 from orrery.service._metrics_interceptor import MetricsInterceptor
 from orrery.service._search import SearchScheduler, lower_thread_priority
 from orrery.service._servicer import SERVICE_NAME, OrreryServicer
+from orrery.service._standard import HealthServicer, enable_reflection
 from orrery.v1 import orrery_pb2, orrery_pb2_grpc
 
 log = logging.getLogger("orrery.service")
 BACKENDS = ("ray", "in-process")
+DEFAULT_HOST = os.environ.get("ORRERY_HOST") or "127.0.0.1"
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 @dataclass(frozen=True, kw_only=True)
 class ServerConfig:
-    host: str = "0.0.0.0"
+    # Loopback unless told otherwise: the API has unauthenticated calls (CreateMatch, stateless
+    # searches) and serves plaintext without --tls-cert, so exposing it is a deliberate choice
+    # (--host 0.0.0.0; the container image sets ORRERY_HOST=0.0.0.0, where port publishing decides).
+    host: str = DEFAULT_HOST
     port: int = 50051  # 0 = any free port (the bound one is printed)
     metrics_port: int = 9464  # 0 = any free port
+    metrics_host: str | None = None  # None: the same as host
+    metrics: bool = True  # serve /metrics at all
+    ray_dashboard: bool = False  # a local Ray's dashboard (on host); off unless asked for
     backend: str = "ray"  # "ray" or "in-process" (threads in this process: tests, small budgets)
     ray_address: str | None = None  # None: $RAY_ADDRESS, else start a local Ray
     workers: int | None = None  # search workers; None = one per CPU
@@ -63,8 +71,13 @@ class ServerConfig:
     # Milliseconds budgets up to this run on threads in the server process, not on Ray (ms; 0: never).
     threads_up_to_ms: float = 300.0
     max_request_bytes: int = 1 << 20  # whole request message (bytes)
-    max_json_chars: int = 256 * 1024  # each *_json field (characters)
-    max_name_chars: int = 256  # every other string field: names, ids, tokens (characters)
+    max_json_bytes: int = 256 * 1024  # each *_json field (bytes of UTF-8)
+    max_name_bytes: int = 256  # every other string field: names, ids, tokens (bytes of UTF-8)
+    # Hosted matches: an active match with no move for this long ends as expired, and an ended one is
+    # deleted this long after its end (seconds; 0: never).
+    match_ttl_s: float = 7 * 24 * 3600.0
+    max_matches_per_minute: float = 60.0  # CreateMatch per client host per minute (0: no limit)
+    max_queue_per_peer: int | None = None  # queued searches per client connection; None: max_queue // 4
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -87,18 +100,46 @@ def make_backend(config: ServerConfig) -> Any:
 
     address = config.ray_address or os.environ.get("RAY_ADDRESS") or None
     if address is None and not ray.is_initialized():
-        _start_local_ray(config.workers)
+        _start_local_ray(config.workers, config.host, dashboard=config.ray_dashboard)
     return RayBackend(num_workers=config.workers, address=address)
 
 
-def _start_local_ray(workers: int | None, attempts: int = 3) -> None:
-    """A local Ray (sized to the workers asked for, not the whole machine). On a busy machine the
-    raylet can miss Ray's fixed 30 s registration window; then try again."""
-    import ray
+_reaper: Any = None  # the local Ray's reaper (its stdin pipe must live as long as this process)
 
+
+def _start_local_ray(workers: int | None, host: str, *, dashboard: bool = False, attempts: int = 3) -> None:
+    """A local Ray owned by this server (sized to the workers asked for, not the whole machine):
+    - it dies with the server, kill -9 included (service/_reaper.py watches a pipe from this process
+      and stops every process of this Ray, found through its own temp dir, when the server is gone);
+    - on a loopback --host it binds loopback only (Ray otherwise turns 127.0.0.1 into the machine's
+      routable address and its agents listen on every interface); on another address Ray uses it as
+      the node address;
+    - its dashboard is off unless asked for (then on --host).
+    On a busy machine the raylet can miss Ray's fixed 30 s registration window; then try again."""
+    global _reaper
+    import tempfile
+
+    loopback = host in LOOPBACK or host.startswith("127.")
+    if loopback:
+        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # read by Ray at import and by its processes
+    import ray
+    from ray._private import ray_constants
+
+    if loopback:
+        ray_constants.ENABLE_RAY_CLUSTER = False  # in case Ray was imported before
+    temp_dir = tempfile.mkdtemp(prefix=f"orrery-ray-{os.getpid()}-")
+    from orrery.service._reaper import start_reaper
+
+    _reaper = start_reaper(temp_dir)
+    node_ip = "127.0.0.1" if loopback else (None if host in ("0.0.0.0", "::", "") else host)
+    options: dict[str, Any] = {"include_dashboard": dashboard, "_temp_dir": temp_dir}
+    if dashboard:
+        options["dashboard_host"] = host
+    if node_ip is not None:
+        options["_node_ip_address"] = node_ip
     for attempt in range(1, attempts + 1):
         try:
-            ray.init(num_cpus=workers, log_to_driver=False, configure_logging=False)
+            ray.init(num_cpus=workers, log_to_driver=False, configure_logging=False, **options)
             return
         except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception on a start-up timeout
             if attempt == attempts or "timed out during startup" not in str(exc):
@@ -139,6 +180,7 @@ class OrreryServer:
             thread_nice=config.thread_nice,
             slice_ms=config.slice_ms,
             threads_up_to_ms=config.threads_up_to_ms,
+            max_queue_per_peer=config.max_queue_per_peer,
         )
         self.servicer = OrreryServicer(
             store=self.store,
@@ -148,12 +190,13 @@ class OrreryServer:
             default_budget_ms=config.default_budget_ms,
             default_config=config.default_config,
             backend_name=config.backend,
+            creates_per_minute=config.max_matches_per_minute,
         )
-        self.health = health.aio.HealthServicer()
+        self.health = HealthServicer()
         self.server = aio.server(
             interceptors=[
                 MetricsInterceptor(self.metrics),
-                LimitsInterceptor(max_json_chars=config.max_json_chars, max_name_chars=config.max_name_chars),
+                LimitsInterceptor(max_json_bytes=config.max_json_bytes, max_name_bytes=config.max_name_bytes),
                 AuthInterceptor(SERVICE_NAME, self.servicer.check_token),
             ],
             options=[
@@ -167,9 +210,8 @@ class OrreryServer:
         names = (
             orrery_pb2.DESCRIPTOR.services_by_name["Orrery"].full_name,
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-            reflection.SERVICE_NAME,
         )
-        reflection.enable_server_reflection(names, self.server)
+        enable_reflection(names, self.server)
         # The workers are started, warmed and stopped from this one thread, for its whole life: Ray's
         # driver state belongs to the thread that initialised it (the process exits when that thread
         # does), and a raised nice value here is inherited by the Ray processes or search threads it
@@ -183,6 +225,7 @@ class OrreryServer:
         self.port = 0
         self.metrics_port = 0
         self._stopped = asyncio.Event()
+        self._expiry: asyncio.Task[None] | None = None
 
     async def _set_health(self, status: int) -> None:
         for name in ("", SERVICE_NAME):
@@ -191,7 +234,8 @@ class OrreryServer:
     async def start(self) -> None:
         """Bind, answer health checks (NOT_SERVING), start and warm the workers, then SERVING."""
         c = self.config
-        self.metrics_port = self.metrics.serve_http(c.host, c.metrics_port)
+        if c.metrics:
+            self.metrics_port = self.metrics.serve_http(c.metrics_host or c.host, c.metrics_port)
         address = f"{c.host}:{c.port}"
         if c.tls_cert is not None and c.tls_key is not None:
             with open(c.tls_key, "rb") as key, open(c.tls_cert, "rb") as cert:
@@ -213,6 +257,19 @@ class OrreryServer:
         self.scheduler.start(backend, self._thread_backend(backend))
         _freeze_startup_objects()
         await self._set_health(health_pb2.HealthCheckResponse.SERVING)
+        self.servicer.resume_ai_matches(await self.servicer.db(self.store.active_ai_matches))
+        if c.match_ttl_s > 0:
+            self._expiry = asyncio.get_running_loop().create_task(self._expire_matches(c.match_ttl_s))
+
+    async def _expire_matches(self, ttl_s: float) -> None:
+        """Sweep for expired matches every tenth of the TTL (at least every minute, at most every second)."""
+        every = min(60.0, max(1.0, ttl_s / 10.0))
+        while True:
+            try:
+                await self.servicer.expire_matches(ttl_s)
+            except Exception:  # noqa: BLE001 - a failed sweep is retried at the next one
+                log.exception("match expiry failed")
+            await asyncio.sleep(every)
 
     def _thread_backend(self, backend: Any) -> Any:
         """Threads in this process for short budgets, beside a Ray backend (one per local CPU)."""
@@ -227,6 +284,9 @@ class OrreryServer:
         if self._stopped.is_set():
             return
         await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
+        if self._expiry is not None:
+            self._expiry.cancel()
+        await self.servicer.ai.close()
         await self.scheduler.drain(self.config.drain_seconds)
         self.servicer.stop_all()
         await self.server.stop(grace=2.0)

@@ -22,10 +22,14 @@ import grpc
 from orrery.core_ext import GameInputError, registered_games
 from orrery.search import sampled_line_labels
 from orrery.service import _positions as positions
-from orrery.service._errors import ServiceError, invalid
-from orrery.service._levels import choose_by_temperature, grant_budget
-from orrery.service._matches import ActionView, MatchStore
+from orrery.service._ai import AiPlayers
+from orrery.service._auth_interceptor import TOKEN_KEY, tokens_from_metadata
+from orrery.service._errors import ServiceError, invalid, unauthenticated
+from orrery.service._events import CLOSED, MatchEvents
+from orrery.service._levels import MAX_ITERATIONS, MAX_MILLISECONDS, choose_by_temperature, grant_budget
+from orrery.service._matches import ACTIVE, SPECTATOR, ActionView, AiSpec, AiTurn, Ended, MatchStore
 from orrery.service._metrics import ServiceMetrics
+from orrery.service._quota import RateLimit, peer_host
 from orrery.service._search import (
     STOP_BUDGET,
     STOP_DEADLINE,
@@ -47,6 +51,7 @@ MIN_PROGRESS_MS = 20
 # the loop for the same reason (0.3 ms with their lines' labels).
 INLINE_JSON_CHARS = 32 * 1024
 DEFAULT_PROGRESS_MS = 500
+MAX_LIST_TOKENS = 100  # tokens one ListMatches call may ask about
 STOP_REASONS = {
     STOP_BUDGET: pb.STOP_REASON_BUDGET,
     STOP_DEADLINE: pb.STOP_REASON_DEADLINE,
@@ -99,6 +104,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         default_budget_ms: float,
         default_config: str,
         backend_name: str,
+        creates_per_minute: float = 0.0,
     ) -> None:
         self.store = store
         self.scheduler = scheduler
@@ -111,6 +117,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         # Parsing observation JSON and building answers take milliseconds for big games: off the loop.
         self._cpu_threads = cf.ThreadPoolExecutor(max_workers=2, thread_name_prefix="orrery-cpu")
         self._queries: dict[str, SearchJob] = {}
+        self.events = MatchEvents()
+        self.ai = AiPlayers(turn=self._ai_turn, play=self._ai_play)
+        self.create_limit = RateLimit(creates_per_minute, "new matches", "--max-matches-per-minute")
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a MatchStore call on the store's own thread."""
@@ -156,23 +165,63 @@ class OrreryServicer(pb_grpc.OrreryServicer):
 
     @_rpc
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: Any) -> pb.CreateMatchResponse:
+        required(request.game, "game")
+        required(request.players, "players")
+        specs = self._seat_specs(request)
         seed = request.seed if request.HasField("seed") else None
+        peer = peer_host(context.peer() or "")
+        self.create_limit.take(peer)
         created = await self.db(
-            self.store.create, request.game, request.players, request.variant or None, seed
+            self.store.create, request.game, request.players, request.variant or None, seed, specs, peer
         )
         self.metrics.matches_created.labels(game=created.game).inc()
-        await self._count_active_matches()
+        self._count_active_matches()
+        if any(created.ai):
+            self.ai.poke(created.match_id)
         return pb.CreateMatchResponse(
             match_id=created.match_id,
             game=created.game,
             variant=created.variant,
             players=created.players,
-            seat_tokens=[pb.SeatToken(seat=s, token=t) for s, t in enumerate(created.tokens)],
-            current_player=max(created.current_player, 0),
+            seat_tokens=[
+                pb.SeatToken(seat=s, token=t, ai=ai)
+                for s, (t, ai) in enumerate(zip(created.tokens, created.ai, strict=True))
+            ],
+            current_player=created.current_player,
+            spectator_token=created.spectator_token,
         )
 
-    async def _count_active_matches(self) -> None:
-        self.metrics.matches_active.set(await self.db(self.store.active_count))
+    def _seat_specs(self, request: pb.CreateMatchRequest) -> list[AiSpec | None]:
+        """CreateMatchRequest.seats as AiSpec (None for a human seat), validated field by field."""
+        specs: list[AiSpec | None] = []
+        for i, seat in enumerate(request.seats):
+            kind = seat.WhichOneof("kind")
+            if kind is None:
+                raise invalid(f"seats[{i}]", "give human or ai")
+            if kind == "human":
+                specs.append(None)
+                continue
+            ai, path = seat.ai, f"seats[{i}].ai"
+            level = positions.level_name(ai.level, field=f"{path}.level")
+            if ai.bot:
+                positions.search_config(ai.bot, "", request.game, field=f"{path}.bot")
+            which = ai.budget.WhichOneof("limit") if ai.HasField("budget") else None
+            iterations = ai.budget.iterations if which == "iterations" else None
+            milliseconds = ai.budget.milliseconds if which == "milliseconds" else None
+            if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
+                raise invalid(
+                    f"{path}.budget.iterations", f"{iterations} is out of range [1, {MAX_ITERATIONS}]"
+                )
+            if milliseconds is not None and not 1 <= milliseconds <= MAX_MILLISECONDS:
+                raise invalid(
+                    f"{path}.budget.milliseconds", f"{milliseconds} is out of range [1, {MAX_MILLISECONDS}]"
+                )
+            seed = ai.seed if ai.HasField("seed") else None
+            specs.append(AiSpec(level, ai.bot, iterations, milliseconds, seed))
+        return specs
+
+    def _count_active_matches(self) -> None:
+        self.metrics.matches_active.set(self.store.active_count())  # a counter: no query
 
     @_rpc
     async def GetObservation(
@@ -191,6 +240,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             move_number=view.move_number,
             scores=list(view.scores),
             ranks=list(view.ranks),
+            ai_seats=list(view.ai),
+            status=view.status,
         )
 
     @_rpc
@@ -208,8 +259,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 request.expected_move_number if request.HasField("expected_move_number") else None
             ),
         )
-        if applied.game_over:
-            await self._count_active_matches()
+        self._published_move(request.match_id, applied)
         return pb.ApplyActionResponse(
             applied=_action(applied.action),
             move_number=applied.move_number,
@@ -217,8 +267,217 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             game_over=applied.game_over,
         )
 
+    def _published_move(self, match_id: str, applied: Any) -> None:
+        """After a move is committed: tell the watchers, count, and let AI seats play their turn."""
+        events = [
+            pb.MatchEvent(
+                kind=pb.MATCH_EVENT_MOVE,
+                move_number=applied.move_number,
+                seat=applied.seat,
+                action=_action(applied.action),
+                by_ai=applied.by_ai,
+                current_player=applied.current_player,
+                status=applied.status,
+                resigned_seat=-1,
+            )
+        ]
+        if applied.game_over:
+            events.append(
+                pb.MatchEvent(
+                    kind=pb.MATCH_EVENT_END,
+                    move_number=applied.move_number,
+                    current_player=-1,
+                    status=applied.status,
+                    scores=list(applied.scores),
+                    ranks=list(applied.ranks),
+                    resigned_seat=-1,
+                )
+            )
+            self._count_active_matches()
+        self.events.publish(match_id, *events)
+        if not applied.game_over:
+            self.ai.poke(match_id)
+
+    def _published_end(self, ended: Ended) -> None:
+        self._count_active_matches()
+        self.events.publish(ended.match_id, _end_event(ended))
+
+    # ---- AI seats ----
+
+    async def _ai_turn(self, match_id: str) -> AiTurn | None:
+        return await self.db(self.store.ai_turn, match_id)  # type: ignore[no-any-return]
+
+    async def _ai_play(self, turn: AiTurn) -> bool:
+        """Search for an AI seat and apply its move. False: stop playing this match (a drain)."""
+        from orrery.search import CancelToken
+
+        spec = turn.spec
+        arrival = time.time()
+        grant = grant_budget(
+            iterations=spec.iterations,
+            milliseconds=spec.milliseconds,
+            level=spec.level,
+            max_budget_ms=self.max_budget_ms,
+            default_budget_ms=self.default_budget_ms,
+            arrival=arrival,
+            call_time_remaining=None,
+        )
+        seed = (spec.seed + turn.move_number) % (1 << 63) if spec.seed is not None else secrets.randbits(63)
+        job = SearchJob(
+            observation=turn.observation,
+            config=positions.search_config(spec.bot, self.default_config, turn.game),
+            grant=grant,
+            seed=seed,
+            arrival=arrival,
+            call_deadline=None,
+            cancel=CancelToken(),
+            peer=f"ai@{turn.creator}",
+        )
+        result = await self.scheduler.run(job)
+        if job.stop_reason is not None:  # drained: leave the move to the next start
+            return False
+        actions = [a.action for a in result.actions]
+        chosen = result.best_action
+        if actions:
+            chosen = choose_by_temperature(
+                actions, [a.visits for a in result.actions], grant.temperature, seed
+            )
+        applied = await self.db(
+            self.store.apply,
+            turn.match_id,
+            turn.seat,
+            action_id=int(chosen),
+            expected_move_number=turn.move_number,
+            by_ai=True,
+        )
+        self._published_move(turn.match_id, applied)
+        return True
+
+    def resume_ai_matches(self, match_ids: list[str]) -> None:
+        for match_id in match_ids:
+            self.ai.poke(match_id)
+
+    # ---- lifecycle ----
+
+    @_rpc
+    async def ListMatches(self, request: pb.ListMatchesRequest, context: Any) -> pb.ListMatchesResponse:
+        tokens = tokens_from_metadata(context.invocation_metadata())
+        if not tokens:
+            raise unauthenticated(f"metadata {TOKEN_KEY}", "give one entry per seat token to list its match")
+        if len(tokens) > MAX_LIST_TOKENS:
+            raise invalid(
+                f"metadata {TOKEN_KEY}", f"{len(tokens)} tokens, at most {MAX_LIST_TOKENS} per call"
+            )
+        found = await self.db(self.store.list_by_tokens, tokens)
+        return pb.ListMatchesResponse(
+            matches=[
+                pb.MatchSummary(
+                    match_id=m.match_id,
+                    game=m.game,
+                    variant=m.variant,
+                    players=m.players,
+                    seat=m.seat,
+                    status=m.status,
+                    move_number=m.move_number,
+                    current_player=m.current_player,
+                    ai_seats=list(m.ai),
+                    created_at=m.created_at,
+                    updated_at=m.updated_at,
+                )
+                for m in found
+            ]
+        )
+
+    @_rpc
+    async def ResignMatch(self, request: pb.ResignMatchRequest, context: Any) -> pb.ResignMatchResponse:
+        ended = await self.db(self.store.resign, request.match_id, request.seat)
+        self._published_end(ended)
+        return pb.ResignMatchResponse(
+            move_number=ended.move_number, scores=list(ended.scores), ranks=list(ended.ranks)
+        )
+
+    @_rpc
+    async def AbandonMatch(self, request: pb.AbandonMatchRequest, context: Any) -> pb.AbandonMatchResponse:
+        ended = await self.db(self.store.abandon, request.match_id, request.seat)
+        self._published_end(ended)
+        return pb.AbandonMatchResponse(move_number=ended.move_number)
+
+    async def expire_matches(self, ttl_s: float) -> int:
+        """One sweep of --match-ttl: end idle matches, delete long-ended ones. Returns those deleted."""
+        expired, deleted = await self.db(self.store.expire, ttl_s)
+        for ended in expired:
+            self._published_end(ended)
+        if expired or deleted:
+            log.info("match expiry: %d ended idle, %d deleted", len(expired), deleted)
+        return int(deleted)
+
+    async def WatchMatch(self, request: pb.WatchMatchRequest, context: Any) -> AsyncIterator[pb.MatchEvent]:
+        """The match's events after request.after_move, then live ones until it ends (token checked by
+        the auth interceptor: the seat's, or the spectator token when no seat is given)."""
+        match_id = request.match_id
+        watcher = request.seat if request.HasField("seat") else SPECTATOR
+        queue = self.events.watch(match_id)
+        try:
+            try:
+                required(match_id, "match_id")
+                history = await self.db(self.store.history, match_id, request.after_move)
+            except ServiceError as exc:
+                await context.abort(exc.code, exc.details)
+            yield pb.MatchEvent(
+                kind=pb.MATCH_EVENT_SYNC,
+                move_number=history.move_number,
+                current_player=history.current_player,
+                status=history.status,
+                resigned_seat=-1,
+            )
+            sent = request.after_move
+            for i, move in enumerate(history.moves):
+                last = i == len(history.moves) - 1
+                following = history.current_player if last else history.moves[i + 1].seat
+                yield pb.MatchEvent(
+                    kind=pb.MATCH_EVENT_MOVE,
+                    move_number=move.move_number,
+                    seat=move.seat,
+                    action=_watched_action(move.action, move.seat, watcher),
+                    by_ai=move.by_ai,
+                    current_player=following,
+                    status=history.status if last else ACTIVE,
+                    resigned_seat=-1,
+                )
+                sent = move.move_number
+            if history.status != ACTIVE:
+                yield pb.MatchEvent(
+                    kind=pb.MATCH_EVENT_END,
+                    move_number=history.move_number,
+                    current_player=-1,
+                    status=history.status,
+                    scores=list(history.scores),
+                    ranks=list(history.ranks),
+                    resigned_seat=history.resigned_seat,
+                )
+                return
+            while True:
+                event = await queue.get()
+                if event is CLOSED:
+                    await context.abort(
+                        grpc.StatusCode.UNAVAILABLE,
+                        f"the server is shutting down; watch again with after_move={sent}",
+                    )
+                if event.kind == pb.MATCH_EVENT_MOVE:
+                    if event.move_number <= sent:
+                        continue
+                    sent = event.move_number
+                    if watcher != event.seat:
+                        event = _without_struct(event)
+                yield event
+                if event.kind == pb.MATCH_EVENT_END:
+                    return
+        finally:
+            self.events.unwatch(match_id, queue)
+
     @_rpc
     async def GetReplay(self, request: pb.GetReplayRequest, context: Any) -> pb.GetReplayResponse:
+        required(request.match_id, "match_id")
         replay = await self.db(self.store.replay, request.match_id)
         return pb.GetReplayResponse(
             match_id=replay.match_id,
@@ -255,7 +514,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         from orrery.search import CancelToken
 
         arrival = time.time()
-        self.scheduler.admit_check()
+        peer = context.peer() or ""
+        self.scheduler.admit_check(peer)
         params = query.params
         level = positions.level_name(params.level)
         positions.top_k(params.top_k)
@@ -270,7 +530,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             arrival=arrival,
             call_time_remaining=remaining,
         )
-        observation = await self._position(query)
+        observation, move_number = await self._position(query)
         config = positions.search_config(params.config, self.default_config, observation.game.name)
         return SearchJob(
             observation=observation,
@@ -281,17 +541,20 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             call_deadline=arrival + remaining if remaining is not None else None,
             cancel=CancelToken(),
             progress_interval_s=progress_interval_s,
+            peer=peer,
+            move_number=move_number,
         )
 
-    async def _position(self, query: pb.SuggestMoveRequest) -> Any:
+    async def _position(self, query: pb.SuggestMoveRequest) -> tuple[Any, int | None]:
+        """(the Observation to search, the hosted match's move number or None)."""
         kind = query.WhichOneof("position")
         if kind == "match":  # the seat's token was checked by the auth interceptor
-            return await self.db(self.store.observation, query.match.match_id, query.match.seat)
+            return await self.db(self.store.observation_at, query.match.match_id, query.match.seat)  # type: ignore[no-any-return]
         if kind == "observation":
             given = query.observation
             if len(given.observation_json) <= INLINE_JSON_CHARS:
-                return positions.observation_from_input(given.game, given.observation_json)
-            return await self.cpu(positions.observation_from_input, given.game, given.observation_json)
+                return positions.observation_from_input(given.game, given.observation_json), None
+            return await self.cpu(positions.observation_from_input, given.game, given.observation_json), None
         raise invalid("position", "give match (a hosted seat) or observation (game and observation JSON)")
 
     def _response(self, job: SearchJob, result: Any, *, top_k: int, final: bool) -> pb.SuggestMoveResponse:
@@ -320,7 +583,12 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             if grant.iterations is not None
             else pb.Budget(milliseconds=int(grant.milliseconds))
         )
-        return pb.SuggestMoveResponse(
+        if grant.iterations is not None:
+            share = result.iterations / grant.iterations
+        else:
+            share = result.elapsed_s * 1000.0 / grant.milliseconds
+        ends = job.end if job.started is not None else grant.deadline
+        answer = pb.SuggestMoveResponse(
             action=self._root_action(observation, chosen),
             candidates=candidates,
             principal_variation=_line(observation, result.principal_variation, sample_seed),
@@ -332,15 +600,19 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 workers_lost=result.workers_lost,
                 elapsed_ms=result.elapsed_s * 1000.0,
                 queue_ms=job.queue_s * 1000.0,
-                cut_short=bool(result.cut_short or job.stop_reason is not None),
+                cut_short=bool(result.cut_short or job.stop_reason is not None or job.late),
                 seed=job.seed,
                 config=job.config.label,
                 budget=budget,
                 budget_clamped=grant.clamped,
-                deadline_ms=grant.deadline_ms,
+                deadline_ms=(ends - job.arrival) * 1000.0,
                 temperature=grant.temperature,
+                budget_share=min(1.0, share),
             ),
         )
+        if job.move_number is not None:
+            answer.move_number = job.move_number
+        return answer
 
     @staticmethod
     def _root_action(observation: Any, action: int) -> pb.Action:
@@ -413,6 +685,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
 
     @_rpc
     async def StopAnalysis(self, request: pb.StopAnalysisRequest, context: Any) -> pb.StopAnalysisResponse:
+        required(request.query_id, "query_id")
         job = self._queries.get(request.query_id)
         if job is None:
             return pb.StopAnalysisResponse(stopped=False)
@@ -422,6 +695,40 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     def stop_all(self) -> None:
         for job in list(self._queries.values()):
             job.stop(STOP_SHUTDOWN)
+        self.events.close()
+
+
+def required(value: Any, field: str) -> None:
+    """Every RPC reports a missing required field the same way: INVALID_ARGUMENT "FIELD: required"."""
+    if not value:
+        raise invalid(field, "required")
+
+
+def _end_event(ended: Ended) -> pb.MatchEvent:
+    return pb.MatchEvent(
+        kind=pb.MATCH_EVENT_END,
+        move_number=ended.move_number,
+        current_player=-1,
+        status=ended.status,
+        scores=list(ended.scores),
+        ranks=list(ended.ranks),
+        resigned_seat=ended.resigned_seat,
+    )
+
+
+def _watched_action(view: ActionView, mover: int, watcher: int) -> pb.Action:
+    """A move as a watcher sees it: id and label; the structured form only for the seat that moved
+    (it can carry details of that seat's own view)."""
+    if watcher == mover:
+        return _action(view)
+    return pb.Action(id=view.id, label=view.label)
+
+
+def _without_struct(event: pb.MatchEvent) -> pb.MatchEvent:
+    copy = pb.MatchEvent()
+    copy.CopyFrom(event)
+    copy.action.struct_json = ""
+    return copy
 
 
 def _consume_exception(task: asyncio.Future[Any]) -> None:

@@ -13,7 +13,9 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-READY_LINE = re.compile(r"orrery serving on (?P<host>\S+):(?P<port>\d+) \(metrics on :(?P<mport>\d+)\)")
+READY_LINE = re.compile(
+    r"orrery serving on (?P<host>\S+):(?P<port>\d+) \(metrics (?:on :(?P<mport>\d+)|off)\)"
+)
 
 
 @dataclass
@@ -89,7 +91,7 @@ def start_server(
         tail = "".join(log[-30:])
         raise RuntimeError(f"orrery serve did not become ready in {ready_timeout:g}s:\n{tail}")
     m = found[0]
-    return SpawnedServer(process, int(m["port"]), int(m["mport"]), log)
+    return SpawnedServer(process, int(m["port"]), int(m["mport"] or 0), log)
 
 
 def _same_path() -> dict[str, str]:

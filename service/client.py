@@ -30,7 +30,34 @@ class Match:
     game: str
     variant: str
     players: int
-    tokens: tuple[str, ...] = field(repr=False)  # one per seat
+    tokens: tuple[str, ...] = field(repr=False)  # one per seat ("" for an AI seat)
+    ai: tuple[bool, ...] = ()  # per seat: played by the server
+    spectator_token: str = field(default="", repr=False)
+    current_player: int = 0
+
+
+def ai_seat(
+    level: str | None = None,
+    *,
+    bot: str = "",
+    iterations: int | None = None,
+    milliseconds: int | None = None,
+    seed: int | None = None,
+) -> pb.SeatSpec:
+    """A SeatSpec for an AI seat (create_match(seats=[...]))."""
+    ai = pb.AiSeat(bot=bot)
+    if level is not None:
+        ai.level = LEVELS[level]
+    if iterations is not None:
+        ai.budget.iterations = iterations
+    elif milliseconds is not None:
+        ai.budget.milliseconds = milliseconds
+    if seed is not None:
+        ai.seed = seed
+    return pb.SeatSpec(ai=ai)
+
+
+HUMAN = pb.SeatSpec(human=pb.HumanSeat())
 
 
 def search_params(
@@ -62,12 +89,15 @@ class OrreryClient:
         root_certificates: bytes | None = None,
         tls: bool = False,
         timeout: float | None = 30.0,
+        options: list[tuple[str, Any]] | None = None,
     ) -> None:
+        """options: gRPC channel options (("grpc.use_local_subchannel_pool", 1) gives this client a
+        connection of its own, where channels in one process otherwise share one)."""
         if tls or root_certificates is not None:
             credentials = grpc.ssl_channel_credentials(root_certificates=root_certificates)
-            self.channel = grpc.secure_channel(target, credentials)
+            self.channel = grpc.secure_channel(target, credentials, options=options)
         else:
-            self.channel = grpc.insecure_channel(target)
+            self.channel = grpc.insecure_channel(target, options=options)
         self.stub = pb_grpc.OrreryStub(self.channel)
         self.timeout = timeout
         self._tokens: dict[tuple[str, int], str] = {}
@@ -100,15 +130,29 @@ class OrreryClient:
     def version(self) -> pb.GetVersionResponse:
         return self.stub.GetVersion(pb.GetVersionRequest(), timeout=self.timeout)
 
-    def create_match(self, game: str, *, players: int, variant: str = "", seed: int | None = None) -> Match:
-        request = pb.CreateMatchRequest(game=game, players=players, variant=variant)
+    def create_match(
+        self,
+        game: str,
+        *,
+        players: int,
+        variant: str = "",
+        seed: int | None = None,
+        seats: list[pb.SeatSpec] | None = None,
+    ) -> Match:
+        """seats: one SeatSpec per seat (HUMAN or ai_seat(...)); None: every seat human."""
+        request = pb.CreateMatchRequest(game=game, players=players, variant=variant, seats=seats or [])
         if seed is not None:
             request.seed = seed
         r = self.stub.CreateMatch(request, timeout=self.timeout)
         tokens = tuple(t.token for t in r.seat_tokens)
         for seat, token in enumerate(tokens):
-            self._tokens[(r.match_id, seat)] = token
-        return Match(r.match_id, r.game, r.variant, r.players, tokens)
+            if token:
+                self._tokens[(r.match_id, seat)] = token
+        self._tokens[(r.match_id, -1)] = r.spectator_token
+        ai = tuple(t.ai for t in r.seat_tokens)
+        return Match(
+            r.match_id, r.game, r.variant, r.players, tokens, ai, r.spectator_token, r.current_player
+        )
 
     def observation(
         self, match: Match | str, seat: int, *, token: str | None = None
@@ -142,6 +186,42 @@ class OrreryClient:
 
     def replay(self, match: Match | str) -> pb.GetReplayResponse:
         return self.stub.GetReplay(pb.GetReplayRequest(match_id=self._id(match)), timeout=self.timeout)
+
+    def watch(
+        self,
+        match: Match | str,
+        seat: int | None = None,
+        *,
+        after_move: int = 0,
+        token: str | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        """The stream of MatchEvent messages (as `seat`, or as a spectator when seat is None); it ends
+        after the END event. Call .cancel() on it to stop listening."""
+        mid = self._id(match)
+        request = pb.WatchMatchRequest(match_id=mid, after_move=after_move)
+        if seat is not None:
+            request.seat = seat
+        metadata = self._metadata(mid, -1 if seat is None else seat, token)
+        return self.stub.WatchMatch(request, metadata=metadata, timeout=timeout)
+
+    def list_matches(self, tokens: list[str]) -> list[pb.MatchSummary]:
+        metadata = [(TOKEN_KEY, t) for t in tokens]
+        return list(
+            self.stub.ListMatches(pb.ListMatchesRequest(), metadata=metadata, timeout=self.timeout).matches
+        )
+
+    def resign(self, match: Match | str, seat: int, *, token: str | None = None) -> pb.ResignMatchResponse:
+        mid = self._id(match)
+        request = pb.ResignMatchRequest(match_id=mid, seat=seat)
+        return self.stub.ResignMatch(request, metadata=self._metadata(mid, seat, token), timeout=self.timeout)
+
+    def abandon(self, match: Match | str, seat: int, *, token: str | None = None) -> pb.AbandonMatchResponse:
+        mid = self._id(match)
+        request = pb.AbandonMatchRequest(match_id=mid, seat=seat)
+        return self.stub.AbandonMatch(
+            request, metadata=self._metadata(mid, seat, token), timeout=self.timeout
+        )
 
     # ---- search ----
 

@@ -65,6 +65,7 @@ def serve_command_available() -> bool:
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.ray,  # a real two-node Ray cluster
     pytest.mark.timeout(400),
     pytest.mark.skipif(
         not serve_command_available(),

@@ -7,7 +7,7 @@ import pytest
 from orrery.core_ext import load_game
 from orrery.search import Budget, CancelToken, RayBackend, get_config
 
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.ray, pytest.mark.slow]  # starts Ray: out of the fast lane
 
 
 @pytest.fixture(scope="module")

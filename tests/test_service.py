@@ -16,6 +16,8 @@ from orrery.service._spawn import start_server
 from orrery.service.client import OrreryClient, final_update
 from orrery.v1 import orrery_pb2 as pb
 
+pytestmark = pytest.mark.slow  # every test talks to a real `orrery serve` process
+
 MAX_BUDGET_MS = 3000
 
 
@@ -340,3 +342,15 @@ def test_orrery_play_command_against_ai_seats(server):
     assert done.returncode == 0, done.stderr
     assert "you are seat 0" in done.stdout and "(AI) plays" in done.stdout
     assert "game over after" in done.stdout and "seat 0 (you): score" in done.stdout
+
+
+def test_orrery_play_hint_shows_the_top_candidates(server):
+    moves = "hint\n" + "\n".join(["0"] * 10) + "\n"
+    done = run_cli(
+        "play", "--target", server.target, "--game", "kuhn", "--players", "2", "--seed", "4",
+        "--level", "easy", stdin=moves,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    hint = done.stdout.split("hint (", 1)[1].splitlines()[1:3]
+    assert len(hint) == 2 and all("value" in line and "visits" in line and "%" in line for line in hint)
+    assert "game over after" in done.stdout

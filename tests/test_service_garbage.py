@@ -14,6 +14,8 @@ from orrery.service._spawn import start_server
 from orrery.service.client import OrreryClient
 from orrery.v1 import orrery_pb2 as pb
 
+pytestmark = pytest.mark.slow  # every test talks to a real `orrery serve` process
+
 SERVER_FAULTS = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN, grpc.StatusCode.DEADLINE_EXCEEDED}
 UNARY_METHODS = [
     "ListGames",

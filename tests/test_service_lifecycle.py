@@ -18,6 +18,8 @@ from orrery.service.client import OrreryClient
 from orrery.v1 import orrery_pb2 as pb
 from prometheus_client.parser import text_string_to_metric_families
 
+pytestmark = pytest.mark.slow  # every test starts a real `orrery serve` process
+
 IN_PROCESS = ["--backend", "in-process", "--workers", "2", "--config", "test-fast"]
 
 

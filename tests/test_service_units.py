@@ -79,12 +79,16 @@ def test_temperature_over_visits():
 
 def test_oversized_fields_are_named_by_path():
     request = pb.SuggestMoveRequest(observation=pb.ObservationInput(game="kuhn", observation_json="x" * 50))
-    assert oversized_field(request, max_json_chars=100, max_name_chars=10) is None
-    assert oversized_field(request, max_json_chars=20, max_name_chars=10).startswith(
-        "observation.observation_json: 50 characters"
+    assert oversized_field(request, max_json_bytes=100, max_name_bytes=10) is None
+    assert oversized_field(request, max_json_bytes=20, max_name_bytes=10).startswith(
+        "observation.observation_json: 50 bytes"
     )
     request.params.config = "c" * 11
-    assert oversized_field(request, max_json_chars=100, max_name_chars=10).startswith("params.config")
+    assert oversized_field(request, max_json_bytes=100, max_name_bytes=10).startswith("params.config")
+    request.params.config = "é" * 6  # 6 characters, 12 bytes: limits are in bytes
+    assert oversized_field(request, max_json_bytes=100, max_name_bytes=10) == (
+        "params.config: 12 bytes, at most 10 allowed"
+    )
 
 
 def test_tokens_from_metadata():
@@ -98,3 +102,83 @@ def test_histogram_buckets_reach_past_the_longest_budget():
     buckets = time_buckets(60.0)
     assert buckets[:11] == (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
     assert buckets[-1] >= 120.0
+
+
+def _job(milliseconds: float, load: int, started: float):
+    from orrery.service._search import SearchJob
+
+    g = grant(milliseconds=int(milliseconds), arrival=started)
+    job = SearchJob(
+        observation=None, config=None, grant=g, seed=0, arrival=started, call_deadline=None, cancel=None
+    )
+    job.started, job.load = started, load
+    return job
+
+
+def test_the_answer_reserve_is_learned_per_load_capped_and_recovers_after_a_pause():
+    from orrery.service._metrics import ServiceMetrics
+    from orrery.service._search import SearchScheduler
+
+    sched = SearchScheduler(ServiceMetrics(max_budget_s=1.0), max_active=1, max_queue=4)
+    t = 1000.0
+    for _ in range(60):  # a burst: 16 searches at once, every answer late
+        busy = _job(100, load=16, started=t)
+        sched.note_answer(busy, ready=t + 0.2)
+    assert sched.reserve_for(_job(1000, load=16, started=t), now=t) == pytest.approx(0.05)  # at most 50 ms
+    assert sched.reserve_for(_job(100, load=16, started=t), now=t) == pytest.approx(0.025)  # at most 25 %
+    assert sched.reserve_for(_job(1000, load=0, started=t), now=t) == 0.0  # a lone search: its own load
+    for _ in range(30):  # even lone answers that came late ...
+        sched.note_answer(_job(100, load=0, started=t), ready=t + 0.2)
+    assert sched.reserve_for(_job(1000, load=0, started=t), now=t) == pytest.approx(0.0294)
+    # ... stop costing lone searches within a second of quiet, and the busy load's reserve decays too.
+    assert sched.reserve_for(_job(1000, load=0, started=t), now=t + 1.2) < 0.003
+    assert sched.reserve_for(_job(1000, load=16, started=t), now=t + 2.0) < 0.001
+
+
+def test_fair_slots_hand_a_freed_slot_to_the_peer_with_fewest_running():
+    import asyncio
+
+    from orrery.service._search import FairSlots
+
+    async def scenario() -> list[str]:
+        slots = FairSlots(1, extra=1)
+        await slots.acquire("a", None)  # a runs
+        await slots.acquire("b", None)  # b's first search takes the extra slot at once
+        order: list[str] = []
+
+        async def wait(peer: str) -> None:
+            await slots.acquire(peer, None)
+            order.append(peer)
+
+        tasks = [asyncio.ensure_future(wait(p)) for p in ("a", "a", "b")]
+        await asyncio.sleep(0)
+        slots.release("a")  # a: 0 running, b: 1 -> a's next
+        await asyncio.sleep(0)
+        slots.release("b")  # a: 1, b: 0 -> b's
+        await asyncio.sleep(0)
+        slots.release("a")
+        await asyncio.sleep(0)
+        await asyncio.gather(*tasks)
+        with pytest.raises(asyncio.TimeoutError):
+            await slots.acquire("a", 0.01)  # all taken: a times out, and leaves no waiter behind
+        assert not slots._waiters
+        return order
+
+    assert asyncio.run(scenario()) == ["a", "b", "a"]
+
+
+@pytest.mark.parametrize("game", ["kuhn", "trian"])
+def test_unknown_top_level_observation_keys_are_refused_like_unknown_state_keys(game):
+    import json
+
+    from orrery.core_ext import load_game
+    from orrery.service._positions import observation_from_input
+
+    state = load_game(game, players=2).new_initial_state(3)
+    data = json.loads(state.observation(state.current_player).to_json())
+    observation_from_input(game, json.dumps(data))  # the game's own JSON passes
+    data["bogus"] = 1
+    with pytest.raises(ServiceError) as info:
+        observation_from_input(game, json.dumps(data))
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert info.value.details == "observation.observation_json: unknown keys ['bogus']"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from orrery.core_ext import StateFormatError, load_game
-from orrery.service._matches import SCHEMA, MatchStore, StoredMatchesError
+from orrery.service._matches import INDEXES, MIGRATE_TO_2, SCHEMA, MatchStore, StoredMatchesError
 
 SAMPLES = Path(__file__).parent / "data" / "state_v1_samples.json.gz"
 
@@ -127,8 +127,9 @@ def test_an_inconsistent_retired_state_is_refused_by_the_upgrade():
 # ---------------------------------------------------------------- hosted matches stored by an older server
 
 
-def old_database(path: Path, states: list[str]) -> None:
-    """A match database as the server before this change left it: schema 1, states in orrery.state/1."""
+def old_database(path: Path, states: list[str], schema: int = 1) -> None:
+    """A match database as servers before this change left it, states in orrery.state/1: schema 1, or 2
+    (the match lifecycle columns)."""
     db = sqlite3.connect(path)
     db.executescript(SCHEMA)
     for i, text in enumerate(states):
@@ -137,7 +138,11 @@ def old_database(path: Path, states: list[str]) -> None:
         db.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         for seat in range(header["players"]):
             db.execute("INSERT INTO seats VALUES (?, ?, ?)", (f"m{i}", seat, "0" * 64))
-    db.execute("PRAGMA user_version=1")
+    if schema == 2:
+        for statement in MIGRATE_TO_2:
+            db.execute(statement)
+        db.executescript(INDEXES)
+    db.execute(f"PRAGMA user_version={schema}")
     db.commit()
     db.close()
 
@@ -150,17 +155,18 @@ def stored(path: Path) -> tuple[int, list[str]]:
     return version, states
 
 
-def test_stored_matches_are_upgraded_when_the_database_opens(tmp_path):
+@pytest.mark.parametrize("schema", [1, 2])
+def test_stored_matches_are_upgraded_when_the_database_opens(tmp_path, schema):
     chosen = samples()[::6]
-    old_database(tmp_path / "m.sqlite3", [s["state_json"] for s in chosen])
+    old_database(tmp_path / "m.sqlite3", [s["state_json"] for s in chosen], schema)
     store = MatchStore(str(tmp_path / "m.sqlite3"))
     for i, sample in enumerate(chosen):
         _, state = replayed(sample)
         assert store.seat_view(f"m{i}", 0).observation_json == state.observation(0).to_json()
     store.close()
     version, states = stored(tmp_path / "m.sqlite3")
-    assert version == 2 and states == [replayed(s)[1].to_json() for s in chosen]
-    MatchStore(str(tmp_path / "m.sqlite3")).close()  # schema 2 opens as it is
+    assert version == 3 and states == [replayed(s)[1].to_json() for s in chosen]
+    MatchStore(str(tmp_path / "m.sqlite3")).close()  # schema 3 opens as it is
     assert stored(tmp_path / "m.sqlite3") == (version, states)
 
 

@@ -191,6 +191,7 @@ def test_results_do_not_depend_on_worker_count(tmp_path):
 
 
 @pytest.mark.ray
+@pytest.mark.slow  # starts Ray: out of the fast lane
 def test_ray_backend_plays_the_same_games(tmp_path, ray_session):
     inline = _search_bots_config(tmp_path, "inline", sets=2)
     on_ray = _search_bots_config(tmp_path, "ray", sets=2, backend="ray", workers=2)

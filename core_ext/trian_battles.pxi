@@ -1,0 +1,284 @@
+# Included by trian.pyx: battles (section VI.2): emissary battles for a closed area and ship clashes, from
+# the start through declaring combat tokens, the roll, rerolls, to the result of each clash.
+
+cdef void _battle_start(TrianState* s, int* units) noexcept nogil:
+    # section VI.2.B: bonus = emissaries at the start; the closer attacks if involved, else the
+    # next seat clockwise with an emissary there; defenders follow clockwise
+    cdef int n = s.params.num_players, k, p
+    s.b_n = 0
+    for k in range(MAX_PLAYERS):
+        s.b_order[k] = -1
+        s.b_bonus[k] = 0
+        s.b_dice[k] = 0
+        s.b_rerolls[k] = 0
+    for k in range(n):
+        p = (s.turn_player + k) % n
+        if units[p] > 0:
+            s.b_order[s.b_n] = <int8_t>p
+            s.b_bonus[p] = <uint8_t>units[p]
+            s.b_n += 1
+    s.b_pos = 0
+    s.b_stage = 1
+    s.mode = M_DECLARE
+
+
+cdef void _battle_roll(TrianState* s) noexcept nogil:
+    cdef int k, p
+    for k in range(s.b_n):
+        p = s.b_order[k]
+        s.b_dice[p] = <uint8_t>rng_die(&s.rng_dice, 6)
+        s.b_rerolls[p] = <uint8_t>(s.players[p].decl_count - s.players[p].decl_plus)
+    s.b_stage = 2
+    s.b_pos = 0
+    _battle_next_reroller(s)
+
+
+cdef void _battle_next_reroller(TrianState* s) noexcept nogil:
+    while s.b_pos < s.b_n and s.b_rerolls[s.b_order[s.b_pos]] == 0:
+        s.b_pos += 1
+    if s.b_pos < s.b_n:
+        s.mode = M_REROLL
+    else:
+        _battle_clash_end(s)
+
+
+cdef void _battle_clash_end(TrianState* s) noexcept nogil:
+    cdef int root = s.ev_root[s.ev_pos], k, p, best = -1, n_best = 0, winner = -1, total, n_left
+    if s.sb_on:
+        _ship_clash_end(s)
+        return
+    cdef int totals[MAX_PLAYERS]
+    for k in range(s.b_n):
+        p = s.b_order[k]
+        total = s.b_dice[p] + s.b_bonus[p] + s.players[p].decl_plus + _die_bonus(s, p, -1)  # +1 tokens help
+        totals[k] = total
+        if total > best:
+            best = total
+            n_best = 1
+            winner = p
+        elif total == best:
+            n_best += 1
+    if n_best > 1:
+        for k in range(s.b_n):           # a racial skill may win ties at the top (Regeneration)
+            p = s.b_order[k]
+            if totals[k] == best and _wins_ties(s, p, -1) == p:
+                winner = p
+                n_best = 1
+                break
+    for k in range(s.b_n):
+        p = s.b_order[k]
+        if n_best > 1 or p != winner:
+            _remove_from_area(s, root, p, 1)    # a tie at the top: every clashing seat loses one
+        s.players[p].decl_count = 0             # declared tokens go back to the bag
+        s.players[p].decl_plus = 0
+        s.b_dice[p] = 0
+        s.b_rerolls[p] = 0
+    s.b_warcry = 0
+    # who is still in the battle
+    n_left = 0
+    for k in range(s.b_n):
+        p = s.b_order[k]
+        if _own_free_in_area(s, root, p) > 0:
+            s.b_order[n_left] = <int8_t>p
+            n_left += 1
+        else:
+            s.b_bonus[p] = 0
+    for k in range(n_left, MAX_PLAYERS):
+        s.b_order[k] = -1
+    s.b_n = <uint8_t>n_left
+    s.b_pos = 0
+    if n_left >= 2:
+        s.b_stage = 1
+        s.mode = M_DECLARE
+        return
+    s.b_stage = 0
+    for k in range(MAX_PLAYERS):
+        s.b_bonus[k] = 0
+        s.b_order[k] = -1
+    s.b_n = 0
+    if n_left == 1:
+        winner = _sole_left(s, root)
+        _pay_closed_area(s, winner, s.ev_credits)
+        _battle_closing_bonus(s, root, winner)
+        if winner == s.turn_player and s.ev_kind[s.ev_pos] != AREA_UNBLOCKED:
+            s.mode = M_TAKEBACK
+            return
+        _control_token(s, winner)
+    else:
+        _pay_closed_area(s, -1, s.ev_credits)     # a tie: the closer is paid, no token
+        _battle_closing_bonus(s, root, -1)
+    s.ev_pos += 1
+    _events_run(s)
+
+
+cdef void _battle_closing_bonus(TrianState* s, int root, int controller) noexcept nogil:
+    cdef int tiles, ext, st
+    cdef int units[MAX_PLAYERS]
+    cdef int kind = s.ev_kind[s.ev_pos]
+    if s.params.variant < V_FULL or kind == AREA_UNBLOCKED:
+        return
+    _area_census(s, root, &tiles, &ext, units, &st)
+    _closing_bonus(s, kind, tiles, controller)
+
+
+cdef void _ship_battle_next(TrianState* s) noexcept nogil:
+    # section VI.2.A: the clash continues while the attacking ship stands next to an enemy ship;
+    # afterwards the phase 3 goes on (or ends when that was its last action)
+    cdef int a = s.sb_att
+    if s.sb_on and s.placed[a].ship_kind != 0 and _enemy_ship_adjacent(s, a, s.placed[a].ship):
+        s.mode = M_SHIP_TARGET
+        s.sb_def = 0                # no clash until the attacker picks its next target
+        return
+    s.sb_on = 0
+    s.sb_att = 0
+    s.sb_def = 0
+    s.mode = M_PH3
+    if s.actions_left == 0:
+        _finish_ph3(s)
+
+
+cdef void _ship_clash_result(TrianState* s, int winner_tile, int loser_tile) noexcept nogil:
+    # the loser's ship goes home and the winner takes 2 random minerals (section VI.2.A)
+    cdef int p = s.placed[winner_tile].ship, _k, c
+    _ship_home(s, loser_tile)
+    for _k in range(2):
+        c = _draw_mineral(s)
+        if c >= 0:
+            s.players[p].minerals[c] += 1
+
+
+cdef void _ship_clash(TrianState* s, int target) noexcept nogil:
+    # the attacker picked `target`: a Corvette beats a Rogue without a roll, otherwise dice and tokens
+    cdef int a = s.sb_att, k, w
+    s.sb_def = <uint8_t>target
+    if _race_before_clash(s, a, target):
+        return                      # a racial skill decides first (e.g. Divine help)
+    w = _clash_auto(s, a, target)
+    if w >= 0:
+        _ship_clash_result(s, w, target if w == a else a)
+        _ship_battle_next(s)
+        return
+    for k in range(MAX_PLAYERS):
+        s.b_order[k] = -1
+        s.b_bonus[k] = 0
+        s.b_dice[k] = 0
+        s.b_rerolls[k] = 0
+    s.b_order[0] = s.placed[a].ship
+    s.b_order[1] = s.placed[target].ship
+    s.b_n = 2
+    s.b_pos = 0
+    s.b_stage = 1
+    s.mode = M_DECLARE
+
+
+cdef int _clash_auto(const TrianState* s, int a, int t) noexcept nogil:
+    # the tile of the ship that wins a clash without a roll, or -1 when the clash is rolled:
+    # a Corvette beats a Rogue (section VI.2.A), the Supreme Priestess loses to any ship (VIII)
+    cdef int ka = s.placed[a].ship_kind, kt = s.placed[t].ship_kind
+    if ka == kt:
+        return -1
+    if ka == SHIP_PRIESTESS:
+        return t
+    if kt == SHIP_PRIESTESS:
+        return a
+    if ka == SHIP_CORVETTE and kt == SHIP_ROGUE:
+        return -1 if _rogue_fights(s, t) else a
+    if ka == SHIP_ROGUE and kt == SHIP_CORVETTE:
+        return -1 if _rogue_fights(s, a) else t
+    return -1
+
+
+cdef void _ship_clash_end(TrianState* s) noexcept nogil:
+    cdef int a = s.sb_att, d = s.sb_def, pa = s.placed[a].ship, pd = s.placed[d].ship, k, p, tie
+    cdef int ta = s.b_dice[pa] + s.players[pa].decl_plus + _die_bonus(s, pa, a)
+    cdef int td = s.b_dice[pd] + s.players[pd].decl_plus + _die_bonus(s, pd, d)
+    for k in range(s.b_n):
+        p = s.b_order[k]
+        s.players[p].decl_count = 0             # declared tokens go back to the bag
+        s.players[p].decl_plus = 0
+        s.b_dice[p] = 0
+        s.b_rerolls[p] = 0
+    for k in range(MAX_PLAYERS):
+        s.b_order[k] = -1
+    s.b_n = 0
+    s.b_pos = 0
+    s.b_stage = 0
+    s.b_warcry = 0
+    if ta == td:
+        tie = _wins_ties(s, pa, pd)       # a racial skill may win ties (Regeneration)
+        if tie == pa:
+            ta += 1
+        elif tie == pd:
+            td += 1
+    if ta > td:
+        _ship_clash_result(s, a, d)
+    elif td > ta:
+        _ship_clash_result(s, d, a)
+    else:
+        _ship_home(s, a)                        # a tie removes both ships, no minerals
+        _ship_home(s, d)
+    _ship_battle_next(s)
+
+
+cdef int _legal_declare(const TrianState* s, int me, action_t* out) noexcept nogil:
+    # 0-3 of me's combat tokens face down: a number of "+1" and of "reroll" tokens
+    cdef const TrianPlayer* pl = &s.players[me]
+    cdef int n = 0, plus, rerolls
+    for plus in range(4):
+        for rerolls in range(4):
+            if plus + rerolls <= 3 and plus <= pl.tok_plus and rerolls <= pl.tok_count - pl.tok_plus:
+                out[n] = _declare_action(plus, rerolls)
+                n += 1
+    if s.params.variant >= V_FULL:
+        n = _race_declare_actions(s, me, out, n)     # e.g. Warcry, before the dice are rolled
+    return n
+
+
+cdef int _apply_declare(TrianState* s, int me, action_t a) noexcept nogil:
+    cdef TrianPlayer* pl = &s.players[me]
+    cdef int plus, rerolls
+    if a >= A_RACE:
+        return _race_apply(s, me, a)
+    _decode_declare(a, &plus, &rerolls)
+    pl.tok_count -= plus + rerolls
+    pl.tok_plus -= plus
+    pl.decl_count += plus + rerolls
+    pl.decl_plus += plus
+    s.b_pos += 1
+    if s.b_pos >= s.b_n:
+        _battle_roll(s)
+    return 0
+
+
+cdef int _legal_reroll(action_t* out) noexcept nogil:
+    out[0] = A_REROLL
+    out[1] = A_STAND
+    return 2
+
+
+cdef int _apply_reroll(TrianState* s, int me, action_t a) noexcept nogil:
+    # reroll once per declared reroll token, or stand (the remaining rerolls are dropped)
+    if a == A_REROLL:
+        s.b_dice[me] = <uint8_t>rng_die(&s.rng_dice, 6)
+        s.b_rerolls[me] -= 1
+    else:
+        s.b_rerolls[me] = 0
+    _battle_next_reroller(s)
+    return 0
+
+
+cdef int _legal_ship_target(const TrianState* s, action_t* out) noexcept nogil:
+    # the enemy ships next to the attacking ship, through outer space
+    cdef int n = 0, i = s.sb_att, d, j
+    for d in range(3):
+        j = _space_nb(s, i, d)
+        if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != s.placed[i].ship:
+            out[n] = A_SHIP_TARGET + j
+            n += 1
+    _sort_tail(out, n)
+    return n
+
+
+cdef int _apply_ship_target(TrianState* s, action_t a) noexcept nogil:
+    _ship_clash(s, a - A_SHIP_TARGET)
+    return 0

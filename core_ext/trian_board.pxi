@@ -1,0 +1,249 @@
+# Included by trian.pyx: the board: triangle geometry, the cell index (open addressing), the frontier with the
+# edge code every empty neighbour requires, the union-find over tile parts that counts open borders, and
+# placing a face (section V, phase 2; section IX).
+
+cdef inline int _orient(int x, int y) noexcept nogil:
+    return (x + y) & 1      # 0: up triangle, 1: down triangle
+
+
+cdef inline void _neighbour(int x, int y, int d, int* nx, int* ny) noexcept nogil:
+    if d == D_LEFT:
+        nx[0] = x - 1
+        ny[0] = y
+    elif d == D_RIGHT:
+        nx[0] = x + 1
+        ny[0] = y
+    else:
+        nx[0] = x
+        ny[0] = y + 1 if _orient(x, y) == 0 else y - 1
+
+
+cdef inline int _opposite(int d) noexcept nogil:
+    if d == D_LEFT:
+        return D_RIGHT
+    if d == D_RIGHT:
+        return D_LEFT
+    return D_VERT
+
+
+cdef inline uint16_t _key(int x, int y) noexcept nogil:
+    return <uint16_t>((((x + 128) & 0xFF) << 8) | ((y + 128) & 0xFF))
+
+
+cdef inline int _hslot(const TrianState* s, uint16_t k) noexcept nogil:
+    cdef int h = (<int>k * 40503) & (TR_HASH - 1)
+    while s.hkey[h] != 0 and s.hkey[h] != k:
+        h = (h + 1) & (TR_HASH - 1)
+    return h
+
+
+cdef inline int _lookup(const TrianState* s, int x, int y) noexcept nogil:
+    # placed index, FRONT_BASE + frontier index, or -1
+    cdef uint16_t k = _key(x, y)
+    cdef int h = _hslot(s, k)
+    if s.hkey[h] == 0:
+        return -1
+    return s.hval[h]
+
+
+cdef inline void _hset(TrianState* s, int x, int y, int v) noexcept nogil:
+    cdef uint16_t k = _key(x, y)
+    cdef int h = _hslot(s, k)
+    s.hkey[h] = k
+    s.hval[h] = <int16_t>v
+
+
+cdef inline int _placed_at(const TrianState* s, int x, int y) noexcept nogil:
+    cdef int v = _lookup(s, x, y)
+    return v if 0 <= v < TR_TILES else -1
+
+
+cdef inline int _nb_placed(const TrianState* s, int i, int d) noexcept nogil:
+    cdef int nx, ny
+    _neighbour(s.placed[i].x, s.placed[i].y, d, &nx, &ny)
+    return _placed_at(s, nx, ny)
+
+
+cdef inline int _edge_at(const TrianState* s, int i, int d) noexcept nogil:
+    # face edge index of placed tile i on side d
+    return SLOT_EDGE[_orient(s.placed[i].x, s.placed[i].y)][s.placed[i].rot][d]
+
+
+cdef inline bint _space_side(const TrianState* s, int i, int d) noexcept nogil:
+    cdef int e = FACE_EDGE[s.placed[i].face][_edge_at(s, i, d)]
+    return e == E_SPACE or e == E_PATH
+
+
+cdef inline int _side_group(const TrianState* s, int i, int d) noexcept nogil:
+    return FACE_GROUP[s.placed[i].face][_edge_at(s, i, d)]
+
+
+cdef inline bint _has_space(int f) noexcept nogil:
+    cdef int e
+    for e in range(3):
+        if FACE_EDGE[f][e] == E_SPACE or FACE_EDGE[f][e] == E_PATH:
+            return True
+    return False
+
+
+cdef inline int _space_nb(const TrianState* s, int i, int d) noexcept nogil:
+    # the tile across side d of tile i when outer space continues across that border, else -1
+    if not _space_side(s, i, d):
+        return -1
+    return _nb_placed(s, i, d)
+
+
+cdef int _find(TrianState* s, int a) noexcept nogil:
+    cdef int r = a, nxt
+    while s.uf_parent[r] != r:
+        r = s.uf_parent[r]
+    while s.uf_parent[a] != r:      # path compression
+        nxt = s.uf_parent[a]
+        s.uf_parent[a] = <int16_t>r
+        a = nxt
+    return r
+
+
+cdef int _cfind(const TrianState* s, int a) noexcept nogil:
+    while s.uf_parent[a] != a:
+        a = s.uf_parent[a]
+    return a
+
+
+cdef void _union(TrianState* s, int a, int b) noexcept nogil:
+    a = _find(s, a)
+    b = _find(s, b)
+    if a == b:
+        return
+    if a > b:           # the smaller node id is the root: deterministic layout
+        a, b = b, a
+    s.uf_parent[b] = <int16_t>a
+    s.uf_open[a] += s.uf_open[b]
+    s.uf_open[b] = 0
+
+
+cdef int _front_add(TrianState* s, int x, int y) noexcept nogil:
+    cdef int v = _lookup(s, x, y)
+    if v >= FRONT_BASE:
+        return v - FRONT_BASE
+    if v >= 0:
+        return -1
+    cdef int fi = s.n_front
+    s.fx[fi] = <int16_t>x
+    s.fy[fi] = <int16_t>y
+    s.freq[fi] = 0
+    s.n_front += 1
+    _hset(s, x, y, FRONT_BASE + fi)
+    return fi
+
+
+cdef void _front_remove(TrianState* s, int fi) noexcept nogil:
+    cdef int last = s.n_front - 1
+    if fi != last:
+        s.fx[fi] = s.fx[last]
+        s.fy[fi] = s.fy[last]
+        s.freq[fi] = s.freq[last]
+        _hset(s, s.fx[fi], s.fy[fi], FRONT_BASE + fi)
+    s.fx[last] = 0
+    s.fy[last] = 0
+    s.freq[last] = 0
+    s.n_front -= 1
+
+
+cdef inline bint _fits(uint16_t req, uint16_t code) noexcept nogil:
+    cdef uint16_t mask = 0
+    if req & 7:
+        mask |= 7
+    if req & 0o70:
+        mask |= 0o70
+    if req & 0o700:
+        mask |= 0o700
+    return ((req ^ code) & mask) == 0
+
+
+cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_roots,
+                      int* closed_kinds) noexcept nogil:
+    # Put a face on frontier cell fi; join the areas; return the number of areas this tile closed.
+    cdef int x = s.fx[fi], y = s.fy[fi], o = _orient(x, y)
+    cdef int i = s.n_placed, d, e, t, g, nx, ny, j, ej, gj, node, r, k, n_closed = 0
+    cdef int nodes[5]
+    cdef int n_nodes = 0
+    _front_remove(s, fi)
+    s.n_placed += 1
+    s.placed[i].x = <int16_t>x
+    s.placed[i].y = <int16_t>y
+    s.placed[i].face = <uint8_t>face
+    s.placed[i].rot = <uint8_t>rot
+    s.placed[i].emissary = -1
+    s.placed[i].ship = -1
+    _hset(s, x, y, i)
+    for k in range(5):
+        s.uf_parent[i * 5 + k] = <int16_t>(i * 5 + k)
+        s.uf_open[i * 5 + k] = 0
+    for d in range(3):
+        e = SLOT_EDGE[o][rot][d]
+        t = FACE_EDGE[face][e]
+        g = FACE_GROUP[face][e]
+        _neighbour(x, y, d, &nx, &ny)
+        j = _placed_at(s, nx, ny)
+        if j >= 0:
+            ej = _edge_at(s, j, _opposite(d))
+            gj = FACE_GROUP[s.placed[j].face][ej]
+            if t == E_SPACE or t == E_PATH:
+                s.uf_open[_find(s, j * 5 + gj)] -= 1
+                _union(s, i * 5 + g, j * 5 + gj)
+            if t == E_PATH:
+                s.uf_open[_find(s, j * 5 + K_SYSTEM)] -= 1
+                _union(s, i * 5 + K_SYSTEM, j * 5 + K_SYSTEM)
+            if t == E_NEBULA:
+                s.uf_open[_find(s, j * 5 + K_NEBULA)] -= 1
+                _union(s, i * 5 + K_NEBULA, j * 5 + K_NEBULA)
+        else:
+            if t == E_SPACE or t == E_PATH:
+                s.uf_open[_find(s, i * 5 + g)] += 1
+            if t == E_PATH:
+                s.uf_open[_find(s, i * 5 + K_SYSTEM)] += 1
+            if t == E_NEBULA:
+                s.uf_open[_find(s, i * 5 + K_NEBULA)] += 1
+            k = _front_add(s, nx, ny)
+            if k >= 0:
+                s.freq[k] |= <uint16_t>((t + 1) << (3 * _opposite(d)))
+    # areas this tile belongs to, nebula first, then system, then outer space parts
+    if FACE_HAS_NEB[face]:
+        nodes[n_nodes] = i * 5 + K_NEBULA
+        n_nodes += 1
+    if FACE_HAS_SYS[face]:
+        nodes[n_nodes] = i * 5 + K_SYSTEM
+        n_nodes += 1
+    for e in range(3):
+        t = FACE_EDGE[face][e]
+        if t == E_SPACE or t == E_PATH:
+            node = i * 5 + FACE_GROUP[face][e]
+            for k in range(n_nodes):
+                if nodes[k] == node:
+                    break
+            else:
+                nodes[n_nodes] = node
+                n_nodes += 1
+    for k in range(n_nodes):
+        r = _find(s, nodes[k])
+        if s.uf_open[r] != 0:
+            continue
+        for j in range(n_closed):
+            if closed_roots[j] == r:
+                break
+        else:
+            closed_roots[n_closed] = r
+            node = nodes[k] % 5
+            closed_kinds[n_closed] = AREA_NEBULA if node == K_NEBULA else (
+                AREA_SYSTEM if node == K_SYSTEM else AREA_SPACE)
+            n_closed += 1
+    return n_closed
+
+
+cdef void _board_reset(TrianState* s) noexcept nogil:
+    s.n_placed = 0
+    s.n_front = 0
+    memset(s.hkey, 0, sizeof(s.hkey))
+    memset(s.hval, 0, sizeof(s.hval))
+    _front_add(s, 0, 0)     # the first tile goes anywhere: call that place the origin

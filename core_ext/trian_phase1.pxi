@@ -1,0 +1,168 @@
+# Included by trian.pyx: phase 1 (section V.1): buying, exchanging and gaining minerals, buying combat tokens.
+
+cdef inline int _discount(const TrianState* s, int p) noexcept nogil:
+    # section V.1.A: an own (unblocked) emissary on a trade outpost lowers prices by 1
+    cdef int i
+    for i in range(s.n_placed):
+        if s.placed[i].emissary == p and FACE_FEAT[s.placed[i].face] == F_OUTPOST and not _blocked(s, i):
+            return 1
+    return 0
+
+
+cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
+    # section V.1.2.A, for every closed-nebula record at once (one pass over the tiles): minerals p
+    # may still take this turn: 1 with a research station or an extractor, 2 with a space station,
+    # none with emissaries alone or without control
+    cdef int owner[TR_NEBULAS]
+    cdef int8_t level[TR_NEBULAS]
+    cdef int8_t ext[TR_NEBULAS]
+    cdef int i, k, f, root, e, cap
+    for k in range(s.n_nebulas):
+        owner[k] = -1
+        level[k] = 0
+        ext[k] = 0
+    for i in range(s.n_placed):
+        f = s.placed[i].face
+        if not FACE_HAS_NEB[f]:
+            continue
+        e = _active_emissary(s, i)
+        if e < 0 and FACE_FEAT[f] != F_EXTRACTOR:
+            continue
+        root = _cfind(s, i * 5 + K_NEBULA)
+        k = _nebula_record(s, root)
+        if k < 0:
+            continue
+        if FACE_FEAT[f] == F_EXTRACTOR:
+            ext[k] = 1
+        if e >= 0:
+            if owner[k] == -1:
+                owner[k] = e
+            elif owner[k] != e:
+                owner[k] = -2
+            if s.placed[i].station > level[k]:
+                level[k] = <int8_t>s.placed[i].station
+    for k in range(s.n_nebulas):
+        cap = 0
+        if owner[k] == p:
+            cap = 2 if level[k] == 2 else (1 if (level[k] == 1 or ext[k]) else 0)
+        caps[k] = cap - s.neb_gained[k] if cap > s.neb_gained[k] else 0
+
+
+cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogil:
+    # end phase 1, buy a mineral or a combat token, exchange two minerals for one, gain from nebulas,
+    # mine with a Rogue; in the full variant evolution and racial phase 1 actions
+    cdef const TrianPlayer* pl = &s.players[me]
+    cdef int n = 0, c, k, a, b, disc = _discount(s, me), cost = PRICE_MINERAL - disc, i
+    cdef int caps[TR_NEBULAS]
+    out[n] = A_END_PH1
+    n += 1
+    for c in range(TR_COLORS):
+        if pl.credits >= cost and s.bag[c] > 0:
+            out[n] = A_BUY_MINERAL + c
+            n += 1
+    if pl.credits >= PRICE_TOKEN - disc and _tokens_in_bag_count(s) > 0:
+        out[n] = A_BUY_TOKEN
+        n += 1
+    for k in range(10):
+        a = PAIR_A[k]
+        b = PAIR_B[k]
+        if pl.minerals[a] == 0 or pl.minerals[b] == 0 or (a == b and pl.minerals[a] < 2):
+            continue
+        for c in range(TR_COLORS):
+            if c != a and c != b and s.bag[c] > 0:
+                out[n] = _colour_action(A_EXCHANGE, k, c)
+                n += 1
+    if s.n_nebulas > 0:
+        _gain_caps(s, me, caps)
+    for k in range(s.n_nebulas):
+        if caps[k] <= 0:
+            continue
+        for c in range(TR_COLORS):
+            if s.neb_minerals[k][c] > 0:
+                out[n] = _colour_action(A_GAIN, k, c)
+                n += 1
+    if s.params.variant >= V_SHIPS:
+        for i in range(s.n_placed):
+            if _rogue_may_mine(s, i, me):
+                k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
+                for c in range(TR_COLORS):
+                    if s.neb_minerals[k][c] > 0:
+                        out[n] = _colour_action(A_ROGUE, i, c)
+                        n += 1
+    if s.params.variant >= V_FULL:
+        n = _evolution_actions(s, me, out, n)
+        n = _race_ph1_actions(s, me, out, n)
+        _sort_tail(out, n)
+    return n
+
+
+cdef int _apply_phase1(TrianState* s, int me, action_t a) noexcept nogil:
+    if a == A_END_PH1:
+        _end_phase1(s)
+        return 0
+    if _in_block(a, A_BUY_MINERAL, TR_COLORS):
+        _buy_mineral(s, me, a - A_BUY_MINERAL)
+        return 0
+    if a == A_BUY_TOKEN:
+        s.players[me].credits -= PRICE_TOKEN - _discount(s, me)
+        _draw_token(s, me)
+        return 0
+    if _in_block(a, A_EXCHANGE, 40):
+        _exchange(s, me, a)
+        return 0
+    if _in_block(a, A_GAIN, TR_NEBULAS * 4):
+        _gain_mineral(s, me, a)
+        return 0
+    if _in_block(a, A_ROGUE, TR_TILES * 4):
+        _rogue_mine(s, me, a)
+        return 0
+    if s.params.variant >= V_FULL and _evolution_apply(s, me, a) == 0:
+        return 0
+    return _race_apply(s, me, a)
+
+
+cdef void _end_phase1(TrianState* s) noexcept nogil:
+    # on to drawing a tile; with both stacks empty straight to phase 3
+    s.mode = M_DRAW if (s.stack_len[0] or s.stack_len[1]) else M_PH3
+    if s.mode == M_PH3:
+        _enter_ph3(s)
+
+
+cdef void _buy_mineral(TrianState* s, int me, int colour) noexcept nogil:
+    s.players[me].credits -= PRICE_MINERAL - _discount(s, me)
+    s.bag[colour] -= 1
+    s.players[me].minerals[colour] += 1
+
+
+cdef void _exchange(TrianState* s, int me, action_t a) noexcept nogil:
+    # two minerals (a colour pair) back to the bag for one of another colour
+    cdef TrianPlayer* pl = &s.players[me]
+    cdef int pair, c
+    _decode_colour_action(a, A_EXCHANGE, &pair, &c)
+    pl.minerals[PAIR_A[pair]] -= 1
+    pl.minerals[PAIR_B[pair]] -= 1
+    s.bag[PAIR_A[pair]] += 1
+    s.bag[PAIR_B[pair]] += 1
+    s.bag[c] -= 1
+    pl.minerals[c] += 1
+
+
+cdef void _gain_mineral(TrianState* s, int me, action_t a) noexcept nogil:
+    # section V.1.2.A: a mineral from a closed nebula the player controls
+    cdef int k, c
+    _decode_colour_action(a, A_GAIN, &k, &c)
+    s.neb_minerals[k][c] -= 1
+    s.neb_gained[k] += 1
+    s.players[me].minerals[c] += 1
+    _race_after_gain(s, me, k, c)
+
+
+cdef void _rogue_mine(TrianState* s, int me, action_t a) noexcept nogil:
+    # section V.1.2.B: the Rogue on tile i mines 1 mineral of its nebula this turn
+    cdef int i, c, k
+    _decode_colour_action(a, A_ROGUE, &i, &c)
+    k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
+    s.neb_minerals[k][c] -= 1
+    s.placed[i].rogue_used = 1
+    s.players[me].minerals[c] += 1
+    _race_after_gain(s, me, k, c)

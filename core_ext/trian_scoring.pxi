@@ -1,0 +1,70 @@
+# Included by trian.pyx: the end of the game (section VII): plundering, scores and ranks.
+
+cdef void _plunder(TrianState* s) noexcept nogil:
+    # section VII / X / XII: at the end, in turn order from the first player, each player's Corvettes
+    # in a closed planetary system controlled by another player with a station there take
+    # tiles x 1 (research station) or x 2 (space station) x Corvettes credits from that controller,
+    # never more than the controller has
+    cdef int n = s.params.num_players, k, p, i, j, root, victim, tiles, ext, st, corv, amount, seen
+    cdef int units[MAX_PLAYERS]
+    for k in range(n):
+        p = (s.first_player + k) % n
+        for i in range(s.n_placed):
+            if not FACE_HAS_SYS[s.placed[i].face]:
+                continue
+            root = _cfind(s, i * 5 + K_SYSTEM)
+            if s.uf_open[root] != 0:
+                continue
+            seen = 0             # the system is handled at its first tile only
+            for j in range(i):
+                if FACE_HAS_SYS[s.placed[j].face] and _cfind(s, j * 5 + K_SYSTEM) == root:
+                    seen = 1
+                    break
+            if seen:
+                continue
+            victim = _controller(s, root)
+            if victim < 0 or victim == p:
+                continue
+            tiles = 0
+            corv = 0
+            for j in range(s.n_placed):
+                if FACE_HAS_SYS[s.placed[j].face] and _cfind(s, j * 5 + K_SYSTEM) == root:
+                    tiles += 1
+                    if s.placed[j].ship_kind == SHIP_CORVETTE and s.placed[j].ship == p:
+                        corv += 1
+            if corv == 0:
+                continue
+            _area_census(s, root, &ext, &ext, units, &st)
+            if st == 0:
+                continue
+            amount = tiles * st * corv
+            if amount > s.players[victim].credits:
+                amount = s.players[victim].credits
+            s.players[victim].credits -= amount
+            s.players[p].credits += amount
+
+
+cdef void trian_scores(const void* p, double* out) noexcept nogil:
+    # credits, with minerals at 3 each (section VII.1); the same formula before the end
+    cdef const TrianState* s = _cst(p)
+    cdef int i
+    for i in range(s.params.num_players):
+        out[i] = s.players[i].credits + 3.0 * _mineral_total(&s.players[i])
+
+
+cdef inline int _pieces_left(const TrianPlayer* pl) noexcept nogil:
+    return pl.emissaries + pl.research + pl.space
+
+
+cdef void trian_ranks(const void* p, int* out) noexcept nogil:
+    # most credits first; a tie goes to fewer pieces left on the race board; then shared (VII.3)
+    cdef const TrianState* s = _cst(p)
+    cdef double sc[MAX_PLAYERS]
+    cdef int n = s.params.num_players, i, j
+    trian_scores(p, sc)
+    for i in range(n):
+        out[i] = 0
+        for j in range(n):
+            if sc[j] > sc[i] or (sc[j] == sc[i] and
+                                 _pieces_left(&s.players[j]) < _pieces_left(&s.players[i])):
+                out[i] += 1

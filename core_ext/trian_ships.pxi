@@ -1,0 +1,241 @@
+# Included by trian.pyx: ships (variant ships; sections V.3.2, V.3.4, V.3.5, XII): where a ship may stand,
+# how it moves through outer space, teleports, Rogue mining, a ship going home or landing, and the ship
+# actions.
+
+cdef inline bint _ship_may_stand(const TrianState* s, int j) noexcept nogil:
+    # a free outer-space tile outside every exmitter's radius (sections V.3.2, V.3.4, V.3.5)
+    return s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and not _in_exmitter_field(s, j)
+
+
+cdef inline bint _ship_may_stand_for(const TrianState* s, int j, int owner) noexcept nogil:
+    # _ship_may_stand for a ship of `owner`, whose race may ignore exmitters (Adaptation Abilities)
+    return s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
+        (not _in_exmitter_field(s, j) or _exmitter_immune(s, owner))
+
+
+cdef bint _enemy_ship_adjacent(const TrianState* s, int i, int owner) noexcept nogil:
+    cdef int d, j
+    for d in range(3):
+        j = _space_nb(s, i, d)
+        if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != owner:
+            return True
+    return False
+
+
+cdef inline void _reach_cache_init(const TrianState* s, ReachCache* c) noexcept nogil:
+    _exmitter_field_map(s, c.field)
+    memset(c.nb_known, 0, s.n_placed)
+
+
+cdef inline bint _cached_field(const TrianState* s, ReachCache* c, int j) noexcept nogil:
+    return c.field[j]
+
+
+cdef inline int _cached_space_nb(const TrianState* s, ReachCache* c, int i, int d) noexcept nogil:
+    if not (c.nb_known[i] >> d) & 1:
+        c.space_nb[i][d] = <int16_t>_space_nb(s, i, d)
+        c.nb_known[i] |= <uint8_t>(1 << d)
+    return c.space_nb[i][d]
+
+
+cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_t* out) noexcept nogil:
+    # _reach_cached with a cache of its own
+    cdef ReachCache cache
+    _reach_cache_init(s, &cache)
+    _reach_cached(s, i, g, depth, start, out, &cache)
+
+
+cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start, uint8_t* out,
+                        ReachCache* c) noexcept nogil:
+    # mark in `out` every tile a ship may end on from tile i (entered by outer-space group g, -1 at
+    # the start) within `depth` more steps: through outer space only, never into an exmitter's
+    # radius, passing other ships but not ending on them nor where it started (section V.3.5).
+    # A breadth-first search over (tile, group entered by): each is expanded once, at its fewest steps,
+    # which reaches exactly the tiles of every walk of up to `depth` steps.
+    cdef int16_t q_tile[TR_TILES * 4]
+    cdef int8_t q_group[TR_TILES * 4]
+    cdef uint8_t q_steps[TR_TILES * 4]
+    cdef uint8_t seen[TR_TILES * 4]      # (tile, group + 1) already queued
+    cdef bint immune = _exmitter_immune(s, s.placed[start].ship)
+    cdef int head = 0, tail = 1, d, j, t, gt, gj
+    memset(seen, 0, s.n_placed * 4)
+    q_tile[0] = <int16_t>i
+    q_group[0] = <int8_t>g
+    q_steps[0] = 0
+    seen[i * 4 + g + 1] = 1
+    while head < tail:
+        t = q_tile[head]
+        gt = q_group[head]
+        if q_steps[head] >= depth:
+            break                          # the queue is in order of steps
+        for d in range(3):
+            j = _cached_space_nb(s, c, t, d)
+            if j < 0 or (gt >= 0 and _side_group(s, t, d) != gt):
+                continue
+            if not immune and _cached_field(s, c, j):
+                continue
+            if j != start and s.placed[j].ship_kind == 0:
+                out[j] = 1
+            gj = _side_group(s, j, _opposite(d))
+            c.space_nb[j][_opposite(d)] = <int16_t>t      # equal edges: outer space continues back to t
+            c.nb_known[j] |= <uint8_t>(1 << _opposite(d))
+            if not seen[j * 4 + gj + 1]:
+                seen[j * 4 + gj + 1] = 1
+                q_tile[tail] = <int16_t>j
+                q_group[tail] = <int8_t>gj
+                q_steps[tail] = q_steps[head] + 1
+                tail += 1
+        head += 1
+
+
+cdef bint _ship_expedition_ok(const TrianState* s) noexcept nogil:
+    # section V.3.2: onto the outer space of the tile added this turn, no ship on any adjacent tile
+    cdef int i = s.new_tile, d, j
+    if i == TR_UNKNOWN or not _ship_may_stand_for(s, i, s.turn_player):
+        return False
+    for d in range(3):
+        j = _nb_placed(s, i, d)
+        if j >= 0 and s.placed[j].ship_kind != 0:
+            return False
+    return True
+
+
+cdef inline bint _teleport_radius(const TrianState* s, int i) noexcept nogil:
+    # tile i is next to the teleport added this turn, and that teleport is still unused
+    cdef int d
+    if s.new_tile == TR_UNKNOWN or s.teleport_used or FACE_FEAT[s.placed[s.new_tile].face] != F_TELEPORT:
+        return False
+    for d in range(3):
+        if _nb_placed(s, s.new_tile, d) == i:
+            return True
+    return False
+
+
+cdef inline bint _ship_may_teleport_from(const TrianState* s, int i, int me) noexcept nogil:
+    # any ship in the radius of the teleport added this turn (section V.3.4), or one's own ship that
+    # ended a move on a teleport on an earlier turn ("on your next turn", section V.3.5)
+    if s.placed[i].ship_kind == 0:
+        return False
+    if _ship_immobile(s, i):
+        return False
+    if _teleport_radius(s, i):
+        return True
+    return s.placed[i].ship == me and not s.placed[i].ship_new and FACE_FEAT[s.placed[i].face] == F_TELEPORT
+
+
+cdef bint _rogue_may_mine(const TrianState* s, int i, int me) noexcept nogil:
+    # section V.1.2.B: 1 mineral per turn from the closed nebula whose part shares the Rogue's tile,
+    # never across a gas cloud (ruling: not on a face with a gas edge)
+    cdef int f = s.placed[i].face, e
+    if s.placed[i].ship_kind != SHIP_ROGUE or s.placed[i].ship != me or s.placed[i].rogue_used:
+        return False
+    if not FACE_HAS_NEB[f]:
+        return False
+    for e in range(3):
+        if FACE_EDGE[f][e] == E_GAS:
+            return False
+    return _nebula_record(s, _cfind(s, i * 5 + K_NEBULA)) >= 0
+
+
+cdef void _ship_home(TrianState* s, int i) noexcept nogil:
+    # the ship on tile i goes back to its owner's supply; an emissary it blocked may now fight
+    # (a racial ship token, e.g. the Supreme Priestess, is in its owner's supply when off the board)
+    cdef int p = s.placed[i].ship
+    if s.placed[i].ship_kind == 0:
+        return
+    if s.placed[i].ship_kind == SHIP_CORVETTE:
+        s.players[p].corvettes += 1
+    elif s.placed[i].ship_kind == SHIP_ROGUE:
+        s.players[p].rogues += 1
+    _race_ship_gone(s, i)
+    s.placed[i].ship = -1
+    s.placed[i].ship_kind = 0
+    s.placed[i].ship_new = 0
+    s.placed[i].rogue_used = 0
+    _check_unblock(s, i)
+
+
+cdef void _ship_arrive(TrianState* s, int i, int owner, int kind) noexcept nogil:
+    s.placed[i].ship = <int8_t>owner
+    s.placed[i].ship_kind = <uint8_t>kind
+    s.placed[i].ship_new = 1
+    s.placed[i].rogue_used = 0
+
+
+cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
+    # a ship moved or teleported onto tile i: a battle when an enemy ship is adjacent (section VI.2.A);
+    # the ship's owner is the attacker
+    if _enemy_ship_adjacent(s, i, s.placed[i].ship):
+        s.sb_on = 1
+        s.sb_att = <uint8_t>i
+        s.sb_def = 0
+        s.mode = M_SHIP_TARGET
+    elif s.actions_left == 0:
+        _finish_ph3(s)
+
+
+cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
+    # phase 3 ship actions: expedition, moving one's ship, teleporting a ship
+    cdef uint8_t reach[TR_TILES]
+    cdef ReachCache cache
+    cdef int i, j, owner
+    cdef bint cache_ready = False         # filled when the first ship needs it
+    if s.actions_taken == 0 and _ship_expedition_ok(s):
+        if s.players[me].corvettes > 0:
+            out[n] = A_SHIP_EXPED
+            n += 1
+        if s.players[me].rogues > 0:
+            out[n] = A_SHIP_EXPED + 1
+            n += 1
+    for i in range(s.n_placed):
+        if s.placed[i].ship_kind == 0 or _ship_immobile(s, i):
+            continue
+        if not cache_ready and (s.placed[i].ship == me or _ship_may_teleport_from(s, i, me)):
+            _reach_cache_init(s, &cache)
+            cache_ready = True
+        if s.placed[i].ship == me:
+            memset(reach, 0, s.n_placed)
+            _race_reach(s, i, reach, &cache)
+            for j in range(s.n_placed):
+                if reach[j]:
+                    out[n] = _tile_pair_action(A_SHIP_MOVE, i, j)
+                    n += 1
+        if _ship_may_teleport_from(s, i, me):
+            owner = s.placed[i].ship
+            for j in range(s.n_placed):
+                if j != i and s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
+                        (not _cached_field(s, &cache, j) or _exmitter_immune(s, owner)):
+                    out[n] = _tile_pair_action(A_SHIP_TELE, i, j)
+                    n += 1
+    return n
+
+
+cdef bint _ship_expedition(TrianState* s, int me, int kind) noexcept nogil:
+    # section V.3.2: a ship from the supply onto the tile added this turn; True when a racial token
+    # destroyed it on arrival (phase 3 then went on without it)
+    if kind == SHIP_CORVETTE:
+        s.players[me].corvettes -= 1
+    else:
+        s.players[me].rogues -= 1
+    _ship_arrive(s, s.new_tile, me, kind)
+    return s.params.variant >= V_FULL and _race_after_ship_move(s, s.new_tile, False)
+
+
+cdef void _ship_move(TrianState* s, action_t a) noexcept nogil:
+    # section V.3.5: a ship moves (or is teleported) from tile src to tile j, then lands: a battle when
+    # an enemy ship is next to it, else the end of phase 3 after its last action
+    cdef int base = A_SHIP_MOVE if a < A_SHIP_TELE else A_SHIP_TELE, src, j, owner, kind
+    _decode_tile_pair(a, base, &src, &j)
+    if base == A_SHIP_TELE and _teleport_radius(s, src):
+        s.teleport_used = 1
+    owner = s.placed[src].ship
+    kind = s.placed[src].ship_kind
+    s.placed[src].ship = -1
+    s.placed[src].ship_kind = 0
+    s.placed[src].ship_new = 0
+    s.placed[src].rogue_used = 0
+    _ship_arrive(s, j, owner, kind)
+    _check_unblock(s, src)
+    if _race_after_ship_move(s, j, base == A_SHIP_TELE):
+        return                   # a racial skill decides first; it lands the ship afterwards
+    _ship_landed(s, j)

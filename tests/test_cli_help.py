@@ -1,0 +1,29 @@
+"""Every `orrery` command and bench prints its help (argparse formats help strings with %, so a stray
+percent sign breaks a command's --help only when someone asks for it)."""
+
+import argparse
+
+import pytest
+from orrery.service.cli import build_parser
+
+
+def _subparsers(parser: argparse.ArgumentParser):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield name, sub
+                yield from ((f"{name} {n}", s) for n, s in _subparsers(sub))
+
+
+def test_every_command_formats_its_help():
+    commands = dict(_subparsers(build_parser()))
+    assert {"serve", "games", "bench", "bench strength"} <= set(commands)
+    for name, sub in commands.items():
+        assert sub.format_help(), name
+
+
+def test_top_level_help_exits_cleanly(capsys):
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["bench", "--help"])
+    assert done.value.code == 0
+    assert "strength" in capsys.readouterr().out

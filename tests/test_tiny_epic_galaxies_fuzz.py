@@ -1,0 +1,122 @@
+"""Fuzz the Tiny Epic Galaxies loader: mutated states and observations are either refused with
+StateFormatError or load into a state that round-trips and plays to the end."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from orrery.core_ext import StateFormatError, load_game  # noqa: E402
+
+JUNK = [
+    None,
+    True,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    5,
+    7,
+    8,
+    13,
+    60,
+    255,
+    2**64,
+    "?",
+    "home",
+    "locked",
+    "rogue",
+    "move",
+    "Jakks",
+    "Gort",
+    "Charger",
+    [],
+    {},
+    [0],
+    {"planet": "Jakks", "track": 9},
+    "turn",
+    1.5,
+]
+
+
+def _samples(players: int, seed: int) -> list[tuple[dict[str, Any], int | None]]:
+    """(document, observer) pairs along a random game: full states and every seat's observation."""
+    game = load_game("tiny_epic_galaxies", players=players)
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    out: list[tuple[dict[str, Any], int | None]] = []
+    for step in range(400):
+        if state.is_terminal():
+            break
+        if step % 37 == 0:
+            out.append((state.to_dict(), None))
+            out.append((state.observation(step % players).to_dict(), step % players))
+        state.apply(rng.choice(state.legal_actions()))
+    out.append((state.to_dict(), None))
+    return out
+
+
+SAMPLES = {n: _samples(n, 11 * n) for n in (1, 2, 3, 5)}
+
+
+def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
+    paths = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            paths += _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            paths += _paths(v, (*prefix, i))
+    return paths
+
+
+def _mutate(doc: dict[str, Any], choice: int, junk: Any, delete: bool) -> dict[str, Any]:
+    doc = json.loads(json.dumps(doc))
+    paths = [p for p in _paths(doc["state"]) if p]
+    path = paths[choice % len(paths)]
+    parent = doc["state"]
+    for key in path[:-1]:
+        parent = parent[key]
+    if delete and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = junk
+    return doc
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from(sorted(SAMPLES)),
+    which=st.integers(0, 10**6),
+    choice=st.integers(0, 10**6),
+    junk=st.sampled_from(JUNK),
+    delete=st.booleans(),
+    seed=st.integers(0, 2**32),
+)
+def test_mutated_inputs_are_refused_or_play_to_the_end(players, which, choice, junk, delete, seed):
+    game = load_game("tiny_epic_galaxies", players=players)
+    doc, observer = SAMPLES[players][which % len(SAMPLES[players])]
+    bad = _mutate(doc, choice, junk, delete)
+    try:
+        if observer is None:
+            state = game.state_from_json(json.dumps(bad))
+        else:
+            state = game.observation_from_dict(bad).determinize(seed)
+    except StateFormatError:
+        return
+    again = game.state_from_json(state.to_json())
+    assert again == state
+    for player in range(players):
+        obs = state.observation(player)
+        assert game.observation_from_json(obs.to_json()) == obs
+    if not state.is_terminal():
+        assert state.legal_actions()
+    state.playout(seed=seed % 1000)
+    assert state.is_terminal()
