@@ -21,6 +21,7 @@ PACKAGE_DIRS = {
     "orrery.core_ext": "core_ext",
     "orrery.search": "search",
     "orrery.service": "service",
+    "orrery.render": "render",
 }
 COMPILED_PACKAGES = ("orrery.core_ext", "orrery.search")
 # Cython finds a cimported `orrery.core_ext.game` as orrery/core_ext/game.pxd on its include path, and
@@ -44,6 +45,9 @@ def generate_protos() -> None:
         f"--python_out={out}",
         f"--pyi_out={out}",
         f"--grpc_python_out={out}",
+        # The descriptor set Envoy's gRPC-JSON transcoder reads (orrery gateway): built here, never committed.
+        f"--descriptor_set_out={out / 'orrery' / 'v1' / 'orrery.pb'}",
+        "--include_imports",
         *protos,
     ]
     if protoc.main(args) != 0:

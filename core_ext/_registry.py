@@ -18,6 +18,7 @@ from orrery.core_ext._errors import UnknownGameError
 BUILTIN_GAME_MODULES = (
     "orrery.core_ext.kuhn",
     "orrery.core_ext.trian",
+    "orrery.core_ext.take_the_galaxy",
     "orrery.core_ext.tiny_epic_galaxies",
 )
 

@@ -51,11 +51,39 @@ def _run_selfplay(args: argparse.Namespace) -> int:
         if args.render and state.current_player != seat:
             print(state.render())
 
-    record = play_game(args.game, args.players, args.seed, bots, variant=args.variant, on_move=on_move)
+    pictures = _svg_writer(args.svg) if args.svg else None
+
+    def on_move_and_picture(state, seat, action, label):
+        on_move(state, seat, action, label)
+        if pictures:
+            pictures(state, seat, action, label)
+
+    record = play_game(
+        args.game, args.players, args.seed, bots, variant=args.variant, on_move=on_move_and_picture
+    )
     print(f"game over after {len(record.actions)} actions")
     for seat, (score, rank) in enumerate(zip(record.scores, record.ranks, strict=False)):
         print(f"seat {seat} ({names[seat]}): score {score:g}, place {rank + 1}")
     return 0
+
+
+def _svg_writer(folder: str):
+    """on_move callback writing DIR/move-NNNN.svg after each move (NNNN = move number), drawn from the
+    view of the seat to move next (the last mover's once the game is over)."""
+    from pathlib import Path
+
+    from orrery.render import to_svg
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    count = [0]
+
+    def write(state, seat, action, label):
+        number = count[0] = count[0] + 1
+        viewer = state.current_player if not state.is_terminal() else seat
+        (out / f"move-{number:04d}.svg").write_text(to_svg(state.observation(viewer).to_dict()))
+
+    return write
 
 
 def _run_bench_search(args: argparse.Namespace) -> int:
@@ -125,6 +153,9 @@ def register(commands, bench) -> None:
     p.add_argument("--bots", nargs="+", choices=BOT_KINDS, help="one bot per seat (default: random)")
     _add_budget_arguments(p)
     p.add_argument("--render", action="store_true", help="print the position after each turn")
+    p.add_argument(
+        "--svg", metavar="DIR", default=None, help="write a board picture after each move: DIR/move-NNNN.svg"
+    )
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.set_defaults(func=_run_selfplay)
 

@@ -153,6 +153,19 @@ _preset(
 )
 _preset(
     SearchConfig(
+        name="ismcts-long",
+        version=1,
+        algorithm="ismcts",
+        playout="heuristic",
+        max_playout_depth=160,
+        horizon="root",
+        description="ismcts@3 with leaves scored 160 moves after the searched position: for games whose "
+        "turns are long chains of small choices (Take The Galaxy's default; 2 players, 200 ms/move: won 10 "
+        "of 12 against greedy where ismcts@3 won 8 of 12).",
+    )
+)
+_preset(
+    SearchConfig(
         name="ismcts-horizon",
         version=1,
         algorithm="ismcts",

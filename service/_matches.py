@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from orrery.core_ext import GameInputError, game_info, load_game
+from orrery.render import to_svg
 from orrery.service._errors import invalid, not_found, precondition
 
 SCHEMA_VERSION = 3
@@ -150,6 +151,7 @@ class SeatView:
     ranks: tuple[int, ...]
     ai: tuple[bool, ...] = ()
     status: int = ACTIVE
+    svg: str = ""  # the board picture of this view (orrery.render)
 
 
 @dataclass(frozen=True)
@@ -534,6 +536,7 @@ class MatchStore:
             ranks=ranks,
             ai=tuple(spec is not None for spec in specs),
             status=meta.status if meta.status != ACTIVE or live else FINISHED,
+            svg=to_svg(observation) if live else to_svg(observation.to_dict()),
         )
 
     def observation(self, match_id: str, seat: int) -> Any:
@@ -808,3 +811,16 @@ class MatchStore:
         if action_id not in observation.legal_actions():
             raise invalid("action_id", f"{action_id} is not legal here; legal: {observation.legal_actions()}")
         return action_id
+
+
+def replay_pictures(replay: Replay, seat: int) -> list[str]:
+    """The board pictures of a finished match as `seat` saw it: before the first move, then after each
+    move (index = move number). The match is over, so its seed and moves are public already."""
+    state = load_game(replay.game, players=replay.players, variant=replay.variant).new_initial_state(
+        replay.seed
+    )
+    pictures = [to_svg(state.observation(seat).to_dict())]
+    for _, _, action in replay.moves:
+        state.apply(action.id)
+        pictures.append(to_svg(state.observation(seat).to_dict()))
+    return pictures

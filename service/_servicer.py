@@ -27,7 +27,16 @@ from orrery.service._auth_interceptor import TOKEN_KEY, tokens_from_metadata
 from orrery.service._errors import ServiceError, invalid, unauthenticated
 from orrery.service._events import CLOSED, MatchEvents
 from orrery.service._levels import MAX_ITERATIONS, MAX_MILLISECONDS, choose_by_temperature, grant_budget
-from orrery.service._matches import ACTIVE, SPECTATOR, ActionView, AiSpec, AiTurn, Ended, MatchStore
+from orrery.service._matches import (
+    ACTIVE,
+    SPECTATOR,
+    ActionView,
+    AiSpec,
+    AiTurn,
+    Ended,
+    MatchStore,
+    replay_pictures,
+)
 from orrery.service._metrics import ServiceMetrics
 from orrery.service._quota import RateLimit, peer_host
 from orrery.service._search import (
@@ -242,6 +251,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             ranks=list(view.ranks),
             ai_seats=list(view.ai),
             status=view.status,
+            svg=view.svg,
         )
 
     @_rpc
@@ -479,13 +489,22 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     async def GetReplay(self, request: pb.GetReplayRequest, context: Any) -> pb.GetReplayResponse:
         required(request.match_id, "match_id")
         replay = await self.db(self.store.replay, request.match_id)
+        pictures: list[str] = []
+        if request.HasField("svg_seat"):
+            if request.svg_seat >= replay.players:
+                raise invalid("svg_seat", f"must be below players ({replay.players})")
+            pictures = await self.cpu(replay_pictures, replay, request.svg_seat)
         return pb.GetReplayResponse(
             match_id=replay.match_id,
             game=replay.game,
             variant=replay.variant,
             players=replay.players,
             seed=replay.seed,
-            moves=[pb.ReplayMove(move_number=n, seat=s, action=_action(a)) for n, s, a in replay.moves],
+            moves=[
+                pb.ReplayMove(move_number=n, seat=s, action=_action(a), svg=pictures[n] if pictures else "")
+                for n, s, a in replay.moves
+            ],
+            initial_svg=pictures[0] if pictures else "",
             final_state_json=replay.final_state_json,
             scores=list(replay.scores),
             ranks=list(replay.ranks),

@@ -14,6 +14,7 @@ COMMAND_MODULES = (
     "orrery.search._cli",
     "orrery.search.tournament._cli",
     "orrery.service._cli",
+    "orrery.service._gateway",
 )
 
 

@@ -268,6 +268,9 @@ def test_round_robin_report_ranks_bots_and_shows_seats(tmp_path):
         assert heading in text
     assert text.count("| random vs greedy |") + text.count("| greedy vs random |") == 1
     assert files.chart.exists() and files.html.exists()
+    # a sample game's final position, replayed from its recorded actions and drawn by orrery.render
+    assert files.position is not None and files.position.read_text().startswith("<svg")
+    assert f"]({files.position.name})" in text and "<figure><svg" in files.html.read_text()
 
 
 @pytest.mark.parametrize(

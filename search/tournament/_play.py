@@ -55,6 +55,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     think_s = [0.0] * task.players
     moves_by_seat = [0] * task.players
     moves = 0
+    actions: list[int] = []
     while not state.is_terminal():
         seat = state.current_player
         observation = state.observation(seat)
@@ -62,6 +63,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         action = bots[seat].select_action(observation, seed=move_seed(task.bot_seeds[seat], moves))
         think_s[seat] += time.perf_counter() - tick
         state.apply(action)  # an illegal choice raises: a broken bot must not score games
+        actions.append(int(action))
         moves_by_seat[seat] += 1
         moves += 1
     pairing, set_index, rotation = task.key
@@ -81,4 +83,5 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "moves_by_seat": moves_by_seat,
         "think_s": [round(t, 6) for t in think_s],
         "wall_s": round(time.perf_counter() - started, 6),
+        "actions": actions,  # the game replays from deal_seed (reports draw a sample's final position)
     }

@@ -168,10 +168,33 @@ def ratings_svg(a: Analysis) -> str:
     return buffer.getvalue()
 
 
-def markdown(a: Analysis, chart_name: str) -> str:
+def sample_position_svg(a: Analysis, records: list[dict]) -> tuple[str, str] | None:
+    """(caption, SVG) of the final position of the first game that recorded its actions, as seat 0 saw
+    it; None for results written before games recorded their actions."""
+    from orrery.core_ext import load_game
+    from orrery.render import to_svg
+
+    for record in records:
+        if record.get("type") == "game" and "actions" in record:
+            game = load_game(a.config.game, players=a.config.players, variant=a.config.variant)
+            state = game.new_initial_state(seed=record["deal_seed"])
+            for action in record["actions"]:
+                state.apply(action)
+            seats = ", ".join(f"seat {i}: {bot}" for i, bot in enumerate(record["seats"]))
+            caption = (
+                f"Final position of a sample game (pairing {record['pairing']}, set {record['set']}, "
+                f"rotation {record['rotation']}; {seats}), as seat 0 saw it"
+            )
+            return caption, to_svg(state.observation(0).to_dict())
+    return None
+
+
+def markdown(a: Analysis, chart_name: str, position: tuple[str, str] | None = None) -> str:
     out = [f"# Tournament {a.config.name}", ""]
     out += [f"- {line}" for line in _summary_lines(a)]
     out += ["", f"![ratings]({chart_name})", ""]
+    if position is not None:
+        out += [f"![{position[0]}]({position[1]})", "", f"*{position[0]}.*", ""]
     for title, header, rows in _tables(a):
         out += [f"## {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         out += ["| " + " | ".join(row) + " |" for row in rows]
@@ -179,7 +202,7 @@ def markdown(a: Analysis, chart_name: str) -> str:
     return "\n".join(out)
 
 
-def html_page(a: Analysis, svg: str) -> str:
+def html_page(a: Analysis, svg: str, position: tuple[str, str] | None = None) -> str:
     e = html.escape
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
@@ -191,6 +214,9 @@ def html_page(a: Analysis, svg: str) -> str:
     parts += [f"<li>{e(line)}</li>" for line in _summary_lines(a)]
     parts.append("</ul>")
     parts.append(svg[svg.index("<svg") :])  # inline, without the XML prolog
+    if position is not None:
+        caption, picture = position
+        parts.append(f"<figure>{picture}<figcaption>{e(caption)}</figcaption></figure>")
     for title, header, rows in _tables(a):
         parts.append(
             f"<h2>{e(title)}</h2><table><tr>" + "".join(f"<th>{e(h)}</th>" for h in header) + "</tr>"
@@ -206,6 +232,7 @@ class ReportFiles:
     markdown: Path
     html: Path
     chart: Path
+    position: Path | None = None  # the final position of a sample game (SVG)
 
 
 def write_report(
@@ -221,8 +248,13 @@ def write_report(
     chart = folder / f"{stem}-ratings.svg"
     svg = ratings_svg(analysis)
     chart.write_text(svg)
+    sample = sample_position_svg(analysis, records)
+    position = None
+    if sample is not None:
+        position = folder / f"{stem}-final-position.svg"
+        position.write_text(sample[1])
     md = folder / f"{stem}.md"
-    md.write_text(markdown(analysis, chart.name))
+    md.write_text(markdown(analysis, chart.name, (sample[0], position.name) if position and sample else None))
     page = folder / f"{stem}.html"
-    page.write_text(html_page(analysis, svg))
-    return ReportFiles(md, page, chart)
+    page.write_text(html_page(analysis, svg, sample))
+    return ReportFiles(md, page, chart, position)
