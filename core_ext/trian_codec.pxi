@@ -773,11 +773,9 @@ cdef object _check_phase(const TrianState* s):
         return "take_back and an emissary battle need an area being resolved (events)"
     if not resolving and (s.ev_return or s.ev_credits):
         return "events.then is end_turn and events.value is set only while an area is being resolved"
-    if (s.mode == M_SHIP_TARGET or (s.mode == M_RACE and STEP_DIVINE <= s.race_step <= STEP_DIVINE_TO)) \
-            and not s.sb_on:
-        return "this phase needs a ship battle"
-    if s.sb_on and not (s.mode == M_SHIP_TARGET or battle or s.mode == M_RACE):
-        return "a ship battle needs its phase"
+    divine_help = s.mode == M_RACE and STEP_DIVINE <= s.race_step <= STEP_DIVINE_TO
+    if (s.mode == M_SHIP_TARGET or divine_help) != bool(s.sb_on) and not battle:
+        return "a ship battle goes with ship_target, a clash or a Divine help step, and they with it"
     return None
 
 

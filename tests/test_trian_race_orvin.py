@@ -3,6 +3,10 @@ An Extra Exmitter, Mental manipulation, Adaptation Abilities."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+from orrery.core_ext import StateFormatError
 from test_trian import A, B
 from test_trian_ships import CORVETTE, ROGUE, put_ship, ship_at, space_row, targets
 from trian_race_setup import ORVIN, full, give_minerals, kinds, mineral, set_race, set_tokens, token
@@ -150,3 +154,15 @@ def test_adaptation_abilities_units_may_enter_an_exmitters_radius():
     put_ship(sc, 2, A, CORVETTE)
     sc.place(3, 0, "space")
     assert (0, 0) not in targets(sc, "ship_move")
+
+
+def test_a_ship_battle_beside_a_racial_step_that_is_not_divine_help_is_refused():
+    # the loader: a ship battle only goes with ship_target, a clash or AURELI's Divine help steps
+    # (a stale one would later be fought as a ship clash by an emissary battle)
+    sc = exmitter_next_to(adaptation=True)
+    sc.act("pass")  # A's turn starts with the upkeep of its Rogue in the exmitter's radius
+    data = json.loads(sc.state.to_json())
+    assert data["state"]["racial_step"]["step"] == "adaptation"
+    data["state"]["ship_battle"] = {"attacker": {"x": 0, "y": 0}, "defender": {"x": 2, "y": 0}}
+    with pytest.raises(StateFormatError, match="a ship battle goes with"):
+        sc.game.state_from_json(json.dumps(data))
