@@ -15,8 +15,11 @@ from orrery.core_ext.rng cimport Rng, rng_seed, rng_below
 
 from orrery.core_ext._errors import IllegalActionError, StateFormatError
 
-STATE_FORMAT = "orrery.state/1"
-OBSERVATION_FORMAT = "orrery.observation/1"
+# The public JSON formats are versioned per game: "orrery.<game>.state/<version>" and
+# "orrery.<game>.observation/<version>" (Game.state_format, Game.observation_format). These are the
+# retired formats shared by every game before that; stored states in them can be upgraded once
+# (Game.upgrade_state_json), never read directly.
+RETIRED_FORMATS = {"state": "orrery.state/1", "observation": "orrery.observation/1"}
 
 
 cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_moves,
@@ -132,27 +135,78 @@ cdef class Game:
                              f"variant {self.variant!r}")
         return s
 
-    def _header(self, str fmt):
-        return {"format": fmt, "game": self.name, "variant": self.variant, "players": self.num_players}
+    @property
+    def state_format(self):
+        """The format string of this game's full states, e.g. "orrery.trian.state/2"."""
+        return self._format("state")
 
-    def _check_header(self, dict data, str fmt):
-        for key, want in self._header(fmt).items():
+    @property
+    def observation_format(self):
+        return self._format("observation")
+
+    def _format(self, str kind):
+        return f"orrery.{self.name}.{kind}/{self._format_version()}"
+
+    def _header(self, str kind):
+        return {"format": self._format(kind), "game": self.name, "variant": self.variant,
+                "players": self.num_players}
+
+    def _check_header(self, dict data, str kind):
+        self._check_format(data.get("format"), kind)
+        for key, want in self._header(kind).items():
             if data.get(key) != want:
-                raise StateFormatError(f"field {key!r}: expected {want!r}, got {data.get(key)!r}")
+                raise StateFormatError(f"field {key!r}: expected {want!r}, got {_show(data.get(key))}")
+
+    def _check_format(self, fmt, str kind):
+        """Refuse any format but this game's current one of `kind`, saying which one this server reads."""
+        want = self._format(kind)
+        if fmt == want:
+            return
+        if fmt is None:
+            raise StateFormatError(f"missing field 'format'; this server reads {want}")
+        if fmt == self._format(_OTHER_KIND[kind]):
+            raise StateFormatError(f"format {fmt!r} is the other kind of JSON; this call reads {want}")
+        if fmt in RETIRED_FORMATS.values() or self._older_format(fmt):
+            raise StateFormatError(f"format {_show(fmt)} is no longer supported; this server reads {want}")
+        raise StateFormatError(f"format {_show(fmt)} is not supported; this server reads {want}")
+
+    def _older_format(self, fmt):
+        """An earlier version of one of this game's formats."""
+        if not isinstance(fmt, str) or not fmt.startswith(f"orrery.{self.name}."):
+            return False
+        kind, _, version = fmt[len(f"orrery.{self.name}."):].partition("/")
+        return kind in _OTHER_KIND and version.isdecimal() and int(version) < self._format_version()
 
     def state_from_json(self, text):
         data = _parse_json(text)
-        self._check_header(data, STATE_FORMAT)
+        self._check_header(data, "state")
         cdef State s = new_state(self)
         s.game._load_payload(s, None, _field(data, "state", dict))
         return s
+
+    def upgrade_state_json(self, text):
+        """Stored full-state JSON in the current format or a retired one, as JSON in the current format.
+
+        A retired payload is translated by the game (each game knows its old payload), then loaded like
+        any input, so an upgraded state passes every check of the current loader. Anything that cannot be
+        upgraded raises StateFormatError; for hosted matches stored by an older server.
+        """
+        data = _parse_json(text)
+        if data.get("format") != RETIRED_FORMATS["state"]:
+            return self.state_from_json(text).to_json()
+        for key, want in (("game", self.name), ("variant", self.variant), ("players", self.num_players)):
+            if data.get(key) != want:
+                raise StateFormatError(f"field {key!r}: expected {want!r}, got {_show(data.get(key))}")
+        upgraded = self._header("state")
+        upgraded["state"] = self._payload_from_v1(_field(data, "state", dict))
+        return self.state_from_json(json.dumps(upgraded)).to_json()
 
     def observation_from_json(self, text):
         return self.observation_from_dict(_parse_json(text))
 
     def observation_from_dict(self, dict data):
         """observation_from_json for JSON already parsed (the service validates the header first)."""
-        self._check_header(data, OBSERVATION_FORMAT)
+        self._check_header(data, "observation")
         player = _field(data, "observer", int)
         if not 0 <= player < self.num_players:
             raise StateFormatError(f"field 'observer': {player} is not a seat of a "
@@ -162,6 +216,16 @@ cdef class Game:
         return o
 
     # ---- per-game hooks, overridden by each core ----
+    def _format_version(self):
+        """The version of this game's JSON formats: raise it whenever the payload changes."""
+        return 1
+
+    def _payload_from_v1(self, dict payload):
+        """The current payload from a payload of the retired "orrery.state/1" (raise StateFormatError).
+        By default the same: a game whose payload did not change when formats became per game (the
+        loader checks it as any input); a game whose payload changed translates it here."""
+        return payload
+
     def _dump_payload(self, State s, Observation o):
         """The struct as a JSON-able dict; exactly one of s / o is given."""
         raise NotImplementedError
@@ -186,6 +250,15 @@ cdef class Game:
     def __reduce__(self):
         from orrery.core_ext._registry import load_game
         return (_load_game_kw, (self.name, self.num_players, self.variant))
+
+
+_OTHER_KIND = {"state": "observation", "observation": "state"}
+
+
+def _show(value):
+    # a short rendering of an untrusted value for an error message
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _load_game_kw(name, players, variant):
@@ -353,7 +426,7 @@ cdef class State:
         return moves
 
     def to_dict(self):
-        d = self.game._header(STATE_FORMAT)
+        d = self.game._header("state")
         d["state"] = self.game._dump_payload(self, None)
         return d
 
@@ -441,7 +514,7 @@ cdef class Observation:
         return self.action_to_struct(action)["label"]
 
     def to_dict(self):
-        d = self.game._header(OBSERVATION_FORMAT)
+        d = self.game._header("observation")
         d["observer"] = self.player
         d["state"] = self.game._dump_payload(None, self)
         return d

@@ -256,6 +256,10 @@ cdef class KuhnGame(Game):
         self.variant = variant
         self.num_players = players
 
+    def _format_version(self):
+        # 1 was the shared "orrery.state/1"; the payload itself has not changed since
+        return 2
+
     def seat_teams(self):
         if self.params.variant == VARIANT_TEAMS:
             return tuple(i % 2 for i in range(self.num_players))
@@ -273,6 +277,9 @@ cdef class KuhnGame(Game):
         # Rebuild by replaying the history on the given cards, so any loaded state is reachable.
         cdef KuhnState tmp
         n = self.num_players
+        extra = set(payload) - {"cards", "history"}
+        if extra:
+            raise StateFormatError(f"field 'state': unknown keys {', '.join(sorted(map(repr, extra))[:5])}")
         cards = payload.get("cards")
         history = payload.get("history")
         if not isinstance(cards, list) or len(cards) != n:
@@ -286,14 +293,14 @@ cdef class KuhnGame(Game):
                 if s is not None or i == o.player:
                     raise StateFormatError(f"field 'state.cards[{i}]': this card must be known")
                 continue
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= n or c in seen:
+            if type(c) is not int or not 0 <= c <= n or c in seen:
                 raise StateFormatError(f"field 'state.cards[{i}]': {c!r} is not an unused card 0..{n}")
             seen.add(c)
         kuhn_init(&tmp, &self.params, 0)
         for i in range(n):
             tmp.cards[i] = KUHN_UNKNOWN if cards[i] is None else cards[i]
         for step, a in enumerate(history):
-            if a not in (PASS, BET) or isinstance(a, bool) or tmp.terminal:
+            if type(a) is not int or a not in (PASS, BET) or tmp.terminal:
                 raise StateFormatError(f"field 'state.history[{step}]': {a!r} is not a legal action here")
             kuhn_apply(&tmp, a)
         if o is not None:
@@ -351,6 +358,7 @@ register(
         default_search="ismcts@1",
         outcome="team",
         hidden_information="the other seats' cards until a showdown",
+        rules_doc="docs/rules/kuhn.md",
         testing_only=True,
     )
 )

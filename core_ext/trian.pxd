@@ -106,8 +106,6 @@ ctypedef struct TrianState:
     int16_t ev_root[TR_EVENTS]
     uint8_t ev_kind[TR_EVENTS]
     int16_t ev_credits             # value of the area being resolved
-    int8_t ev_closer
-    uint8_t ev_pad
     # emissary battle
     int8_t b_order[MAX_PLAYERS]    # attacker first, then clockwise; -1 past b_n
     uint8_t b_n

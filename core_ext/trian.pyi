@@ -17,3 +17,21 @@ def tiles_with_face(name: str) -> list[tuple[int, int]]: ...
 def _debug_stack_top(st: State, stack: int, tiles: list[tuple[int, int]]) -> None: ...
 def _debug_dice(seed: int, count: int) -> list[int]: ...
 def _debug_seed_dice(st: State, seed: int) -> None: ...
+
+# The names of the public JSON format (docs/rules/trian.md, section 15).
+TRIAN_FORMAT_VERSION: int
+PHASE_IDS: dict[int, str]
+SIDE_IDS: tuple[str, ...]
+UNIT_IDS: tuple[str, ...]
+STATION_IDS: tuple[str | None, ...]
+SHIP_IDS: tuple[str | None, ...]
+AREA_IDS: tuple[str, ...]
+CAUSE_IDS: tuple[str, ...]
+AFTER_EVENTS_IDS: tuple[str, ...]
+STEP_IDS: dict[int, str]
+ADAPTED_UNIT_IDS: tuple[str, ...]
+RACIAL_USE_IDS: dict[int, tuple[tuple[int, str], ...]]
+STREAM_IDS: tuple[str, ...]
+RACE_NAMES: tuple[str, ...]
+SKILL_NAMES: tuple[tuple[str, ...], ...]
+UNIVERSAL_NAMES: tuple[str, ...]

@@ -127,6 +127,7 @@ cdef void _ship_battle_next(TrianState* s) noexcept nogil:
     cdef int a = s.sb_att
     if s.sb_on and s.placed[a].ship_kind != 0 and _enemy_ship_adjacent(s, a, s.placed[a].ship):
         s.mode = M_SHIP_TARGET
+        s.sb_def = 0                # no clash until the attacker picks its next target
         return
     s.sb_on = 0
     s.sb_att = 0

@@ -1,215 +1,782 @@
-# Included by trian.pyx: the Python side of the Trian core (JSON payloads, action structs, render).
+# Included by trian.pyx: the Python side of the Trian core (the public JSON format, action structs, render).
 #
-# The JSON payload names every struct field (arrays as lists); loading checks every value's range,
-# rebuilds the board from the placed tiles and compares it with the loaded index, and checks the
-# conservation of tiles, pieces, minerals and combat tokens, so an inconsistent payload is rejected.
+# The JSON payload ("orrery.trian.state/2", "orrery.trian.observation/2"; every field in docs/rules/trian.md,
+# section 15, and core_ext/schemas/trian.schema.json) holds game facts only: the tiles and where they lie,
+# the stacks as the reader knows them, pieces, counters, and each pending decision named by the cells,
+# seats and nebulas it concerns. Nothing of the struct's layout (hash table, union-find, frontier, padding)
+# is part of it.
+#
+# Loading builds a fresh state from those facts. The galaxy is placed again tile by tile in its order,
+# which rebuilds the board index, the frontier and the union-find exactly as play built them; every other
+# value that indexes the state is a seat checked against the player count, a nebula checked against the
+# list, or a cell looked up on that rebuilt board, so nothing read from JSON indexes memory unchecked.
+# The state is then checked as a whole (conservation of tiles, pieces, minerals and combat tokens; every
+# pending decision against the board), and an observation must hide exactly what observe() hides and
+# admit a determinization. A failure raises StateFormatError and leaves the caller's object untouched.
 
-cdef TrianState _PROBE
-
-
-cdef size_t _off(const void* field) noexcept:
-    return <size_t>(<const char*>field - <const char*>&_PROBE)
-
-
-def _field_specs():
-    # (name, offset, struct format char, count, stride)
-    cdef size_t ps = sizeof(TrianPlaced), qs = sizeof(TrianPlayer)
-    specs = [
-        ("turn", _off(&_PROBE.turn), "i", 1, 0),
-        ("mode", _off(&_PROBE.mode), "b", 1, 0),
-        ("turn_player", _off(&_PROBE.turn_player), "b", 1, 0),
-        ("first_player", _off(&_PROBE.first_player), "b", 1, 0),
-        ("stack0_tile", _off(&_PROBE.stack_tile[0][0]), "B", TR_STACK, 1),
-        ("stack1_tile", _off(&_PROBE.stack_tile[1][0]), "B", TR_STACK, 1),
-        ("stack0_up", _off(&_PROBE.stack_up[0][0]), "B", TR_STACK, 1),
-        ("stack1_up", _off(&_PROBE.stack_up[1][0]), "B", TR_STACK, 1),
-        ("stack_len", _off(&_PROBE.stack_len[0]), "B", 2, 1),
-        ("stack_top_face", _off(&_PROBE.stack_top_face[0]), "B", 2, 1),
-        ("drawn_tile", _off(&_PROBE.drawn_tile), "B", 1, 0),
-        ("drawn_up", _off(&_PROBE.drawn_up), "B", 1, 0),
-        ("drawn_face", _off(&_PROBE.drawn_face), "B", 1, 0),
-        ("drawn_stack", _off(&_PROBE.drawn_stack), "B", 1, 0),
-        ("n_discarded", _off(&_PROBE.n_discarded), "B", 1, 0),
-        ("discarded", _off(&_PROBE.discarded[0]), "B", TR_TILES, 1),
-        ("n_placed", _off(&_PROBE.n_placed), "B", 1, 0),
-    ]
-    for name, ptr, fmt in (
-        ("x", _off(&_PROBE.placed[0].x), "h"), ("y", _off(&_PROBE.placed[0].y), "h"),
-        ("tile", _off(&_PROBE.placed[0].tile), "B"), ("side", _off(&_PROBE.placed[0].side), "B"),
-        ("face", _off(&_PROBE.placed[0].face), "B"), ("up_face", _off(&_PROBE.placed[0].up_face), "B"),
-        ("rot", _off(&_PROBE.placed[0].rot), "B"), ("placer", _off(&_PROBE.placed[0].placer), "b"),
-        ("emissary", _off(&_PROBE.placed[0].emissary), "b"), ("station", _off(&_PROBE.placed[0].station), "B"),
-        ("ship", _off(&_PROBE.placed[0].ship), "b"), ("ship_kind", _off(&_PROBE.placed[0].ship_kind), "B"),
-        ("ship_new", _off(&_PROBE.placed[0].ship_new), "B"),
-        ("rogue_used", _off(&_PROBE.placed[0].rogue_used), "B"),
-        ("unit", _off(&_PROBE.placed[0].unit), "B"),
-    ):
-        specs.append(("placed_" + name, ptr, fmt, TR_TILES, ps))
-    specs += [
-        ("hkey", _off(&_PROBE.hkey[0]), "H", TR_HASH, 2),
-        ("hval", _off(&_PROBE.hval[0]), "h", TR_HASH, 2),
-        ("fx", _off(&_PROBE.fx[0]), "h", TR_FRONT, 2),
-        ("fy", _off(&_PROBE.fy[0]), "h", TR_FRONT, 2),
-        ("freq", _off(&_PROBE.freq[0]), "H", TR_FRONT, 2),
-        ("n_front", _off(&_PROBE.n_front), "B", 1, 0),
-        ("n_nebulas", _off(&_PROBE.n_nebulas), "B", 1, 0),
-        ("uf_parent", _off(&_PROBE.uf_parent[0]), "h", TR_NODES, 2),
-        ("uf_open", _off(&_PROBE.uf_open[0]), "h", TR_NODES, 2),
-        ("neb_root", _off(&_PROBE.neb_root[0]), "h", TR_NEBULAS, 2),
-        ("neb_minerals", _off(&_PROBE.neb_minerals[0][0]), "B", TR_NEBULAS * TR_COLORS, 1),
-        ("neb_gained", _off(&_PROBE.neb_gained[0]), "B", TR_NEBULAS, 1),
-        ("bag", _off(&_PROBE.bag[0]), "B", TR_COLORS, 1),
-    ]
-    for name, ptr, fmt, count in (
-        ("credits", _off(&_PROBE.players[0].credits), "i", 1),
-        ("minerals", _off(&_PROBE.players[0].minerals[0]), "B", 4),
-        ("emissaries", _off(&_PROBE.players[0].emissaries), "B", 1),
-        ("research", _off(&_PROBE.players[0].research), "B", 1),
-        ("space", _off(&_PROBE.players[0].space), "B", 1),
-        ("tok_count", _off(&_PROBE.players[0].tok_count), "B", 1),
-        ("tok_plus", _off(&_PROBE.players[0].tok_plus), "b", 1),
-        ("decl_count", _off(&_PROBE.players[0].decl_count), "B", 1),
-        ("decl_plus", _off(&_PROBE.players[0].decl_plus), "b", 1),
-        ("corvettes", _off(&_PROBE.players[0].corvettes), "B", 1),
-        ("rogues", _off(&_PROBE.players[0].rogues), "B", 1),
-        ("race", _off(&_PROBE.players[0].race), "B", 1),
-        ("skills", _off(&_PROBE.players[0].skills), "I", 1),
-    ):
-        if count == 1:
-            specs.append(("player_" + name, ptr, fmt, MAX_PLAYERS, qs))
-        else:
-            for c in range(count):
-                specs.append((f"player_{name}_{COLOR_NAMES[c]}", ptr + c, fmt, MAX_PLAYERS, qs))
-    for k in range(4):
-        specs.append((f"player_tok_at_{k}", _off(&_PROBE.players[0].tok_at[k]), "B", MAX_PLAYERS, qs))
-    specs += [
-        ("new_tile", _off(&_PROBE.new_tile), "B", 1, 0),
-        ("actions_left", _off(&_PROBE.actions_left), "B", 1, 0),
-        ("actions_taken", _off(&_PROBE.actions_taken), "B", 1, 0),
-        ("teleport_used", _off(&_PROBE.teleport_used), "B", 1, 0),
-        ("ev_pending", _off(&_PROBE.ev_pending), "B", 1, 0),
-        ("ev_return", _off(&_PROBE.ev_return), "B", 1, 0),
-        ("ev_n", _off(&_PROBE.ev_n), "B", 1, 0),
-        ("ev_pos", _off(&_PROBE.ev_pos), "B", 1, 0),
-        ("ev_root", _off(&_PROBE.ev_root[0]), "h", TR_EVENTS, 2),
-        ("ev_kind", _off(&_PROBE.ev_kind[0]), "B", TR_EVENTS, 1),
-        ("ev_credits", _off(&_PROBE.ev_credits), "h", 1, 0),
-        ("ev_closer", _off(&_PROBE.ev_closer), "b", 1, 0),
-        ("b_order", _off(&_PROBE.b_order[0]), "b", MAX_PLAYERS, 1),
-        ("b_n", _off(&_PROBE.b_n), "B", 1, 0),
-        ("b_pos", _off(&_PROBE.b_pos), "B", 1, 0),
-        ("b_bonus", _off(&_PROBE.b_bonus[0]), "B", MAX_PLAYERS, 1),
-        ("b_dice", _off(&_PROBE.b_dice[0]), "B", MAX_PLAYERS, 1),
-        ("b_rerolls", _off(&_PROBE.b_rerolls[0]), "B", MAX_PLAYERS, 1),
-        ("b_stage", _off(&_PROBE.b_stage), "B", 1, 0),
-        ("sb_on", _off(&_PROBE.sb_on), "B", 1, 0),
-        ("sb_att", _off(&_PROBE.sb_att), "B", 1, 0),
-        ("sb_def", _off(&_PROBE.sb_def), "B", 1, 0),
-        ("evolved", _off(&_PROBE.evolved), "B", 1, 0),
-        ("race_used", _off(&_PROBE.race_used), "B", 1, 0),
-        ("mission_tile", _off(&_PROBE.mission_tile), "B", 1, 0),
-        ("race_step", _off(&_PROBE.race_step), "B", 1, 0),
-        ("race_seat", _off(&_PROBE.race_seat), "b", 1, 0),
-        ("race_arg", _off(&_PROBE.race_arg), "B", 1, 0),
-        ("race_count", _off(&_PROBE.race_count), "B", 1, 0),
-        ("b_warcry", _off(&_PROBE.b_warcry), "B", 1, 0),
-        ("rng_minerals", _off(&_PROBE.rng_minerals), "Q", 4, 8),
-        ("rng_tokens", _off(&_PROBE.rng_tokens), "Q", 4, 8),
-        ("rng_dice", _off(&_PROBE.rng_dice), "Q", 4, 8),
-    ]
-    return tuple(specs)
-
-
-FIELD_SPECS = _field_specs()
-_RANGES = {"b": (-128, 127), "B": (0, 255), "h": (-32768, 32767), "H": (0, 65535),
-           "i": (-2**31, 2**31 - 1), "I": (0, 2**32 - 1), "Q": (0, 2**64 - 1)}
+TRIAN_FORMAT_VERSION = 2
 MODE_NAMES = {M_PH1: "phase 1 (extraction)", M_DRAW: "phase 2 (draw)", M_PLACE: "phase 2 (place)",
               M_PH3: "phase 3 (exploration)", M_TAKEBACK: "events (take emissaries back)",
               M_DECLARE: "emissary battle (declare tokens)", M_REROLL: "emissary battle (rerolls)",
               M_END: "game over", M_SHIP_TARGET: "ship battle (the attacker picks a ship)",
               M_RACE: "racial skill (a decision)"}
 
+# ---------------------------------------------------------------- the names the format uses
 
-# The codec walks FIELD_SPECS with typed C reads and writes: the generic struct.pack_into loop cost
-# 1.25 ms per observation (4,252 values), most of a SuggestMove's Python time under load.
-cdef dict _FMT_CODES = {"b": 0, "B": 1, "h": 2, "H": 3, "i": 4, "I": 5, "Q": 6}
-cdef tuple _CODEC_SPECS = tuple((name, <Py_ssize_t>off, _FMT_CODES[fmt], count, stride, _RANGES[fmt])
-                                for name, off, fmt, count, stride in FIELD_SPECS)
+PHASE_IDS = {M_PH1: "phase1", M_DRAW: "phase2_draw", M_PLACE: "phase2_place", M_PH3: "phase3",
+             M_TAKEBACK: "take_back", M_DECLARE: "battle_declare", M_REROLL: "battle_reroll",
+             M_END: "game_over", M_SHIP_TARGET: "ship_target", M_RACE: "racial_step"}
+SIDE_IDS = ("left", "right", "horizontal")                       # D_LEFT, D_RIGHT, D_VERT
+UNIT_IDS = ("emissary", "slave_minion", "supreme_priestess")     # TrianPlaced.unit
+STATION_IDS = (None, "research", "space")                        # TrianPlaced.station
+SHIP_IDS = (None, "corvette", "rogue", "supreme_priestess")      # TrianPlaced.ship_kind
+AREA_IDS = ("nebula", "system", "space")
+CAUSE_IDS = ("closed", "unblocked")
+AFTER_EVENTS_IDS = ("phase3", "end_turn")                        # TrianState.ev_return
+STEP_IDS = {STEP_GATHER: "minerals_gatherer", STEP_MINION: "slave_minion",
+            STEP_PR_GAIN: "priestess_minerals", STEP_PR_FIX: "priestess_fix", STEP_DIVINE: "divine_help",
+            STEP_DIVINE_TO: "divine_help_destination", STEP_ADAPT: "adaptation"}
+ADAPTED_UNIT_IDS = ("emissary", "ship")                          # race_count of STEP_ADAPT
+# the once-per-turn racial abilities behind the bits of race_used, per race of the seat whose turn it is
+RACIAL_USE_IDS = {
+    R_AURELI: ((AU_USED_HARNESS, "harness_technology"),),
+    R_KORRAX: ((KO_USED_MINION, "slave_minion"),),
+    R_VANTH: ((VA_USED_RISKY, "risky_business"),),
+    R_QELLIA: ((QE_USED_CPT, "particle_transporter"),),
+    R_ORVIN: ((1 << OR_USED_MANIPULATION, "manipulation"),),
+    R_SYLPHEX: ((1 << 1, "space_modulator_1"), (1 << 2, "space_modulator_2")),
+}
+STREAM_IDS = ("minerals", "tokens", "dice")
+
+_PHASES_IN_ORDER = tuple(PHASE_IDS[m] for m in range(M_PH1, M_RACE + 1))
+_STATE_KEYS = ("turn", "phase", "turn_player", "first_player", "stacks", "hand", "set_aside", "galaxy",
+               "nebulas", "bag", "players", "this_turn", "events", "battle", "ship_battle", "racial_step")
+_GALAXY_KEYS = ("x", "y", "tile", "side", "face", "face_when_drawn", "rotation", "placer", "emissary", "ship")
+_PLAYER_KEYS = ("credits", "minerals", "supply", "combat_tokens", "declared_tokens", "race", "racial_skills",
+                "universal_skills", "special_tokens")
+_SUPPLY_KEYS = ("emissaries", "research_stations", "space_stations", "corvettes", "rogues")
+_THIS_TURN_KEYS = ("tile_added", "actions_left", "actions_taken", "teleport_used", "skill_unlocked",
+                   "racial_uses", "emissary_arrived")
+_BATTLE_SEAT_KEYS = ("seat", "bonus", "die", "rerolls", "warcry")
+
+# Bounds of counters that index nothing: far above anything a game reaches, far below C overflow.
+MAX_TURN = 100000
+MAX_CREDITS = 1000000
+MAX_PHASE3_ACTIONS = 99
+MAX_AREA_VALUE = 32767          # int16 ev_credits
+MAX_BATTLE_BONUS = 99
+ALL_TOKENS = TOKENS_PLUS + TOKENS_REROLL
+
+# ---------------------------------------------------------------- dump: the struct as facts
 
 
-cdef object _read(const char* p, int code):
-    if code == 0:
-        return (<const int8_t*>p)[0]
-    if code == 1:
-        return (<const uint8_t*>p)[0]
-    if code == 2:
-        return (<const int16_t*>p)[0]
-    if code == 3:
-        return (<const uint16_t*>p)[0]
-    if code == 4:
-        return (<const int32_t*>p)[0]
-    if code == 5:
-        return (<const uint32_t*>p)[0]
-    return (<const uint64_t*>p)[0]
+cdef object _maybe(int value, int unknown):
+    return None if value == unknown else value
 
 
-cdef int _write(char* p, int code, object v, tuple bounds, str name) except -1:
-    # JSON gives exact ints; bools and floats are refused, and so is anything outside the C type.
-    if type(v) is not int or not bounds[0] <= v <= bounds[1]:
-        raise StateFormatError(f"field 'state.{name}': {v!r} is not an integer in [{bounds[0]}, {bounds[1]}]")
-    if code == 0:
-        (<int8_t*>p)[0] = <int8_t>v
-    elif code == 1:
-        (<uint8_t*>p)[0] = <uint8_t>v
-    elif code == 2:
-        (<int16_t*>p)[0] = <int16_t>v
-    elif code == 3:
-        (<uint16_t*>p)[0] = <uint16_t>v
-    elif code == 4:
-        (<int32_t*>p)[0] = <int32_t>v
-    elif code == 5:
-        (<uint32_t*>p)[0] = <uint32_t>v
-    else:
-        (<uint64_t*>p)[0] = <uint64_t>v
-    return 0
+cdef object _face_json(int face):
+    return None if face == TR_UNKNOWN else FACE_NAMES[face]
 
 
-cdef object _dump(const TrianState* s):
-    cdef const char* base = <const char*>s
-    cdef Py_ssize_t off, count, stride, k
-    cdef int code
-    out = {}
-    for name, off, code, count, stride, _bounds in _CODEC_SPECS:
-        if stride == 0:
-            out[name] = _read(base + off, code)
-        else:
-            out[name] = [_read(base + off + k * stride, code) for k in range(count)]
+cdef dict _minerals_json(const uint8_t* counts):
+    return {COLOR_NAMES[c]: counts[c] for c in range(TR_COLORS)}
+
+
+cdef dict _dump(const TrianState* s, bint full):
+    cdef int k, i, p
+    payload = {
+        "turn": s.turn,
+        "phase": PHASE_IDS[s.mode],
+        "turn_player": s.turn_player,
+        "first_player": s.first_player,
+        "stacks": [_stack_json(s, k, full) for k in range(2)],
+        "hand": _hand_json(s),
+        "set_aside": [s.discarded[i] for i in range(s.n_discarded)],
+        "galaxy": [_placed_json(s, i) for i in range(s.n_placed)],
+        "nebulas": [_nebula_json(s, k) for k in range(s.n_nebulas)],
+        "bag": _minerals_json(s.bag),
+        "players": [_player_json(s, p) for p in range(s.params.num_players)],
+        "this_turn": _this_turn_json(s),
+        "events": _events_json(s),
+        "battle": _battle_json(s),
+        "ship_battle": _ship_battle_json(s),
+        "racial_step": _racial_step_json(s),
+    }
+    if full:
+        payload["random_streams"] = {
+            "minerals": _stream_json(&s.rng_minerals),
+            "tokens": _stream_json(&s.rng_tokens),
+            "dice": _stream_json(&s.rng_dice),
+        }
+    return payload
+
+
+cdef list _stream_json(const Rng* rng):
+    # hex text: JSON readers that hold numbers as doubles would round 64-bit words
+    return [format(rng.s[w], "016x") for w in range(4)]
+
+
+cdef dict _stack_json(const TrianState* s, int k, bint full):
+    cdef int i
+    out = {"size": s.stack_len[k], "top_face": _face_json(s.stack_top_face[k])}
+    if full:
+        out["tiles"] = [{"tile": s.stack_tile[k][i], "side_up": s.stack_up[k][i]}
+                        for i in range(s.stack_len[k])]
     return out
 
 
-cdef int _pack_into(dict payload, TrianState* out) except -1:
-    """Fill `out` (zeroed, header set) from a payload dict, checking every key, length and range."""
-    cdef char* base = <char*>out
-    cdef Py_ssize_t off, count, stride, k
-    cdef int code
-    cdef list values
-    if len(payload) != len(_CODEC_SPECS) or not all(spec[0] in payload for spec in _CODEC_SPECS):
-        extra = set(payload) - {spec[0] for spec in _CODEC_SPECS}
+cdef object _hand_json(const TrianState* s):
+    if s.drawn_face == TR_UNKNOWN:
+        return None
+    return {"stack": s.drawn_stack, "face_up": FACE_NAMES[s.drawn_face],
+            "tile": _maybe(s.drawn_tile, TR_UNKNOWN), "side_up": _maybe(s.drawn_up, TR_UNKNOWN)}
+
+
+cdef dict _placed_json(const TrianState* s, int i):
+    cdef const TrianPlaced* t = &s.placed[i]
+    emissary = None
+    if t.emissary >= 0:
+        emissary = {"seat": t.emissary, "unit": UNIT_IDS[t.unit], "station": STATION_IDS[t.station]}
+    ship = None
+    if t.ship_kind != 0:
+        ship = {"seat": t.ship, "kind": SHIP_IDS[t.ship_kind], "arrived_this_turn": bool(t.ship_new),
+                "mined_this_turn": bool(t.rogue_used)}
+    return {"x": t.x, "y": t.y, "tile": _maybe(t.tile, TR_UNKNOWN), "side": _maybe(t.side, TR_UNKNOWN),
+            "face": FACE_NAMES[t.face], "face_when_drawn": FACE_NAMES[t.up_face], "rotation": t.rot,
+            "placer": t.placer, "emissary": emissary, "ship": ship}
+
+
+cdef dict _nebula_json(const TrianState* s, int k):
+    # a union-find root is the smallest node of its area, a node of the area's first tile
+    out = _cell(s, s.neb_root[k] // 5)
+    out["minerals"] = _minerals_json(s.neb_minerals[k])
+    out["gained_this_turn"] = s.neb_gained[k]
+    return out
+
+
+cdef dict _player_json(const TrianState* s, int p):
+    cdef const TrianPlayer* pl = &s.players[p]
+    cdef int r = pl.race if pl.race < N_RACES else -1
+    return {
+        "credits": pl.credits,
+        "minerals": _minerals_json(pl.minerals),
+        "supply": {"emissaries": pl.emissaries, "research_stations": pl.research, "space_stations": pl.space,
+                   "corvettes": pl.corvettes, "rogues": pl.rogues},
+        "combat_tokens": {"count": pl.tok_count, "plus": _maybe(pl.tok_plus, TR_HIDDEN)},
+        "declared_tokens": {"count": pl.decl_count, "plus": _maybe(pl.decl_plus, TR_HIDDEN)},
+        "race": RACE_NAMES[r] if r >= 0 else None,
+        "racial_skills": [SKILL_NAMES[r][k] for k in range(RACE_SKILLS) if r >= 0 and (pl.skills >> k) & 1],
+        "universal_skills": [UNIVERSAL_NAMES[u] for u in range(3) if (pl.skills >> (U_BIT + u)) & 1],
+        "special_tokens": [dict(_cell(s, pl.tok_at[k]), slot=k)
+                           for k in range(4) if pl.tok_at[k] != TR_UNKNOWN],
+    }
+
+
+cdef dict _this_turn_json(const TrianState* s):
+    uses = RACIAL_USE_IDS.get(s.players[s.turn_player].race, ())
+    return {
+        "tile_added": None if s.new_tile == TR_UNKNOWN else _cell(s, s.new_tile),
+        "actions_left": s.actions_left,
+        "actions_taken": s.actions_taken,
+        "teleport_used": bool(s.teleport_used),
+        "skill_unlocked": bool(s.evolved),
+        "racial_uses": [name for bit, name in uses if s.race_used & bit],
+        "emissary_arrived": None if s.mission_tile == TR_UNKNOWN else _cell(s, s.mission_tile),
+    }
+
+
+cdef object _events_json(const TrianState* s):
+    cdef int k
+    if not s.ev_pending:
+        return None
+    return {"areas": [_area_json(s, s.ev_root[k], s.ev_kind[k]) for k in range(s.ev_n)],
+            "resolved": s.ev_pos, "then": AFTER_EVENTS_IDS[s.ev_return], "value": s.ev_credits}
+
+
+cdef dict _area_json(const TrianState* s, int root, int kind):
+    # the root's own tile names the area: a nebula or system part, or the side of an outer-space part
+    cdef int i = root // 5, part = root % 5
+    out = _cell(s, i)
+    out["cause"] = "unblocked" if kind == AREA_UNBLOCKED else "closed"
+    if part == K_NEBULA:
+        out["area"] = "nebula"
+    elif part == K_SYSTEM:
+        out["area"] = "system"
+    else:
+        out["area"] = "space"
+        out["side"] = SIDE_IDS[_side_of_space_group(s, i, part)]
+    return out
+
+
+cdef int _side_of_space_group(const TrianState* s, int i, int group) noexcept:
+    cdef int d
+    for d in range(3):
+        if _space_side(s, i, d) and _side_group(s, i, d) == group:
+            return d
+    return 0          # unreachable: a space-group node exists only behind an outer-space edge
+
+
+cdef object _battle_json(const TrianState* s):
+    cdef int k, p
+    if s.mode != M_DECLARE and s.mode != M_REROLL:
+        return None
+    seats = []
+    for k in range(s.b_n):
+        p = s.b_order[k]
+        seats.append({"seat": p, "bonus": s.b_bonus[p], "die": s.b_dice[p], "rerolls": s.b_rerolls[p],
+                      "warcry": bool((s.b_warcry >> p) & 1)})
+    return {"seats": seats, "acting": s.b_pos}
+
+
+cdef object _ship_battle_json(const TrianState* s):
+    if not s.sb_on:
+        return None
+    # no clash is on while the attacker picks its target
+    defender = None if s.mode == M_SHIP_TARGET else _cell(s, s.sb_def)
+    return {"attacker": _cell(s, s.sb_att), "defender": defender}
+
+
+cdef object _racial_step_json(const TrianState* s):
+    if s.mode != M_RACE:
+        return None
+    out = {"step": STEP_IDS[s.race_step], "seat": s.race_seat}
+    if s.race_step == STEP_GATHER:
+        out["nebula"] = s.race_arg
+        out["picks_left"] = s.race_count
+    elif s.race_step == STEP_PR_GAIN:
+        out["picks_left"] = s.race_count
+        if s.race_count == PRIESTESS_GAIN:
+            out["at"] = _cell(s, s.race_arg)        # before the first pick: where the Priestess stands
+        else:
+            out["nebula"] = s.race_arg              # the nebula the first pick chose
+    elif s.race_step == STEP_ADAPT:
+        out["at"] = _cell(s, s.race_arg)
+        out["unit"] = ADAPTED_UNIT_IDS[s.race_count]
+    else:
+        out["at"] = _cell(s, s.race_arg)
+    return out
+
+
+# ---------------------------------------------------------------- load: reading JSON values
+#
+# Every reader checks one value's type and range and names the field in its error.
+
+
+cdef str _show(object value):
+    # a short rendering of an untrusted value for an error message
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+cdef dict _object(object value, str where, tuple required, tuple optional=()):
+    # a JSON object with every required key and nothing beyond the optional ones
+    if type(value) is not dict:
+        raise StateFormatError(f"field '{where}' must be an object, got {_show(value)}")
+    for key in required:
+        if key not in value:
+            raise StateFormatError(f"missing field '{where}.{key}'")
+    if len(<dict>value) > len(required):
+        extra = [key for key in value if key not in required and key not in optional]
         if extra:
-            raise StateFormatError(f"field 'state': unknown keys {sorted(extra)}")
-    for name, off, code, count, stride, bounds in _CODEC_SPECS:
-        if name not in payload:
-            raise StateFormatError(f"missing field 'state.{name}'")
-        value = payload[name]
-        if stride == 0:
-            _write(base + off, code, value, bounds, name)
-            continue
-        if type(value) is not list or len(<list>value) != count:
-            raise StateFormatError(f"field 'state.{name}': expected a list of {count} integers")
-        values = <list>value
-        for k in range(count):
-            _write(base + off + k * stride, code, values[k], bounds, name)
+            raise StateFormatError(f"field '{where}': unknown keys {', '.join(_show(k) for k in extra[:5])}")
+    return <dict>value
+
+
+cdef object _integer(object value, str where, object lo, object hi):
+    # JSON gives exact ints; bools and floats are refused
+    if type(value) is not int or not lo <= value <= hi:
+        raise StateFormatError(f"field '{where}': {_show(value)} is not an integer in [{lo}, {hi}]")
+    return value
+
+
+cdef bint _flag(object value, str where) except -1:
+    if type(value) is not bool:
+        raise StateFormatError(f"field '{where}': {_show(value)} is not true or false")
+    return value
+
+
+cdef int _named(object value, str where, tuple names) except -1:
+    # the index of a name in `names` (an entry None stands for JSON null)
+    cdef int i
+    for i in range(len(names)):
+        if (value is None and names[i] is None) or (type(value) is str and value == names[i]):
+            return i
+    allowed = ", ".join("null" if name is None else repr(name) for name in names)
+    raise StateFormatError(f"field '{where}': {_show(value)} is not one of {allowed}")
+
+
+cdef list _array(object value, str where, int shortest, int longest):
+    if type(value) is not list or not shortest <= len(<list>value) <= longest:
+        raise StateFormatError(f"field '{where}' must be a list of {shortest} to {longest} entries")
+    return <list>value
+
+
+cdef int _seat(object value, str where, const TrianState* s) except -1:
+    return _integer(value, where, 0, s.params.num_players - 1)
+
+
+cdef int _face(object value, str where) except -1:
+    return _named(value, where, FACE_NAMES)
+
+
+cdef int _tile_at(const TrianState* s, dict cell, str where) except -1:
+    # the placed index of the tile at cell["x"], cell["y"] on the board rebuilt so far
+    cdef int x = _integer(cell["x"], where + ".x", -TR_TILES, TR_TILES)
+    cdef int y = _integer(cell["y"], where + ".y", -TR_TILES, TR_TILES)
+    cdef int i = _placed_at(s, x, y)
+    if i < 0:
+        raise StateFormatError(f"field '{where}': no tile lies at ({x}, {y})")
+    return i
+
+
+cdef int _cell_at(const TrianState* s, object value, str where) except -1:
+    return _tile_at(s, _object(value, where, ("x", "y")), where)
+
+
+cdef int _load_minerals(uint8_t* counts, object value, str where) except -1:
+    cdef int c
+    d = _object(value, where, COLOR_NAMES)
+    for c in range(TR_COLORS):
+        counts[c] = _integer(d[COLOR_NAMES[c]], f"{where}.{COLOR_NAMES[c]}", 0, MINERALS_PER_COLOR)
     return 0
+
+
+# ---------------------------------------------------------------- load: the sections of a payload
+
+
+cdef int _load(dict payload, TrianState* s, int observer) except -1:
+    # fill `s` (zeroed, params set) from a payload; the order matters: cells exist once the galaxy is
+    # rebuilt, and the racial uses are read against the race of the seat whose turn it is
+    cdef bint full = observer < 0
+    _object(payload, "state", _STATE_KEYS + (("random_streams",) if full else ()))
+    _set_defaults(s)
+    s.turn = _integer(payload["turn"], "state.turn", 1, MAX_TURN)
+    s.mode = M_PH1 + _named(payload["phase"], "state.phase", _PHASES_IN_ORDER)
+    s.turn_player = _seat(payload["turn_player"], "state.turn_player", s)
+    s.first_player = _seat(payload["first_player"], "state.first_player", s)
+    _load_galaxy(s, payload["galaxy"])
+    _load_stacks(s, payload["stacks"], full)
+    _load_hand(s, payload["hand"])
+    _load_set_aside(s, payload["set_aside"])
+    _load_nebulas(s, payload["nebulas"])
+    _load_minerals(s.bag, payload["bag"], "state.bag")
+    _load_players(s, payload["players"])
+    _load_this_turn(s, payload["this_turn"])
+    _load_events(s, payload["events"])
+    _load_battle(s, payload["battle"])
+    _load_ship_battle(s, payload["ship_battle"])
+    _load_racial_step(s, payload["racial_step"])
+    if full:
+        _load_streams(s, payload["random_streams"])
+    return 0
+
+
+cdef void _set_defaults(TrianState* s) noexcept:
+    # what a fact left out means ("none"), as trian_init writes it
+    cdef int p
+    s.drawn_tile = TR_UNKNOWN
+    s.drawn_up = TR_UNKNOWN
+    s.drawn_face = TR_UNKNOWN
+    s.drawn_stack = TR_UNKNOWN
+    s.stack_top_face[0] = TR_UNKNOWN
+    s.stack_top_face[1] = TR_UNKNOWN
+    s.new_tile = TR_UNKNOWN
+    s.mission_tile = TR_UNKNOWN
+    for p in range(MAX_PLAYERS):
+        s.b_order[p] = -1
+    for p in range(s.params.num_players):
+        s.players[p].race = TR_UNKNOWN
+        memset(s.players[p].tok_at, TR_UNKNOWN, sizeof(s.players[p].tok_at))
+
+
+cdef int _load_galaxy(TrianState* s, object value) except -1:
+    # place every tile again in its order: the board index, frontier and union-find come out as play built
+    # them, and a tile that does not touch the galaxy or does not fit its neighbours is refused
+    cdef int i, x, y, face, rot, fi
+    cdef int roots[TR_EVENTS]
+    cdef int kinds[TR_EVENTS]
+    tiles = _array(value, "state.galaxy", 0, TR_TILES)
+    _board_reset(s)
+    for i in range(len(tiles)):
+        where = f"state.galaxy[{i}]"
+        t = _object(tiles[i], where, _GALAXY_KEYS)
+        x = _integer(t["x"], where + ".x", -TR_TILES, TR_TILES)
+        y = _integer(t["y"], where + ".y", -TR_TILES, TR_TILES)
+        face = _face(t["face"], where + ".face")
+        rot = _integer(t["rotation"], where + ".rotation", 0, 2)
+        fi = _lookup(s, x, y) - FRONT_BASE
+        if fi < 0:
+            raise StateFormatError(f"field '{where}': ({x}, {y}) does not touch the galaxy or is taken")
+        if not _fits(s.freq[fi], OCODE[face][_orient(x, y)][rot]):
+            raise StateFormatError(f"field '{where}': its borders do not match its neighbours")
+        _board_place(s, fi, face, rot, roots, kinds)
+        _load_placed(s, i, t, where)
+    return 0
+
+
+cdef int _load_placed(TrianState* s, int i, dict t, str where) except -1:
+    cdef TrianPlaced* placed = &s.placed[i]
+    placed.up_face = _face(t["face_when_drawn"], where + ".face_when_drawn")
+    placed.placer = _seat(t["placer"], where + ".placer", s)
+    placed.tile = TR_UNKNOWN if t["tile"] is None else _integer(t["tile"], where + ".tile", 0, TR_TILES - 1)
+    placed.side = TR_UNKNOWN if t["side"] is None else _integer(t["side"], where + ".side", 0, 1)
+    if t["emissary"] is not None:
+        e = _object(t["emissary"], where + ".emissary", ("seat", "unit", "station"))
+        placed.emissary = _seat(e["seat"], where + ".emissary.seat", s)
+        placed.unit = _named(e["unit"], where + ".emissary.unit", UNIT_IDS)
+        placed.station = _named(e["station"], where + ".emissary.station", STATION_IDS)
+    if t["ship"] is not None:
+        ship = _object(t["ship"], where + ".ship", ("seat", "kind", "arrived_this_turn", "mined_this_turn"))
+        placed.ship = _seat(ship["seat"], where + ".ship.seat", s)
+        placed.ship_kind = 1 + _named(ship["kind"], where + ".ship.kind", SHIP_IDS[1:])
+        placed.ship_new = _flag(ship["arrived_this_turn"], where + ".ship.arrived_this_turn")
+        placed.rogue_used = _flag(ship["mined_this_turn"], where + ".ship.mined_this_turn")
+    return 0
+
+
+cdef int _load_stacks(TrianState* s, object value, bint full) except -1:
+    # a full state lists each stack bottom to top; an observation knows its size and top face only
+    cdef int k, i, size
+    stacks = _array(value, "state.stacks", 2, 2)
+    for k in range(2):
+        where = f"state.stacks[{k}]"
+        d = _object(stacks[k], where, ("size", "top_face", "tiles") if full else ("size", "top_face"))
+        size = _integer(d["size"], where + ".size", 0, TR_STACK)
+        s.stack_len[k] = size
+        if d["top_face"] is not None:
+            s.stack_top_face[k] = _face(d["top_face"], where + ".top_face")
+        if not full:
+            memset(s.stack_tile[k], TR_UNKNOWN, size)
+            memset(s.stack_up[k], TR_UNKNOWN, size)
+            continue
+        tiles = _array(d["tiles"], where + ".tiles", size, size)
+        for i in range(size):
+            entry = _object(tiles[i], f"{where}.tiles[{i}]", ("tile", "side_up"))
+            s.stack_tile[k][i] = _integer(entry["tile"], f"{where}.tiles[{i}].tile", 0, TR_TILES - 1)
+            s.stack_up[k][i] = _integer(entry["side_up"], f"{where}.tiles[{i}].side_up", 0, 1)
+    return 0
+
+
+cdef int _load_hand(TrianState* s, object value) except -1:
+    if value is None:
+        return 0
+    d = _object(value, "state.hand", ("stack", "face_up", "tile", "side_up"))
+    s.drawn_stack = _integer(d["stack"], "state.hand.stack", 0, 1)
+    s.drawn_face = _face(d["face_up"], "state.hand.face_up")
+    if d["tile"] is not None:
+        s.drawn_tile = _integer(d["tile"], "state.hand.tile", 0, TR_TILES - 1)
+    if d["side_up"] is not None:
+        s.drawn_up = _integer(d["side_up"], "state.hand.side_up", 0, 1)
+    return 0
+
+
+cdef int _load_set_aside(TrianState* s, object value) except -1:
+    cdef int i
+    tiles = _array(value, "state.set_aside", 0, TR_TILES)
+    for i in range(len(tiles)):
+        s.discarded[i] = _integer(tiles[i], f"state.set_aside[{i}]", 0, TR_TILES - 1)
+    s.n_discarded = len(tiles)
+    return 0
+
+
+cdef int _load_nebulas(TrianState* s, object value) except -1:
+    # closed nebulas in the order they closed (their position is the nebula number of the actions)
+    cdef int k, i, root
+    nebulas = _array(value, "state.nebulas", 0, TR_NEBULAS)
+    for k in range(len(nebulas)):
+        where = f"state.nebulas[{k}]"
+        d = _object(nebulas[k], where, ("x", "y", "minerals", "gained_this_turn"))
+        i = _tile_at(s, d, where)
+        if not FACE_HAS_NEB[s.placed[i].face]:
+            raise StateFormatError(f"field '{where}': the tile there has no nebula part")
+        root = _cfind(s, i * 5 + K_NEBULA)
+        if s.uf_open[root] != 0:
+            raise StateFormatError(f"field '{where}': that nebula is not closed")
+        s.neb_root[k] = <int16_t>root
+        _load_minerals(s.neb_minerals[k], d["minerals"], where + ".minerals")
+        s.neb_gained[k] = _integer(d["gained_this_turn"], where + ".gained_this_turn", 0, 2)
+    s.n_nebulas = len(nebulas)
+    return 0
+
+
+cdef int _load_players(TrianState* s, object value) except -1:
+    cdef int p, n = s.params.num_players
+    players = _array(value, "state.players", n, n)
+    for p in range(n):
+        _load_player(s, p, players[p], f"state.players[{p}]")
+    return 0
+
+
+cdef int _load_player(TrianState* s, int p, object value, str where) except -1:
+    cdef TrianPlayer* pl = &s.players[p]
+    d = _object(value, where, _PLAYER_KEYS)
+    pl.credits = _integer(d["credits"], where + ".credits", 0, MAX_CREDITS)
+    _load_minerals(pl.minerals, d["minerals"], where + ".minerals")
+    supply = _object(d["supply"], where + ".supply", _SUPPLY_KEYS)
+    pl.emissaries = _integer(supply["emissaries"], where + ".supply.emissaries", 0, PIECES[2][0])
+    pl.research = _integer(supply["research_stations"], where + ".supply.research_stations", 0, PIECES[2][1])
+    pl.space = _integer(supply["space_stations"], where + ".supply.space_stations", 0, PIECES[2][2])
+    pl.corvettes = _integer(supply["corvettes"], where + ".supply.corvettes", 0, SETUP_SHIPS[0])
+    pl.rogues = _integer(supply["rogues"], where + ".supply.rogues", 0, SETUP_SHIPS[1])
+    count, plus = _load_tokens(d["combat_tokens"], where + ".combat_tokens")
+    pl.tok_count = count
+    pl.tok_plus = plus
+    count, plus = _load_tokens(d["declared_tokens"], where + ".declared_tokens")
+    pl.decl_count = count
+    pl.decl_plus = plus
+    _load_race(pl, d, where)
+    _load_special_tokens(s, pl, d["special_tokens"], where + ".special_tokens")
+    return 0
+
+
+cdef tuple _load_tokens(object value, str where):
+    # (count, of which "+1"); the type is null where the reader cannot see it
+    d = _object(value, where, ("count", "plus"))
+    count = _integer(d["count"], where + ".count", 0, ALL_TOKENS)
+    plus = TR_HIDDEN if d["plus"] is None else _integer(d["plus"], where + ".plus", 0, TOKENS_PLUS)
+    return count, plus
+
+
+cdef int _load_race(TrianPlayer* pl, dict d, str where) except -1:
+    cdef int r = -1, k, j
+    cdef uint32_t skills = 0
+    pl.race = TR_UNKNOWN
+    if d["race"] is not None:
+        r = _named(d["race"], where + ".race", RACE_NAMES)
+        pl.race = r
+    racial = _array(d["racial_skills"], where + ".racial_skills", 0, RACE_SKILLS)
+    if racial and r < 0:
+        raise StateFormatError(f"field '{where}.racial_skills': a seat without a race has no racial skill")
+    for j in range(len(racial)):
+        k = _named(racial[j], f"{where}.racial_skills[{j}]", SKILL_NAMES[r])
+        if (skills >> k) & 1:
+            raise StateFormatError(f"field '{where}.racial_skills': {SKILL_NAMES[r][k]!r} is named twice")
+        skills |= <uint32_t>1 << k
+    universal = _array(d["universal_skills"], where + ".universal_skills", 0, 3)
+    for j in range(len(universal)):
+        k = _named(universal[j], f"{where}.universal_skills[{j}]", UNIVERSAL_NAMES)
+        if (skills >> (U_BIT + k)) & 1:
+            raise StateFormatError(f"field '{where}.universal_skills': {UNIVERSAL_NAMES[k]!r} is named twice")
+        skills |= <uint32_t>1 << (U_BIT + k)
+    pl.skills = skills
+    return 0
+
+
+cdef int _load_special_tokens(const TrianState* s, TrianPlayer* pl, object value, str where) except -1:
+    cdef int j, slot
+    tokens = _array(value, where, 0, 4)
+    for j in range(len(tokens)):
+        d = _object(tokens[j], f"{where}[{j}]", ("slot", "x", "y"))
+        slot = _integer(d["slot"], f"{where}[{j}].slot", 0, 3)
+        if pl.tok_at[slot] != TR_UNKNOWN:
+            raise StateFormatError(f"field '{where}': slot {slot} is named twice")
+        pl.tok_at[slot] = _tile_at(s, d, f"{where}[{j}]")
+    return 0
+
+
+cdef int _load_this_turn(TrianState* s, object value) except -1:
+    cdef int j, k
+    d = _object(value, "state.this_turn", _THIS_TURN_KEYS)
+    if d["tile_added"] is not None:
+        s.new_tile = _cell_at(s, d["tile_added"], "state.this_turn.tile_added")
+    if d["emissary_arrived"] is not None:
+        s.mission_tile = _cell_at(s, d["emissary_arrived"], "state.this_turn.emissary_arrived")
+    s.actions_left = _integer(d["actions_left"], "state.this_turn.actions_left", 0, MAX_PHASE3_ACTIONS)
+    s.actions_taken = _integer(d["actions_taken"], "state.this_turn.actions_taken", 0, MAX_PHASE3_ACTIONS)
+    s.teleport_used = _flag(d["teleport_used"], "state.this_turn.teleport_used")
+    s.evolved = _flag(d["skill_unlocked"], "state.this_turn.skill_unlocked")
+    uses = RACIAL_USE_IDS.get(s.players[s.turn_player].race, ())
+    names = tuple(name for _, name in uses)
+    listed = _array(d["racial_uses"], "state.this_turn.racial_uses", 0, len(names))
+    for j in range(len(listed)):
+        k = _named(listed[j], f"state.this_turn.racial_uses[{j}]", names)
+        if s.race_used & uses[k][0]:
+            raise StateFormatError(f"field 'state.this_turn.racial_uses': {names[k]!r} is named twice")
+        s.race_used |= uses[k][0]
+    return 0
+
+
+cdef int _load_events(TrianState* s, object value) except -1:
+    # the areas queued this turn, in order; the first `resolved` of them are done
+    cdef int k
+    if value is None:
+        return 0
+    d = _object(value, "state.events", ("areas", "resolved", "then", "value"))
+    areas = _array(d["areas"], "state.events.areas", 1, TR_EVENTS)
+    for k in range(len(areas)):
+        _load_area(s, k, areas[k], f"state.events.areas[{k}]")
+    s.ev_n = len(areas)
+    s.ev_pos = _integer(d["resolved"], "state.events.resolved", 0, len(areas) - 1)
+    s.ev_return = _named(d["then"], "state.events.then", AFTER_EVENTS_IDS)
+    s.ev_credits = _integer(d["value"], "state.events.value", 0, MAX_AREA_VALUE)
+    s.ev_pending = 1
+    return 0
+
+
+cdef int _load_area(TrianState* s, int k, object value, str where) except -1:
+    # a tile and the part of it the area holds (for outer space: the side of the tile it touches)
+    cdef int i, part, area, cause, d, node
+    a = _object(value, where, ("cause", "area", "x", "y"), ("side",))
+    cause = _named(a["cause"], where + ".cause", CAUSE_IDS)
+    area = _named(a["area"], where + ".area", AREA_IDS)
+    i = _tile_at(s, a, where)
+    if (area == 2) != ("side" in a):
+        raise StateFormatError(f"field '{where}': an outer-space area, and only one, names a side")
+    if area == 2:
+        d = _named(a["side"], where + ".side", SIDE_IDS)
+        if not _space_side(s, i, d):
+            raise StateFormatError(f"field '{where}': that side of the tile is not outer space")
+        node = i * 5 + _side_group(s, i, d)
+    elif area == 0:
+        if not FACE_HAS_NEB[s.placed[i].face]:
+            raise StateFormatError(f"field '{where}': the tile there has no nebula part")
+        node = i * 5 + K_NEBULA
+    else:
+        if not FACE_HAS_SYS[s.placed[i].face]:
+            raise StateFormatError(f"field '{where}': the tile there has no planetary-system part")
+        node = i * 5 + K_SYSTEM
+    if cause == 1 and area == 2:
+        raise StateFormatError(f"field '{where}': an unblocking is fought over a nebula or a system")
+    s.ev_root[k] = <int16_t>_cfind(s, node)
+    if s.uf_open[s.ev_root[k]] != 0:
+        raise StateFormatError(f"field '{where}': that area is not closed")
+    s.ev_kind[k] = AREA_UNBLOCKED if cause == 1 else (AREA_NEBULA, AREA_SYSTEM, AREA_SPACE)[area]
+    return 0
+
+
+cdef int _load_battle(TrianState* s, object value) except -1:
+    # the seats of a clash, attacker first; bonus, die and rerolls are the battle's per seat
+    cdef int k, p
+    if value is None:
+        return 0
+    d = _object(value, "state.battle", ("seats", "acting"))
+    seats = _array(d["seats"], "state.battle.seats", 2, s.params.num_players)
+    for k in range(len(seats)):
+        where = f"state.battle.seats[{k}]"
+        e = _object(seats[k], where, _BATTLE_SEAT_KEYS)
+        p = _seat(e["seat"], where + ".seat", s)
+        if s.b_n and p in [s.b_order[j] for j in range(s.b_n)]:
+            raise StateFormatError(f"field '{where}.seat': seat {p} is in the battle twice")
+        s.b_order[k] = p
+        s.b_n = k + 1
+        s.b_bonus[p] = _integer(e["bonus"], where + ".bonus", 0, MAX_BATTLE_BONUS)
+        s.b_dice[p] = _integer(e["die"], where + ".die", 0, 6)
+        s.b_rerolls[p] = _integer(e["rerolls"], where + ".rerolls", 0, 3)
+        if _flag(e["warcry"], where + ".warcry"):
+            s.b_warcry |= <uint8_t>(1 << p)
+    s.b_pos = _integer(d["acting"], "state.battle.acting", 0, len(seats) - 1)
+    s.b_stage = 2 if s.mode == M_REROLL else 1
+    return 0
+
+
+cdef int _load_ship_battle(TrianState* s, object value) except -1:
+    if value is None:
+        return 0
+    d = _object(value, "state.ship_battle", ("attacker", "defender"))
+    s.sb_on = 1
+    s.sb_att = _cell_at(s, d["attacker"], "state.ship_battle.attacker")
+    if (s.mode == M_SHIP_TARGET) != (d["defender"] is None):
+        raise StateFormatError("field 'state.ship_battle.defender': a defender exactly while a clash is on")
+    if d["defender"] is not None:
+        s.sb_def = _cell_at(s, d["defender"], "state.ship_battle.defender")
+    return 0
+
+
+cdef int _load_racial_step(TrianState* s, object value) except -1:
+    cdef int step, picks
+    if value is None:
+        return 0
+    d = _object(value, "state.racial_step", ("step", "seat"), ("at", "nebula", "picks_left", "unit"))
+    steps = tuple(STEP_IDS)
+    step = steps[_named(d["step"], "state.racial_step.step", tuple(STEP_IDS.values()))]
+    s.race_step = step
+    s.race_seat = _seat(d["seat"], "state.racial_step.seat", s)
+    picks = 0
+    if "picks_left" in d:
+        picks = _integer(d["picks_left"], "state.racial_step.picks_left", 1, PRIESTESS_GAIN)
+    if step == STEP_GATHER or (step == STEP_PR_GAIN and picks < PRIESTESS_GAIN):
+        _step_fields(d, ("picks_left", "nebula"))
+        s.race_arg = _integer(d["nebula"], "state.racial_step.nebula", 0, s.n_nebulas - 1)
+        s.race_count = picks
+    elif step == STEP_PR_GAIN:
+        _step_fields(d, ("picks_left", "at"))
+        s.race_arg = _cell_at(s, d["at"], "state.racial_step.at")
+        s.race_count = picks
+    elif step == STEP_ADAPT:
+        _step_fields(d, ("at", "unit"))
+        s.race_arg = _cell_at(s, d["at"], "state.racial_step.at")
+        s.race_count = _named(d["unit"], "state.racial_step.unit", ADAPTED_UNIT_IDS)
+    else:
+        _step_fields(d, ("at",))
+        s.race_arg = _cell_at(s, d["at"], "state.racial_step.at")
+    return 0
+
+
+cdef int _step_fields(dict d, tuple wanted) except -1:
+    given = sorted(key for key in d if key not in ("step", "seat"))
+    if given != sorted(wanted):
+        raise StateFormatError(f"field 'state.racial_step': a {d['step']} step has the fields step, seat, "
+                               f"{', '.join(sorted(wanted))}")
+    return 0
+
+
+cdef int _load_streams(TrianState* s, object value) except -1:
+    d = _object(value, "state.random_streams", STREAM_IDS)
+    _load_stream(&s.rng_minerals, d["minerals"], "state.random_streams.minerals")
+    _load_stream(&s.rng_tokens, d["tokens"], "state.random_streams.tokens")
+    _load_stream(&s.rng_dice, d["dice"], "state.random_streams.dice")
+    return 0
+
+
+cdef int _load_stream(Rng* rng, object value, str where) except -1:
+    cdef int w
+    words = _array(value, where, 4, 4)
+    for w in range(4):
+        word = words[w]
+        if type(word) is not str or len(word) != 16 or word.strip("0123456789abcdef"):
+            raise StateFormatError(f"field '{where}[{w}]': {_show(word)} is not 16 lowercase hex digits")
+        rng.s[w] = int(word, 16)
+    return 0
+
+
+# ---------------------------------------------------------------- checks of the state as a whole
+#
+# Each check returns an error message, or None. They run on a state every index of which was built in
+# range by the loader, so they may follow any index.
+
+
+cdef object _check_state(const TrianState* s, int observer):
+    # observer -1: a full state
+    return (_check_phase(s) or _check_tiles(s, observer) or _check_units(s) or _check_pieces(s)
+            or _check_tokens(s, observer) or _check_minerals(s) or _check_nebulas(s) or _check_this_turn(s)
+            or _check_events(s) or _check_battle(s) or _check_ship_battle(s) or _check_races(s))
+
+
+cdef bint _resolving_area(const TrianState* s) noexcept:
+    # a decision about the queued area at events.resolved waits: take back, or an emissary battle
+    return s.mode == M_TAKEBACK or ((s.mode == M_DECLARE or s.mode == M_REROLL) and not s.sb_on)
+
+
+cdef object _check_phase(const TrianState* s):
+    # the phase and the pending decisions agree
+    cdef bint battle = s.mode == M_DECLARE or s.mode == M_REROLL
+    cdef bint resolving = _resolving_area(s)
+    if (s.mode == M_PLACE) != (s.drawn_face != TR_UNKNOWN):
+        return "a tile is in hand exactly in phase2_place"
+    if s.mode == M_DRAW and s.stack_len[0] == 0 and s.stack_len[1] == 0:
+        return "phase2_draw needs a tile in a stack"
+    if s.mode == M_END and (s.stack_len[0] or s.stack_len[1]):
+        return "the game is over only once both stacks are empty"
+    if battle != (s.b_n > 0):
+        return "a battle is fought exactly in battle_declare and battle_reroll"
+    if resolving and not s.ev_pending:
+        return "take_back and an emissary battle need an area being resolved (events)"
+    if not resolving and (s.ev_return or s.ev_credits):
+        return "events.then is end_turn and events.value is set only while an area is being resolved"
+    divine_help = s.mode == M_RACE and STEP_DIVINE <= s.race_step <= STEP_DIVINE_TO
+    if (s.mode == M_SHIP_TARGET or divine_help) != bool(s.sb_on) and not battle:
+        return "a ship battle goes with ship_target, a clash or a Divine help step, and they with it"
+    return None
 
 
 cdef object _note(set seen, bint full, int tile, bint may_hide, str where):
@@ -217,188 +784,285 @@ cdef object _note(set seen, bint full, int tile, bint may_hide, str where):
         if full or not may_hide:
             return f"{where}: the tile must be known here"
         return None
-    if tile >= TR_TILES or tile in seen:
-        return f"{where}: tile {tile} is out of range or used twice"
+    if tile in seen:
+        return f"{where}: tile {tile} is used twice"
     seen.add(tile)
     return None
 
 
-cdef str _check_state(const TrianState* s, int observer):
-    # observer -1: a full state. Returns an error message, or None when consistent.
-    cdef TrianState rebuilt
-    cdef int n = s.params.num_players, i, k, t, v, o, fi, p, c
-    cdef int roots[TR_EVENTS]
-    cdef int kinds[TR_EVENTS]
-    full = observer < 0
-    if not M_PH1 <= s.mode <= M_RACE:
-        return f"mode {s.mode} is not a phase"
-    if not (0 <= s.turn_player < n and 0 <= s.first_player < n) or s.turn < 1:
-        return "turn, turn_player or first_player out of range"
-    if s.n_placed > TR_TILES or s.n_discarded > TR_TILES or s.stack_len[0] > TR_STACK or s.stack_len[1] > TR_STACK:
-        return "tile counts out of range"
-    in_hand = s.drawn_face != TR_UNKNOWN
-    if (s.mode == M_PLACE) != in_hand:
-        return "a tile is in hand exactly in phase 2 (place)"
-    total = s.n_placed + s.n_discarded + s.stack_len[0] + s.stack_len[1] + (1 if in_hand else 0)
+cdef object _check_tiles(const TrianState* s, int observer):
+    # every catalogue tile is in exactly one place, and what is known of it fits its faces
+    cdef int k, i
+    cdef bint full = observer < 0, in_hand = s.drawn_face != TR_UNKNOWN
+    total = s.n_placed + s.n_discarded + s.stack_len[0] + s.stack_len[1] + in_hand
     if total != TR_TILES:
         return f"{total} tiles accounted for, expected {TR_TILES}"
     seen = set()
-
     for k in range(2):
-        for i in range(TR_STACK):
-            t = s.stack_tile[k][i]
-            if i >= s.stack_len[k]:
-                if t or s.stack_up[k][i]:
-                    return f"stack {k}: entries past the top must be 0"
-                continue
-            err = _note(seen, full, t, True, f"stack {k}[{i}]")
-            if err:
-                return err
-            if t != TR_UNKNOWN:
-                if s.stack_up[k][i] > 1 or FACE_SPECIAL[TILE_FACE[t][s.stack_up[k][i]]]:
-                    return f"stack {k}[{i}]: bad side up (a special side is never face up in a stack)"
-        top = TR_UNKNOWN
-        if s.stack_len[k]:
-            t = s.stack_tile[k][s.stack_len[k] - 1]
-            top = TILE_FACE[t][s.stack_up[k][s.stack_len[k] - 1]] if t != TR_UNKNOWN else s.stack_top_face[k]
-        if s.stack_top_face[k] != top or (top != TR_UNKNOWN and (top >= N_FACES or FACE_SPECIAL[top])):
-            return f"stack_top_face[{k}] does not match the stack"
-    for i in range(s.n_discarded, TR_TILES):
-        if s.discarded[i]:
-            return "discarded: entries past n_discarded must be 0"
+        err = _check_stack(s, k, full, seen)
+        if err:
+            return err
     for i in range(s.n_discarded):
-        err = _note(seen, full, s.discarded[i], False, f"discarded[{i}]")
+        err = _note(seen, full, s.discarded[i], False, f"set_aside[{i}]")
         if err:
             return err
     if in_hand:
-        err = _note(seen, full, s.drawn_tile, s.turn_player != observer, "drawn_tile")
+        err = _check_hand(s, observer, seen)
         if err:
             return err
-        if s.drawn_stack > 1 or s.drawn_face >= N_FACES:
-            return "drawn tile fields out of range"
-        if s.drawn_tile != TR_UNKNOWN and (s.drawn_up > 1 or TILE_FACE[s.drawn_tile][s.drawn_up] != s.drawn_face):
-            return "drawn_face does not match the drawn tile"
-    elif s.drawn_tile != TR_UNKNOWN or s.drawn_up != TR_UNKNOWN or s.drawn_stack != TR_UNKNOWN:
-        return "no tile is in hand: drawn fields must be 255"
-    # rebuild the board from the placed list and compare the index
-    memset(&rebuilt, 0, sizeof(TrianState))
-    _board_reset(&rebuilt)
     for i in range(s.n_placed):
-        if s.placed[i].face >= N_FACES or s.placed[i].rot > 2 or not 0 <= s.placed[i].placer < n:
-            return f"placed[{i}]: face, rotation or placer out of range"
-        err = _note(seen, full, s.placed[i].tile, s.placed[i].placer != observer, f"placed[{i}]")
+        err = _check_placed_tile(s, i, observer, seen)
         if err:
             return err
-        t = s.placed[i].tile
-        if t != TR_UNKNOWN and (s.placed[i].side > 1 or TILE_FACE[t][s.placed[i].side] != s.placed[i].face
-                                or not _tile_fits(t, s.placed[i].up_face, s.placed[i].face)):
-            return f"placed[{i}]: faces do not match tile {t}"
-        if t == TR_UNKNOWN and s.placed[i].side != TR_UNKNOWN:
-            return f"placed[{i}]: side must be unknown with the tile"
-        v = _lookup(&rebuilt, s.placed[i].x, s.placed[i].y)
-        if v < FRONT_BASE:
-            return f"placed[{i}]: ({s.placed[i].x}, {s.placed[i].y}) does not touch the galaxy or is taken"
-        fi = v - FRONT_BASE
-        o = _orient(s.placed[i].x, s.placed[i].y)
-        if not _fits(rebuilt.freq[fi], OCODE[s.placed[i].face][o][s.placed[i].rot]):
-            return f"placed[{i}]: its borders do not match its neighbours"
-        _board_place(&rebuilt, fi, s.placed[i].face, s.placed[i].rot, roots, kinds)
-        rebuilt.placed[i] = s.placed[i]
-    for i in range(s.n_placed, TR_TILES):
-        if (<const char*>&s.placed[i])[:sizeof(TrianPlaced)] != bytes(sizeof(TrianPlaced)):
-            return f"placed[{i}]: entries past n_placed must be 0"
-    if (memcmp_region(s, &rebuilt, _off(&_PROBE.n_placed), _off(&_PROBE.n_nebulas)) or
-            memcmp_region(s, &rebuilt, _off(&_PROBE.uf_parent[0]), _off(&_PROBE.neb_root[0]))):
-        return "the board index does not match the placed tiles"
-    # pieces
-    for p in range(MAX_PLAYERS):
-        if p >= n:
-            if (<const char*>&s.players[p])[:sizeof(TrianPlayer)] != bytes(sizeof(TrianPlayer)):
-                return f"player {p}: a seat past the player count must be 0"
-            continue
-        em = st1 = st2 = 0
-        for i in range(s.n_placed):
-            if s.placed[i].emissary == p:
-                em += s.placed[i].unit == 0       # racial tokens acting as emissaries are not counted
-                st1 += s.placed[i].station >= 1
-                st2 += s.placed[i].station >= 2
-        corv = sum(s.placed[i].ship_kind == SHIP_CORVETTE and s.placed[i].ship == p for i in range(s.n_placed))
-        rog = sum(s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship == p for i in range(s.n_placed))
-        want = SETUP_SHIPS if s.params.variant >= V_SHIPS else (0, 0)
-        if corv + s.players[p].corvettes != want[0] or rog + s.players[p].rogues != want[1]:
-            return f"player {p}: ships do not add up"
-        if em + s.players[p].emissaries != PIECES[n][0] or st1 + s.players[p].research != PIECES[n][1] \
-                or st2 + s.players[p].space != PIECES[n][2]:
-            return f"player {p}: emissaries or stations do not add up"
-        if s.players[p].credits < 0:
-            return f"player {p}: negative credits"
-        for name, cnt, plus in (("tokens", s.players[p].tok_count, s.players[p].tok_plus),
-                                ("declared tokens", s.players[p].decl_count, s.players[p].decl_plus)):
-            if plus == TR_HIDDEN and not full and p != observer:
-                continue
-            if not 0 <= plus <= cnt:
-                return f"player {p}: {name} types out of range"
-    for i in range(s.n_placed):
-        if s.placed[i].emissary < -1 or s.placed[i].emissary >= n or s.placed[i].station > 2:
-            return f"placed[{i}]: unit fields out of range"
-        if s.placed[i].emissary >= 0 and not _emissary_may_stand(s.placed[i].face):
-            return f"placed[{i}]: an emissary cannot stand on this face"
-        if s.placed[i].station and s.placed[i].emissary < 0:
-            return f"placed[{i}]: a station needs its emissary"
-        if s.placed[i].ship_kind > SHIP_PRIESTESS or s.placed[i].ship_new > 1 or s.placed[i].rogue_used > 1:
-            return f"placed[{i}]: ship fields out of range"
-        if s.placed[i].ship_kind == 0:
-            if s.placed[i].ship != -1 or s.placed[i].ship_new or s.placed[i].rogue_used:
-                return f"placed[{i}]: without a ship, ship must be -1 and its flags 0"
-        elif not 0 <= s.placed[i].ship < n or not _has_space(s.placed[i].face):
-            return f"placed[{i}]: a ship needs an owner and outer space"
-    held = sum(s.players[p].tok_count + s.players[p].decl_count for p in range(n))
-    if held > TOKENS_PLUS + TOKENS_REROLL:
-        return "more combat tokens held than exist"
-    if full:
-        plus_held = sum(s.players[p].tok_plus + s.players[p].decl_plus for p in range(n))
-        if plus_held > TOKENS_PLUS or held - plus_held > TOKENS_REROLL:
-            return "more combat tokens of one type held than exist"
-    if s.n_nebulas > TR_NEBULAS:
-        return "too many nebula records"
-    for c in range(TR_COLORS):
-        amount = s.bag[c] + sum(s.players[p].minerals[c] for p in range(n)) + \
-            sum(s.neb_minerals[k][c] for k in range(TR_NEBULAS))
-        if amount != MINERALS_PER_COLOR:
-            return f"{COLOR_NAMES[c]} minerals add up to {amount}, expected {MINERALS_PER_COLOR}"
-    for k in range(s.n_nebulas):
-        r = s.neb_root[k]
-        if not 0 <= r < 5 * s.n_placed or r % 5 != K_NEBULA or s.uf_parent[r] != r or s.uf_open[r] != 0:
-            return f"neb_root[{k}] is not a closed nebula"
-    if s.ev_n > TR_EVENTS or s.ev_pos > s.ev_n or s.b_n > n:
-        return "event or battle counters out of range"
-    if s.mode in (M_DECLARE, M_REROLL) and not (s.b_pos < s.b_n and 0 <= s.b_order[s.b_pos] < n):
-        return "no seat to act in the battle"
-    if s.sb_on > 1 or (s.sb_on and not (s.sb_att < s.n_placed and s.sb_def < s.n_placed
-                                        and s.placed[s.sb_att].ship_kind)):
-        return "ship battle fields out of range"
-    if (s.mode == M_SHIP_TARGET) != (s.sb_on and s.mode not in (M_DECLARE, M_REROLL, M_RACE)) or \
-            (s.sb_on and s.mode not in (M_SHIP_TARGET, M_DECLARE, M_REROLL, M_RACE)):
-        return "a ship battle needs its mode"
-    if not s.sb_on and (s.sb_att or s.sb_def):
-        return "ship battle fields must be 0 without a battle"
-    if s.mode in (M_TAKEBACK, M_DECLARE, M_REROLL) and s.ev_pos >= s.ev_n and not s.sb_on:
-        return "no area being resolved"
-    if s.new_tile != TR_UNKNOWN and s.new_tile >= s.n_placed:
-        return "new_tile out of range"
-    err = _check_races(s)
-    if err:
-        return err
-    if not full:
-        # an observation hides exactly what observe() hides, no more and no less known
-        trian_observe(s, observer, &rebuilt)
-        if memcmp_region(s, &rebuilt, 0, sizeof(TrianState)):
-            return f"seat {observer} cannot see some of these values (tiles, token types or streams)"
     return None
 
 
-cdef bint memcmp_region(const TrianState* a, const TrianState* b, size_t start, size_t stop):
-    return (<const char*>a)[start:stop] != (<const char*>b)[start:stop]
+cdef object _check_stack(const TrianState* s, int k, bint full, set seen):
+    cdef int i, t, top = TR_UNKNOWN, n = s.stack_len[k]
+    for i in range(n):
+        t = s.stack_tile[k][i]
+        err = _note(seen, full, t, True, f"stacks[{k}].tiles[{i}]")
+        if err:
+            return err
+        if t != TR_UNKNOWN and FACE_SPECIAL[TILE_FACE[t][s.stack_up[k][i]]]:
+            return f"stacks[{k}].tiles[{i}]: a special side is never face up in a stack"
+    if n:
+        t = s.stack_tile[k][n - 1]
+        top = TILE_FACE[t][s.stack_up[k][n - 1]] if t != TR_UNKNOWN else s.stack_top_face[k]
+        if top == TR_UNKNOWN or FACE_SPECIAL[top]:
+            return f"stacks[{k}].top_face: the face up on a stack is public and never special"
+    if s.stack_top_face[k] != top:
+        return f"stacks[{k}].top_face does not match the stack"
+    return None
+
+
+cdef object _check_hand(const TrianState* s, int observer, set seen):
+    cdef int t = s.drawn_tile
+    err = _note(seen, observer < 0, t, s.turn_player != observer, "hand.tile")
+    if err:
+        return err
+    if FACE_SPECIAL[s.drawn_face]:
+        return "hand.face_up: a special side is never face up in a stack"
+    if t != TR_UNKNOWN and (s.drawn_up == TR_UNKNOWN or TILE_FACE[t][s.drawn_up] != s.drawn_face):
+        return "hand.face_up does not match the tile and side up"
+    if t == TR_UNKNOWN and s.drawn_up != TR_UNKNOWN:
+        return "hand.side_up is known only with the tile"
+    return None
+
+
+cdef object _check_placed_tile(const TrianState* s, int i, int observer, set seen):
+    cdef const TrianPlaced* p = &s.placed[i]
+    cdef int t = p.tile
+    err = _note(seen, observer < 0, t, p.placer != observer, f"galaxy[{i}]")
+    if err:
+        return err
+    if FACE_SPECIAL[p.up_face]:
+        return f"galaxy[{i}].face_when_drawn: a special side is never face up in a stack"
+    if t != TR_UNKNOWN and (p.side == TR_UNKNOWN or TILE_FACE[t][p.side] != p.face
+                            or not _tile_fits(t, p.up_face, p.face)):
+        return f"galaxy[{i}]: its faces do not match tile {t}"
+    if t == TR_UNKNOWN and p.side != TR_UNKNOWN:
+        return f"galaxy[{i}]: the side is known only with the tile"
+    return None
+
+
+cdef object _check_units(const TrianState* s):
+    # what stands on each tile may stand there
+    cdef int i
+    cdef const TrianPlaced* p
+    for i in range(s.n_placed):
+        p = &s.placed[i]
+        if p.emissary >= 0 and not _emissary_may_stand(p.face):
+            return f"galaxy[{i}]: an emissary cannot stand on this face"
+        if p.ship_kind and not _has_space(p.face):
+            return f"galaxy[{i}]: a ship needs outer space"
+        if p.rogue_used and p.ship_kind != SHIP_ROGUE:
+            return f"galaxy[{i}]: only a Rogue mines"
+    return None
+
+
+cdef object _check_pieces(const TrianState* s):
+    # every seat's emissaries, stations and ships are on the board or in its supply
+    cdef int p, i, n = s.params.num_players, em, research, space, corvettes, rogues
+    cdef const TrianPlaced* t
+    for p in range(n):
+        em = research = space = corvettes = rogues = 0
+        for i in range(s.n_placed):
+            t = &s.placed[i]
+            if t.emissary == p:
+                em += t.unit == 0       # racial tokens acting as emissaries are not counted
+                research += t.station >= 1
+                space += t.station >= 2
+            if t.ship == p:
+                corvettes += t.ship_kind == SHIP_CORVETTE
+                rogues += t.ship_kind == SHIP_ROGUE
+        ships = SETUP_SHIPS if s.params.variant >= V_SHIPS else (0, 0)
+        if corvettes + s.players[p].corvettes != ships[0] or rogues + s.players[p].rogues != ships[1]:
+            return f"player {p}: ships do not add up"
+        if em + s.players[p].emissaries != PIECES[n][0] or research + s.players[p].research != PIECES[n][1] \
+                or space + s.players[p].space != PIECES[n][2]:
+            return f"player {p}: emissaries or stations do not add up"
+    return None
+
+
+cdef object _check_tokens(const TrianState* s, int observer):
+    # combat tokens: each type known to the reader fits the count and the 11 + 11 tokens that exist;
+    # declared tokens exist only in a battle, for its seats
+    cdef int p, n = s.params.num_players, held = 0, plus = 0, rerolls = 0
+    cdef const TrianPlayer* pl
+    battle_seats = {s.b_order[k] for k in range(s.b_n)}
+    for p in range(n):
+        pl = &s.players[p]
+        held += pl.tok_count + pl.decl_count
+        if pl.decl_count and p not in battle_seats:
+            return f"player {p}: declared tokens exist only in a battle the seat fights"
+        for name, count, kind in (("combat_tokens", pl.tok_count, pl.tok_plus),
+                                  ("declared_tokens", pl.decl_count, pl.decl_plus)):
+            if kind == TR_HIDDEN:
+                if observer < 0 or p == observer:
+                    return f"player {p}: {name}.plus must be known here"
+                continue
+            if kind > count:
+                return f"player {p}: {name}.plus exceeds the count"
+            plus += kind
+            rerolls += count - kind
+    if held > ALL_TOKENS:
+        return "more combat tokens held than exist"
+    if plus > TOKENS_PLUS or rerolls > TOKENS_REROLL:
+        return "more combat tokens of one type held than exist"
+    return None
+
+
+cdef object _check_minerals(const TrianState* s):
+    cdef int c, p, k, amount
+    for c in range(TR_COLORS):
+        amount = s.bag[c]
+        for p in range(s.params.num_players):
+            amount += s.players[p].minerals[c]
+        for k in range(s.n_nebulas):
+            amount += s.neb_minerals[k][c]
+        if amount != MINERALS_PER_COLOR:
+            return f"{COLOR_NAMES[c]} minerals add up to {amount}, expected {MINERALS_PER_COLOR}"
+    return None
+
+
+cdef object _check_nebulas(const TrianState* s):
+    cdef int k, j
+    for k in range(s.n_nebulas):
+        for j in range(k):
+            if s.neb_root[j] == s.neb_root[k]:
+                return f"nebulas[{j}] and nebulas[{k}] are one nebula"
+    return None
+
+
+cdef object _check_this_turn(const TrianState* s):
+    if s.new_tile != TR_UNKNOWN and s.new_tile != s.n_placed - 1:
+        return "this_turn.tile_added: the tile added this turn is the last one of the galaxy"
+    return None
+
+
+cdef object _check_events(const TrianState* s):
+    # queued areas wait once each; the one being resolved is one a decision can be about
+    cdef int k, j, kind
+    cdef bint resolving = _resolving_area(s)
+    if not s.ev_pending:
+        return None
+    for k in range(s.ev_pos, s.ev_n):
+        for j in range(s.ev_pos, k):
+            if s.ev_root[j] == s.ev_root[k]:
+                return f"events.areas[{j}] and [{k}] are one area waiting twice"
+        # a nebula gets its minerals (its entry in nebulas) when its resolution starts
+        started = k == s.ev_pos and resolving
+        if not started and s.ev_kind[k] == AREA_NEBULA and _nebula_record(s, s.ev_root[k]) >= 0:
+            return f"events.areas[{k}]: that nebula closed before (it is in nebulas)"
+    kind = s.ev_kind[s.ev_pos]
+    if s.mode == M_TAKEBACK and kind != AREA_NEBULA and kind != AREA_SYSTEM:
+        return "take_back follows the closing of a nebula or a system"
+    if (s.mode == M_DECLARE or s.mode == M_REROLL) and not s.sb_on and kind == AREA_SPACE:
+        return "outer space is never fought over"
+    return None
+
+
+cdef object _check_battle(const TrianState* s):
+    cdef int k, p, tiles, ext, st
+    cdef int units[MAX_PLAYERS]
+    if s.b_n == 0:
+        return None
+    for k in range(s.b_n):
+        p = s.b_order[k]
+        if s.mode == M_REROLL:
+            if not 1 <= s.b_dice[p] <= 6:
+                return f"battle.seats[{k}]: a die shows 1 to 6 once rolled"
+            if s.b_rerolls[p] > s.players[p].decl_count - s.players[p].decl_plus:
+                return f"battle.seats[{k}]: more rerolls than reroll tokens declared"
+        elif s.b_dice[p] or s.b_rerolls[p]:
+            return f"battle.seats[{k}]: no die is rolled before every seat declared"
+    if s.mode == M_REROLL and s.b_rerolls[s.b_order[s.b_pos]] == 0:
+        return "battle.acting: the seat to reroll has no reroll left"
+    if s.sb_on:
+        return None       # a ship clash: _check_ship_battle checks its seats
+    _area_census(s, s.ev_root[s.ev_pos], &tiles, &ext, units, &st)
+    for k in range(s.b_n):
+        if units[s.b_order[k]] == 0:
+            return f"battle.seats[{k}]: that seat has no emissary in the area fought over"
+    return None
+
+
+cdef object _check_ship_battle(const TrianState* s):
+    cdef int a = s.sb_att, d = s.sb_def
+    if not s.sb_on:
+        return None
+    if s.placed[a].ship_kind == 0:
+        return "ship_battle.attacker: no ship stands there"
+    if s.mode == M_SHIP_TARGET:
+        if not _enemy_ship_adjacent(s, a, s.placed[a].ship):
+            return "ship_battle.attacker: no enemy ship to clash with stands next to it"
+        return None
+    if s.placed[d].ship_kind == 0 or s.placed[d].ship == s.placed[a].ship:
+        return "ship_battle.defender: an enemy ship stands there"
+    if _space_nb(s, a, 0) != d and _space_nb(s, a, 1) != d and _space_nb(s, a, 2) != d:
+        return "ship_battle.defender: it stands next to the attacker, across outer space"
+    if s.b_n and (s.b_n != 2 or s.b_order[0] != s.placed[a].ship or s.b_order[1] != s.placed[d].ship):
+        return "battle.seats: a ship clash is fought by the attacker's owner, then the defender's"
+    if s.b_n and (s.b_bonus[s.b_order[0]] or s.b_bonus[s.b_order[1]]):
+        return "battle.seats: a ship clash has no bonus"
+    return None
+
+
+cdef object _check_observation(const TrianState* s, int observer):
+    # the reader sees exactly what observe() shows it: observe() of the observation hides nothing more
+    # (no value it may not see), and observe() of a determinization of it shows nothing more (no value
+    # hidden that it sees); and some full state fits what it sees
+    cdef TrianState seen, sample
+    cdef Rng rng
+    trian_observe(s, observer, &seen)
+    if memcmp(s, &seen, sizeof(TrianState)) != 0:
+        return f"seat {observer} cannot see some of these values"
+    memcpy(&sample, s, sizeof(TrianState))
+    rng_seed(&rng, 0)
+    trian_determinize(&sample, observer, &rng)
+    if _unknown_tile_left(&sample):
+        return "no set of the unseen tiles shows these faces"
+    trian_observe(&sample, observer, &seen)
+    if memcmp(s, &seen, sizeof(TrianState)) != 0:
+        return f"seat {observer} sees some of the values hidden here"
+    return None
+
+
+cdef bint _unknown_tile_left(const TrianState* sample) noexcept:
+    # determinize() fills the hidden tiles by a maximum matching, so it fills every one of them exactly
+    # when the catalogue allows the faces shown; a tile left unknown would be drawn or placed later
+    cdef int k, i
+    if sample.drawn_face != TR_UNKNOWN and sample.drawn_tile == TR_UNKNOWN:
+        return True
+    for k in range(2):
+        for i in range(sample.stack_len[k]):
+            if sample.stack_tile[k][i] == TR_UNKNOWN:
+                return True
+    for i in range(sample.n_placed):
+        if sample.placed[i].tile == TR_UNKNOWN:
+            return True
+    return False
 
 
 def _face_label(int f):
@@ -418,19 +1082,29 @@ cdef class TrianGame(Game):
         self.variant = variant
         self.num_players = players
 
+    def _format_version(self):
+        return TRIAN_FORMAT_VERSION
+
     def _dump_payload(self, State s, Observation o):
-        return _dump(_cst(s.ptr if s is not None else o.ptr))
+        return _dump(_cst(s.ptr if s is not None else o.ptr), s is not None)
 
     def _load_payload(self, State s, Observation o, dict payload):
         cdef TrianState tmp
+        cdef int observer = -1 if s is not None else o.player
         memset(&tmp, 0, sizeof(TrianState))
-        tmp.params.num_players = self.num_players
-        tmp.params.variant = self.params.variant
-        _pack_into(payload, &tmp)
-        err = _check_state(&tmp, -1 if s is not None else o.player)
+        tmp.params = self.params
+        _load(payload, &tmp, observer)
+        err = _check_state(&tmp, observer)
+        if err is None and observer >= 0:
+            err = _check_observation(&tmp, observer)
         if err is not None:
             raise StateFormatError(f"inconsistent Trian state: {err}")
         memcpy(s.ptr if s is not None else o.ptr, &tmp, sizeof(TrianState))
+
+    def _payload_from_v1(self, dict payload):
+        from orrery.core_ext._trian_v1 import payload_from_v1
+
+        return payload_from_v1(payload, self.num_players)
 
     def _action_struct(self, State s, Observation o, int action):
         return _describe(_cst(s.ptr if s is not None else o.ptr), action)
@@ -550,7 +1224,8 @@ cdef dict _describe(const TrianState* s, int a):
         i = (a - A_ROGUE) // 4
         c = (a - A_ROGUE) % 4
         return dict(_cell(s, i), id=a, kind="rogue_mine", color=COLOR_NAMES[c],
-                    label=f"mine a {COLOR_NAMES[c]} mineral with the Rogue at ({s.placed[i].x}, {s.placed[i].y})")
+                    label=f"mine a {COLOR_NAMES[c]} mineral with the Rogue at "
+                          f"({s.placed[i].x}, {s.placed[i].y})")
     if A_UNLOCK <= a < A_UNLOCK + 6:
         k = (a - A_UNLOCK) // 2
         side = (a - A_UNLOCK) % 2
@@ -572,8 +1247,10 @@ cdef dict _describe(const TrianState* s, int a):
         i = k // TR_TILES
         j = k % TR_TILES
         verb = "teleport" if tele else "move"
-        return {"id": a, "kind": "ship_teleport" if tele else "ship_move", "from": _cell(s, i), "to": _cell(s, j),
-                "label": f"{verb} the {SHIP_NAMES[s.placed[i].ship_kind]} at ({s.placed[i].x}, {s.placed[i].y}) "
+        return {"id": a, "kind": "ship_teleport" if tele else "ship_move", "from": _cell(s, i),
+                "to": _cell(s, j),
+                "label": f"{verb} the {SHIP_NAMES[s.placed[i].ship_kind]} at "
+                         f"({s.placed[i].x}, {s.placed[i].y}) "
                          f"to ({s.placed[j].x}, {s.placed[j].y})"}
     return {"id": a, "kind": "unknown", "label": f"action {a}"}
 
@@ -633,7 +1310,8 @@ cdef str _render(const TrianState* s, observer):
         lines.append("galaxy: ^/v up/down triangle, face code, emissary's seat, r/s research/space station"
                      + (", C/R Corvette/Rogue and its seat" if ships else ""))
         lines.append("  codes: .. space, n1-n3 nebula, x1-x3 extractor, p1-p3 planet, -- starlight path,")
-        lines.append("  g1-g3 gas cloud, ng nebula+gas, nb/gb nebula/gas band, $$ outpost, TT teleport, EX exmitter")
+        lines.append("  g1-g3 gas cloud, ng nebula+gas, nb/gb nebula/gas band, $$ outpost, TT teleport, "
+                     "EX exmitter")
         for y in range(min(ys), max(ys) + 1):
             row = []
             for x in range(min(xs), max(xs) + 1):

@@ -47,7 +47,6 @@ cdef bint _resolve_event(TrianState* s) noexcept nogil:
     cdef int root = s.ev_root[s.ev_pos], kind = s.ev_kind[s.ev_pos], tiles, ext, st, total, n_part, only
     cdef int units[MAX_PLAYERS]
     _area_census(s, root, &tiles, &ext, units, &st)
-    s.ev_closer = s.turn_player
     if kind == AREA_SPACE:
         _pay_closed_area(s, -1, _closed_area_value(kind, tiles, 0, 0))    # VI.1.B: only the closer
         s.ev_pos += 1
@@ -114,7 +113,6 @@ cdef void _events_done(TrianState* s) noexcept nogil:
         s.ev_root[k] = 0
         s.ev_kind[k] = 0
     s.ev_credits = 0
-    s.ev_closer = 0
     if s.ev_return:
         s.ev_return = 0
         _end_turn(s)

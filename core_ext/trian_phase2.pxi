@@ -8,6 +8,11 @@ cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kind
     for k in range(n_closed):
         s.ev_root[k] = <int16_t>roots[k]
         s.ev_kind[k] = <uint8_t>kinds[k]
+    for k in range(n_closed, TR_EVENTS):
+        # entries past the queue are 0, so equal positions have equal bytes (JSON round trip); an
+        # unblocking queued earlier this turn (ORVIN's upkeep) was already dropped by ev_n above
+        s.ev_root[k] = 0
+        s.ev_kind[k] = 0
     s.ev_pending = 1 if n_closed > 0 else 0
     if FACE_FEAT[s.placed[i].face] == F_EXMITTER:
         # section IX: units in the radius go back to their owners; stations stay; ships too (XII)

@@ -544,8 +544,11 @@ cdef object _check_races(const TrianState* s):
 
 
 cdef object _check_step(const TrianState* s):
-    # the pending racial sub-step fits its race and its data
+    # the pending racial sub-step fits its race, its data and the board, and offers a decision
     cdef int p = s.race_seat, k = s.race_arg
+    cdef bint divine = s.race_step == STEP_DIVINE or s.race_step == STEP_DIVINE_TO
+    if not divine and p != s.turn_player:
+        return "only the seat whose turn it is decides this racial step"
     if s.race_step == STEP_GATHER:
         if not _has(s, p, R_VANTH, 1) or k >= s.n_nebulas or not 1 <= s.race_count <= 2 or \
                 sum(s.neb_minerals[k][c] for c in range(TR_COLORS)) == 0:
@@ -557,22 +560,59 @@ cdef object _check_step(const TrianState* s):
             return "Slave-Minion step out of range"
         return None
     if STEP_PR_GAIN <= s.race_step <= STEP_DIVINE_TO:
-        if not _has(s, p, R_AURELI, 0) or not s.sb_on == (s.race_step >= STEP_DIVINE):
+        if not _has(s, p, R_AURELI, 0) or not s.sb_on == divine:
             return "Supreme Priestess step out of range"
-        if s.race_step == STEP_PR_GAIN and not (s.race_count == 2 and k < s.n_placed and
-                                                s.placed[k].ship_kind == SHIP_PRIESTESS or
-                                                s.race_count == 1 and k < s.n_nebulas):
-            return "Supreme Priestess step out of range"
-        if s.race_step != STEP_PR_GAIN and (s.race_count or k >= s.n_placed or
-                                            s.placed[k].ship_kind != SHIP_PRIESTESS or s.placed[k].ship != p):
-            return "Supreme Priestess step out of range"
-        return None
+        if s.race_step == STEP_PR_GAIN:
+            return _check_priestess_gain(s, p, k)
+        if s.race_count or not _priestess_ship_at(s, p, k):
+            return "Supreme Priestess step: the Priestess is not there"
+        return _check_priestess_choice(s, p, k)
     if s.race_step == STEP_ADAPT:
         if not _has(s, p, R_ORVIN, 2) or p != s.turn_player or s.race_count > 1 or \
                 _adapt_next(s, p, k * 2 + s.race_count - 1) != k * 2 + s.race_count:
             return "Adaptation Abilities step out of range"
         return None
     return f"unknown racial sub-step {s.race_step}"
+
+
+cdef bint _priestess_ship_at(const TrianState* s, int p, int k) noexcept:
+    return k < s.n_placed and s.placed[k].ship_kind == SHIP_PRIESTESS and s.placed[k].ship == p
+
+
+cdef object _check_priestess_gain(const TrianState* s, int p, int k):
+    # before the first pick `k` is the Priestess's tile and a nebula in its radius has minerals; after
+    # it, `k` is the nebula picked from, which still has minerals, and the Priestess is a ship
+    cdef bint as_ship = False
+    cdef int j
+    if s.race_count == PRIESTESS_GAIN:
+        if not _priestess_ship_at(s, p, k):
+            return "Supreme Priestess step: the Priestess is not there"
+        for j in range(s.n_nebulas):
+            if _priestess_gain_ok(s, k, j):
+                return None
+        return "Supreme Priestess step: no nebula with minerals in its radius"
+    if s.race_count != 1 or k >= s.n_nebulas or _priestess_tile(s, p, &as_ship) < 0 or not as_ship:
+        return "Supreme Priestess step out of range"
+    if s.neb_minerals[k][0] + s.neb_minerals[k][1] + s.neb_minerals[k][2] + s.neb_minerals[k][3] == 0:
+        return "Supreme Priestess step: that nebula has no mineral left"
+    return None
+
+
+cdef object _check_priestess_choice(const TrianState* s, int p, int k):
+    # fixing needs a place an emissary may take; Divine help defends the Priestess (the clash's
+    # defender) and needs somewhere to evade to
+    cdef uint8_t mark[TR_TILES]
+    if s.race_step == STEP_PR_FIX:
+        if not _priestess_may_fix(s, k, p):
+            return "Supreme Priestess step: it cannot be fixed there"
+        return None
+    if k != s.sb_def or s.placed[s.sb_att].ship == p:
+        return "Divine help step: the Priestess must be the ship attacked"
+    if s.race_step == STEP_DIVINE and _mineral_total(&s.players[p]) < 3:
+        return "Divine help step: evading costs 3 minerals"
+    if _divine_nearest(s, k, p, mark) == 0:
+        return "Divine help step: no tile to evade to"
+    return None
 
 
 cdef object _skills_line(const TrianPlayer* pl):

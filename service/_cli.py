@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 import grpc
+from orrery.service._matches import StoredMatchesError
 from orrery.service._server import BACKENDS, DEFAULT_HOST, ServerConfig, serve
 
 
@@ -49,7 +50,11 @@ def _serve(args: argparse.Namespace) -> int:
         metrics = f"metrics on :{server.metrics_port}" if config.metrics else "metrics off"
         print(f"orrery serving on {config.host}:{server.port} ({metrics})", flush=True)
 
-    asyncio.run(serve(config, on_ready=ready))
+    try:
+        asyncio.run(serve(config, on_ready=ready))
+    except StoredMatchesError as exc:
+        print(f"orrery serve: {exc}", file=sys.stderr, flush=True)
+        return 2
     return 0
 
 

@@ -13,6 +13,11 @@ resigned, abandoned, expired), the seat to move, AI seats (their specification p
 token, the creating peer, whether a move was played by an AI seat, and indexes that keep every
 lifecycle query off full scans: active matches are counted once at start-up (through a partial index)
 and then by a counter kept with every change.
+
+Schema 3: stored states are in each game's own versioned JSON format ("orrery.trian.state/2"); schemas
+1 and 2 held the retired shared "orrery.state/1". Opening an older database upgrades every stored state
+in one transaction, or none: if any cannot be upgraded the server refuses to start, names the matches,
+and leaves the stored states as they were (docs/api.md, "Hosted matches").
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from orrery.core_ext import GameInputError, game_info, load_game
 from orrery.render import to_svg
 from orrery.service._errors import invalid, not_found, precondition
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
@@ -43,7 +48,7 @@ CREATE TABLE IF NOT EXISTS matches (
     variant TEXT NOT NULL,
     players INTEGER NOT NULL,
     seed TEXT NOT NULL,            -- uint64 as text: SQLite integers are signed 64-bit
-    state_json TEXT NOT NULL,      -- the full state, "orrery.state/1"
+    state_json TEXT NOT NULL,      -- the full state, in the game's format ("orrery.trian.state/2")
     move_number INTEGER NOT NULL,  -- actions applied so far
     finished INTEGER NOT NULL,
     created_at REAL NOT NULL,
@@ -89,6 +94,10 @@ STATUS_NAMES[EXPIRED] = "expired"
 SPECTATOR = -1  # the "seat" of the spectator token
 EXPIRE_BATCH = 500  # matches expired or deleted per transaction
 log = logging.getLogger("orrery.service")
+
+
+class StoredMatchesError(RuntimeError):
+    """Stored matches this server cannot read; their states were left unchanged."""
 
 
 @dataclass(frozen=True)
@@ -318,15 +327,44 @@ class MatchStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, 1, SCHEMA_VERSION):
+        if version not in (0, 1, 2, SCHEMA_VERSION):
             raise RuntimeError(f"{path}: match database schema {version}, this server knows {SCHEMA_VERSION}")
         self._db.executescript(SCHEMA)
+        if version in (1, 2):
+            try:
+                self._upgrade_stored_states()  # first: when it refuses, nothing else has changed either
+            except BaseException:
+                self._db.close()
+                raise
         if version < 2:
             self._migrate_to_2()
         self._db.executescript(INDEXES)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         # Counted once (through the partial index), then kept up to date with every change.
         self.active = int(self._db.execute("SELECT COUNT(*) FROM matches WHERE status = 1").fetchone()[0])
+
+    def _upgrade_stored_states(self) -> None:
+        """Schemas 1 and 2 to 3: every stored state from the retired format into its game's current one,
+        all in one transaction; if any cannot be upgraded, none is and the server does not start."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT match_id, game, variant, players, state_json FROM matches").fetchall()
+            failed = []
+            for match_id, game, variant, players, state_json in rows:
+                try:
+                    game_of_match = load_game(game, players=players, variant=variant)
+                    upgraded = game_of_match.upgrade_state_json(state_json)
+                except GameInputError as exc:
+                    failed.append(f"{match_id}: {exc}")
+                    continue
+                db.execute("UPDATE matches SET state_json = ? WHERE match_id = ?", (upgraded, match_id))
+            if failed:
+                more = f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""
+                raise StoredMatchesError(
+                    f"{self.path}: {len(failed)} of {len(rows)} stored matches cannot be upgraded to this "
+                    f"server's state formats, so none was and the database is unchanged; "
+                    f"{'; '.join(failed[:3])}{more}. Finish them with the previous server version, or "
+                    "move the database aside."
+                )
 
     def _migrate_to_2(self) -> None:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}

@@ -114,4 +114,11 @@ def check_bad_input(game, seed):
     data["state"] = {"nonsense": True}
     with pytest.raises(StateFormatError):
         game.state_from_json(json.dumps(data))
+    assert data["format"] == game.state_format == f"orrery.{game.name}.state/{game.state_format[-1]}"
+    for retired in ("orrery.state/1", "orrery.observation/1"):
+        data["format"] = retired
+        with pytest.raises(
+            StateFormatError, match=f"no longer supported; this server reads {game.state_format}"
+        ):
+            game.state_from_json(json.dumps(data))
     assert state.to_json() == before

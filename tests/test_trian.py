@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from orrery.core_ext import IllegalActionError, StateFormatError, load_game
@@ -47,6 +48,7 @@ class Scenario:
         data = json.loads(state.to_json())
         data["state"]["first_player"] = first
         data["state"]["turn_player"] = first
+        data["state"]["this_turn"]["racial_uses"] = []
         state = game.state_from_json(json.dumps(data))
         used: set[int] = set()
         order = []
@@ -72,8 +74,17 @@ class Scenario:
             d = self.state.action_to_struct(a)
             if d["kind"] == kind and all(d.get(k) == v for k, v in fields.items()):
                 self.state.apply(a)
+                self.check_json()
                 return d
         raise AssertionError(f"no legal {kind} {fields}; legal: {self.labels()}")
+
+    def check_json(self) -> None:
+        """Every position a scenario reaches comes back unchanged from its JSON, and so do its observations
+        (the scenarios reach racial steps and battles that random games seldom do)."""
+        assert self.game.state_from_json(self.state.to_json()) == self.state
+        for seat in range(self.game.num_players):
+            observation = self.state.observation(seat)
+            assert self.game.observation_from_json(observation.to_json()) == observation
 
     def labels(self) -> list[str]:
         return [self.state.action_label(a) for a in self.state.legal_actions()]
@@ -107,19 +118,38 @@ class Scenario:
             self.act(kind)
 
     def data(self) -> dict:
+        """The payload of the state's JSON (docs/rules/trian.md, section 15)."""
         return json.loads(self.state.to_json())["state"]
 
-    def edit(self, **fields) -> None:
-        """Change payload fields (e.g. player_credits=[...]) through the validating JSON loader."""
+    def edit(self, change: Callable[[dict], object]) -> None:
+        """Change the payload in place (`change(payload)`), through the validating JSON loader."""
         data = json.loads(self.state.to_json())
-        data["state"].update(fields)
+        change(data["state"])
         self.state = self.game.state_from_json(json.dumps(data))
 
+    def player(self, seat: int) -> dict:
+        return self.data()["players"][seat]
+
     def credits(self, seat: int) -> int:
-        return self.data()["player_credits"][seat]
+        return self.player(seat)["credits"]
+
+    def set_credits(self, *credits: int) -> None:
+        def change(d: dict) -> None:
+            for seat, value in enumerate(credits):
+                d["players"][seat]["credits"] = value
+
+        self.edit(change)
 
     def tokens(self, seat: int) -> int:
-        return self.data()["player_tok_count"][seat]
+        return self.player(seat)["combat_tokens"]["count"]
+
+    def emissaries(self) -> list[int]:
+        """The seat of the emissary on each tile of the galaxy (in placement order), -1 for none."""
+        return [t["emissary"]["seat"] if t["emissary"] else -1 for t in self.data()["galaxy"]]
+
+    def nebula_minerals(self, k: int = 0) -> int:
+        nebulas = self.data()["nebulas"]
+        return sum(nebulas[k]["minerals"].values()) if k < len(nebulas) else 0
 
     def fix_dice(self, rolls: list[int]) -> None:
         """Seed the dice stream so that the next dice are `rolls`."""
@@ -128,6 +158,46 @@ class Scenario:
                 T._debug_seed_dice(self.state, seed)
                 return
         raise AssertionError(f"no dice seed found for {rolls}")
+
+
+# ---------------------------------------------------------------- payload helpers (docs/rules/trian.md, 15)
+
+
+def tile_index(payload: dict, cell: dict) -> int:
+    """The galaxy position (the placed index action ids use) of the tile at a cell."""
+    return next(i for i, t in enumerate(payload["galaxy"]) if (t["x"], t["y"]) == (cell["x"], cell["y"]))
+
+
+def cell_of(payload: dict, i: int) -> dict:
+    return {"x": payload["galaxy"][i]["x"], "y": payload["galaxy"][i]["y"]}
+
+
+def skill_bits(player: dict) -> int:
+    """A seat's skills as bits: bit k racial skill k of its race, bit 8 + u universal skill u."""
+    racial = T.SKILL_NAMES[T.RACE_NAMES.index(player["race"])] if player["race"] else ()
+    bits = sum(1 << racial.index(name) for name in player["racial_skills"])
+    return bits | sum(1 << (8 + T.UNIVERSAL_NAMES.index(name)) for name in player["universal_skills"])
+
+
+def set_skills(player: dict, race: int | None, bits: int) -> None:
+    """Give a seat (a payload's player) race `race` (None: no race) and the skills of `bits`."""
+    player["race"] = None if race is None else T.RACE_NAMES[race]
+    player["racial_skills"] = [T.SKILL_NAMES[race][k] for k in range(5) if race is not None and bits >> k & 1]
+    player["universal_skills"] = [T.UNIVERSAL_NAMES[u] for u in range(3) if bits >> (8 + u) & 1]
+
+
+def set_minerals(payload: dict, seat: int, **counts: int) -> None:
+    """Set a seat's minerals of the named colours, taking them from (or returning them to) the bag."""
+    minerals = payload["players"][seat]["minerals"]
+    for color, count in counts.items():
+        payload["bag"][color] -= count - minerals[color]
+        minerals[color] = count
+
+
+def set_tokens(payload: dict, tokens: dict[int, tuple[int, int]]) -> None:
+    """Give seats combat tokens, {seat: (count, of which "+1")}."""
+    for seat, (count, plus) in tokens.items():
+        payload["players"][seat]["combat_tokens"] = {"count": count, "plus": plus}
 
 
 def system_line(sc: Scenario, *, closer_expedition: bool = False, middle: str = "starlight-path"):
@@ -165,25 +235,24 @@ def test_no_special_side_is_face_up_in_a_stack():
     for seed in range(5):
         state = game.new_initial_state(seed=seed)
         for sample in (state, state.determinize(1, seed)):
-            data = json.loads(sample.to_json())["state"]
-            for k in (0, 1):
-                for i in range(data["stack_len"][k]):
-                    tile, up = data[f"stack{k}_tile"][i], data[f"stack{k}_up"][i]
-                    assert not FACES[TILES[tile][up]]["special"]
+            for stack in json.loads(sample.to_json())["state"]["stacks"]:
+                for entry in stack["tiles"]:
+                    assert not FACES[TILES[entry["tile"]][entry["side_up"]]]["special"]
 
 
 def test_setup_by_player_count():
     for players, (em, rs, ss) in {2: (9, 9, 4), 3: (8, 8, 3), 4: (7, 7, 2)}.items():
         data = json.loads(load_game("trian", players=players).new_initial_state(seed=3).to_json())["state"]
-        for p in range(players):
-            assert data["player_credits"][p] == 10
-            assert data["player_tok_count"][p] == 1
-            assert (data["player_emissaries"][p], data["player_research"][p], data["player_space"][p]) == (
+        for player in data["players"]:
+            assert player["credits"] == 10
+            assert player["combat_tokens"]["count"] == 1
+            supply = player["supply"]
+            assert (supply["emissaries"], supply["research_stations"], supply["space_stations"]) == (
                 em,
                 rs,
                 ss,
             )
-        assert data["stack_len"] == [42, 42]
+        assert [stack["size"] for stack in data["stacks"]] == [42, 42]
 
 
 # ---------------------------------------------------------------- phase 2: placement
@@ -209,7 +278,8 @@ def test_game_ends_after_the_turn_of_the_last_tile():
     state.playout(seed=5)
     data = json.loads(state.to_json())["state"]
     assert state.is_terminal()
-    assert data["n_placed"] + data["n_discarded"] == 84 and data["stack_len"] == [0, 0]
+    assert len(data["galaxy"]) + len(data["set_aside"]) == 84
+    assert [stack["size"] for stack in data["stacks"]] == [0, 0]
 
 
 # ---------------------------------------------------------------- section X / VI.1: closing areas
@@ -234,7 +304,7 @@ def test_controller_is_paid_when_another_player_closes_and_cannot_take_back():
     sc.turn(2, 0, "planet-end", "pass", left="P")  # B closes A's system
     assert sc.credits(A) == before + 8
     assert sc.tokens(A) == tokens + 1
-    assert sc.data()["placed_emissary"][0] == A, "no take-back on another player's turn"
+    assert sc.emissaries()[0] == A, "no take-back on another player's turn"
     assert sc.state.current_player == A and sc.has("end_phase1")
 
 
@@ -256,9 +326,9 @@ def test_nebula_3_tiles_with_extractor_closes_for_6_and_4_minerals_appear():
     sc.turn(2, 0, "extractor-cap", "pass", left="N")
     data = sc.data()
     assert sc.credits(A) == before + 6  # 3 tiles x (1 + 1 extractor)
-    assert data["n_nebulas"] == 1
-    assert sum(data["neb_minerals"][:4]) == 4  # 3 tiles + 1 extractor
-    assert sum(data["bag"]) == 120 - 4
+    assert len(data["nebulas"]) == 1
+    assert sc.nebula_minerals() == 4  # 3 tiles + 1 extractor
+    assert sum(data["bag"].values()) == 120 - 4
 
 
 def test_nebula_3_tiles_plus_emissary_pays_4_and_4_minerals():
@@ -269,7 +339,7 @@ def test_nebula_3_tiles_plus_emissary_pays_4_and_4_minerals():
     sc.turn(2, 0, "nebula-cap", "pass", left="N")  # A closes
     sc.act("take_back", count=0)
     assert sc.credits(A) == before + 4  # (3 tiles + 1 emissary) x 1
-    assert sum(sc.data()["neb_minerals"][:4]) == 4
+    assert sc.nebula_minerals() == 4
 
 
 def test_extractor_nebula_with_emissary_taken_back_pays_8_5_minerals_and_no_token():
@@ -282,9 +352,9 @@ def test_extractor_nebula_with_emissary_taken_back_pays_8_5_minerals_and_no_toke
     sc.act("pass")
     sc.act("take_back", count=1)
     assert sc.credits(A) == before + 8  # (3 + 1) x (1 + 1)
-    assert sum(sc.data()["neb_minerals"][:4]) == 5  # 3 tiles + 1 emissary + 1 extractor
+    assert sc.nebula_minerals() == 5  # 3 tiles + 1 emissary + 1 extractor
     assert sc.tokens(A) == tokens  # no control kept, no token
-    assert sc.data()["player_emissaries"][A] == 9
+    assert sc.player(A)["supply"]["emissaries"] == 9
 
 
 def test_expedition_before_events_joins_the_closing_area():
@@ -298,7 +368,7 @@ def test_expedition_before_events_joins_the_closing_area():
     sc.act("take_back", count=0)
     assert sc.credits(A) == before + 4
     assert sc.tokens(A) == tokens + 1
-    assert sum(sc.data()["neb_minerals"][:4]) == 4
+    assert sc.nebula_minerals() == 4
 
 
 def test_events_first_then_expedition_takes_control_of_the_empty_closed_area():
@@ -353,8 +423,8 @@ def test_construction_in_a_system_pays_tiles_plus_emissaries_times_4():
     before = sc.credits(A)
     sc.act("construct", x=0, y=0)  # the research station becomes a space station
     assert sc.credits(A) == before + 20
-    data = sc.data()
-    assert data["player_research"][A] == 8 and data["player_space"][A] == 3
+    supply = sc.player(A)["supply"]
+    assert supply["research_stations"] == 8 and supply["space_stations"] == 3
 
 
 def test_construction_in_a_nebula_pays_tiles_plus_emissaries_and_adds_minerals():
@@ -364,18 +434,18 @@ def test_construction_in_a_nebula_pays_tiles_plus_emissaries_and_adds_minerals()
     sc.place(2, 0, "nebula-cap", left="N")  # A
     sc.act("expedition")
     sc.act("take_back", count=0)
-    minerals = sum(sc.data()["neb_minerals"][:4])
+    minerals = sc.nebula_minerals()
     assert minerals == 5  # 3 tiles + 2 emissaries
     sc.turn(0, 1, "space", "pass", vert="S")  # B
     before = sc.credits(A)
     sc.place(-1, 0, "space", right="S")
     sc.act("construct", x=0, y=0)
     assert sc.credits(A) == before + 5  # (3 + 2) x 1
-    assert sum(sc.data()["neb_minerals"][:4]) == minerals + 2
+    assert sc.nebula_minerals() == minerals + 2
     sc.turn(1, 1, "space", "pass", left="S")  # B
     sc.place(3, 0, "space", left="S")
     sc.act("construct", x=2, y=0)  # another research station in the same nebula
-    assert sum(sc.data()["neb_minerals"][:4]) == minerals + 4
+    assert sc.nebula_minerals() == minerals + 4
 
 
 def test_gaining_minerals_from_a_controlled_nebula_with_a_station():
@@ -412,9 +482,8 @@ def test_battle_yellow_wins_4_to_3_and_takes_control():
     # B wins 4 (3+1) to 3 (2+1): A's emissary goes home; B controls, is paid and gets a token
     assert sc.credits(B) == credits_b + (3 + 2) * 2
     assert sc.tokens(B) == tokens_b + 1
-    data = sc.data()
-    assert data["placed_emissary"][:3] == [-1, B, -1]
-    assert data["player_emissaries"][A] == 9
+    assert sc.emissaries()[:3] == [-1, B, -1]
+    assert sc.player(A)["supply"]["emissaries"] == 9
 
 
 def test_battle_bonus_stays_for_the_whole_battle():
@@ -429,14 +498,14 @@ def test_battle_bonus_stays_for_the_whole_battle():
     for _ in range(2):
         sc.act("declare", plus=0, rerolls=0)
     data = sc.data()
-    assert data["player_emissaries"][A] == 8  # lost one emissary in the first clash
-    assert data["b_bonus"][A] == 2 and data["b_bonus"][B] == 1
+    assert data["players"][A]["supply"]["emissaries"] == 8  # lost one emissary in the first clash
+    assert [(e["seat"], e["bonus"]) for e in data["battle"]["seats"]] == [(A, 2), (B, 1)]
     for _ in range(2):
         sc.act("declare", plus=0, rerolls=0)
     sc.act("take_back", count=0)
     assert sc.credits(A) == before + (3 + 3) * 2  # value counted when the system closed
     # the loser gives back its emissary on the latest tile first (docs/rules/trian.md)
-    assert sc.data()["placed_emissary"][:3] == [A, -1, -1]
+    assert sc.emissaries()[:3] == [A, -1, -1]
 
 
 def test_battle_tie_removes_both_and_pays_the_closer_without_token():
@@ -451,7 +520,7 @@ def test_battle_tie_removes_both_and_pays_the_closer_without_token():
     sc.act("declare", plus=0, rerolls=0)
     assert sc.credits(A) == before + (3 + 2) * 2
     assert sc.tokens(A) == tokens
-    assert sc.data()["placed_emissary"][:3] == [-1, -1, -1]
+    assert sc.emissaries()[:3] == [-1, -1, -1]
 
 
 def test_combat_tokens_declared_face_down_then_plus_one_and_reroll_after_the_roll():
@@ -459,24 +528,23 @@ def test_combat_tokens_declared_face_down_then_plus_one_and_reroll_after_the_rol
     sc.turn(0, 0, "planet-end", "expedition", right="P")
     sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")
     sc.place(2, 0, "planet-end", left="P")
-    sc.edit(player_tok_count=[2, 3, 0, 0, 0], player_tok_plus=[1, 1, 0, 0, 0])
+    sc.edit(lambda d: set_tokens(d, {A: (2, 1), B: (3, 1)}))
     sc.fix_dice([3, 2, 1, 6])
     sc.act("pass")
     sc.act("declare", plus=1, rerolls=1)  # A: 3 + 1 bonus + 1
     hidden = sc.state.observation(B).to_json()
-    assert json.loads(hidden)["state"]["player_decl_plus"][A] == -1, "declarations are face down"
+    assert json.loads(hidden)["state"]["players"][A]["declared_tokens"]["plus"] is None, "face down"
     sc.act("declare", plus=1, rerolls=2)  # B: 2 + 1 + 1 = 4, a tie at 5? A has 5
     obs = json.loads(sc.state.observation(B).to_json())["state"]
-    assert obs["player_decl_plus"][A] == 1, "revealed after the roll"
+    assert obs["players"][A]["declared_tokens"]["plus"] == 1, "revealed after the roll"
     assert sc.state.current_player == A  # A may reroll after seeing the dice
     sc.act("stand")
     sc.act("reroll")  # B rerolls 2 -> 1
     sc.act("reroll")  # B rerolls 1 -> 6: 6 + 1 + 1 = 8 beats 5
-    data = sc.data()
-    assert data["placed_emissary"][:3] == [-1, B, -1]
+    assert sc.emissaries()[:3] == [-1, B, -1]
     # every declared token went back to the bag, used or not; B won control and drew a new one
-    assert data["player_tok_count"][:2] == [0, 1]
-    assert data["player_decl_count"][:2] == [0, 0]
+    assert [sc.tokens(A), sc.tokens(B)] == [0, 1]
+    assert [sc.player(p)["declared_tokens"]["count"] for p in (A, B)] == [0, 0]
 
 
 def test_battle_attacker_is_next_clockwise_when_the_closer_is_not_involved():
@@ -505,18 +573,17 @@ def test_minerals_count_3_at_the_end():
     state.playout(seed=2)
     data = json.loads(state.to_json())["state"]
     scores = state.scores()
-    for p in range(2):
-        minerals = sum(data[f"player_minerals_{c}"][p] for c in T.COLOR_NAMES)
-        assert scores[p] == data["player_credits"][p] + 3 * minerals
+    for p, player in enumerate(data["players"]):
+        assert scores[p] == player["credits"] + 3 * sum(player["minerals"].values())
 
 
 def test_ties_go_to_fewer_pieces_left_on_the_race_board():
     sc = Scenario(["planet-end", "space"])
     sc.turn(0, 0, "planet-end", "expedition", right="P")  # A: one emissary on the board
-    sc.edit(player_credits=[30, 30, 0, 0, 0])
+    sc.set_credits(30, 30)
     assert sc.state.scores() == [30, 30]
     assert sc.state.ranks() == [0, 1]
-    sc.edit(player_credits=[30, 31, 0, 0, 0])
+    sc.set_credits(30, 31)
     assert sc.state.ranks() == [1, 0]
 
 
@@ -531,14 +598,14 @@ def test_observation_hides_undersides_stack_order_and_token_types():
     data = json.loads(state.to_json())["state"]
     for p in (0, 1):
         obs = json.loads(state.observation(p).to_json())["state"]
-        assert all(t == 255 for k in (0, 1) for t in obs[f"stack{k}_tile"][: obs["stack_len"][k]])
-        assert obs["player_tok_plus"][1 - p] == -1 and obs["player_tok_plus"][p] == data["player_tok_plus"][p]
-        for i in range(obs["n_placed"]):
-            mine = obs["placed_placer"][i] == p
-            assert (obs["placed_tile"][i] != 255) == mine
-            assert obs["placed_face"][i] == data["placed_face"][i]
-            assert obs["placed_up_face"][i] == data["placed_up_face"][i]
-        assert obs["rng_dice"] == [0, 0, 0, 0]
+        assert all("tiles" not in stack for stack in obs["stacks"]), "only the size and the top face"
+        tokens = [player["combat_tokens"]["plus"] for player in obs["players"]]
+        assert tokens[1 - p] is None and tokens[p] == data["players"][p]["combat_tokens"]["plus"]
+        for seen, truth in zip(obs["galaxy"], data["galaxy"], strict=True):
+            mine = seen["placer"] == p
+            assert (seen["tile"] is not None) == mine and (seen["side"] is not None) == mine
+            assert seen["face"] == truth["face"] and seen["face_when_drawn"] == truth["face_when_drawn"]
+        assert "random_streams" not in obs
 
 
 def test_a_tile_seen_face_up_on_the_stack_keeps_that_face_after_determinize():
@@ -549,11 +616,11 @@ def test_a_tile_seen_face_up_on_the_stack_keeps_that_face_after_determinize():
         obs = state.observation(0)
         for k in range(4):
             sample = json.loads(obs.determinize(k).to_json())["state"]
-            for i in range(sample["n_placed"]):
-                faces = TILES[sample["placed_tile"][i]]
-                assert sample["placed_face"][i] in faces and sample["placed_up_face"][i] in faces
-                if sample["placed_face"][i] != sample["placed_up_face"][i]:
-                    assert sorted(faces) == sorted([sample["placed_face"][i], sample["placed_up_face"][i]])
+            for tile in sample["galaxy"]:
+                faces = [FACES[f]["name"] for f in TILES[tile["tile"]]]
+                assert tile["face"] in faces and tile["face_when_drawn"] in faces
+                if tile["face"] != tile["face_when_drawn"]:
+                    assert sorted(faces) == sorted([tile["face"], tile["face_when_drawn"]])
 
 
 def test_same_seed_same_deal_and_streams_per_source():
@@ -572,21 +639,22 @@ def test_illegal_actions_and_inconsistent_json_are_rejected():
     with pytest.raises(IllegalActionError):
         sc.state.apply(246)  # no expedition in phase 1
     data = json.loads(before)
-    data["state"]["player_credits"][0] = -5
-    with pytest.raises(StateFormatError):
+    data["state"]["players"][0]["credits"] = -5
+    with pytest.raises(StateFormatError, match="credits"):
         sc.game.state_from_json(json.dumps(data))
     data = json.loads(before)
-    data["state"]["bag"][0] = 29  # a mineral vanished
+    data["state"]["bag"]["red"] = 29  # a mineral vanished
     with pytest.raises(StateFormatError, match="minerals"):
         sc.game.state_from_json(json.dumps(data))
     data = json.loads(before)
-    data["state"]["stack0_tile"][41] = data["state"]["stack1_tile"][0]  # a tile twice
-    with pytest.raises(StateFormatError):
+    stacks = data["state"]["stacks"]
+    stacks[0]["tiles"][0] = stacks[1]["tiles"][0]  # a tile twice
+    with pytest.raises(StateFormatError, match="twice"):
         sc.game.state_from_json(json.dumps(data))
     data = json.loads(before)
-    data["state"]["hval"][0] = 7
-    data["state"]["hkey"][0] = 1
-    with pytest.raises(StateFormatError, match="board"):
+    tile = {"x": 5, "y": 0, "tile": 0, "side": 0, "face": "space", "face_when_drawn": "space", "rotation": 0}
+    data["state"]["galaxy"] = [dict(tile, placer=0, emissary=None, ship=None)]
+    with pytest.raises(StateFormatError, match=r"galaxy\[0\].*\(5, 0\) does not touch the galaxy"):
         sc.game.state_from_json(json.dumps(data))
     assert sc.state.to_json() == before
 
@@ -596,17 +664,16 @@ def test_illegal_actions_and_inconsistent_json_are_rejected():
 
 def test_purchases_cost_6_and_4_and_exchange_two_for_one():
     sc = Scenario(["space"])
-    sc.edit(player_credits=[20, 10, 0, 0, 0])
+    sc.set_credits(20, 10)
     sc.act("buy_mineral", color="red")
     sc.act("buy_mineral", color="red")
     sc.act("buy_token")
-    data = sc.data()
-    assert data["player_credits"][A] == 20 - 6 - 6 - 4
-    assert data["player_minerals_red"][A] == 2 and data["player_tok_count"][A] == 2
+    assert sc.credits(A) == 20 - 6 - 6 - 4
+    assert sc.player(A)["minerals"]["red"] == 2 and sc.tokens(A) == 2
     sc.act("exchange", give=["red", "red"], take="blue")
-    data = sc.data()
-    assert (data["player_minerals_red"][A], data["player_minerals_blue"][A]) == (0, 1)
-    assert data["bag"] == [30, 29, 30, 30]
+    minerals = sc.player(A)["minerals"]
+    assert (minerals["red"], minerals["blue"]) == (0, 1)
+    assert sc.data()["bag"] == {"red": 30, "blue": 29, "green": 30, "yellow": 30}
     assert not sc.has("buy_mineral"), "2 credits buy nothing"
 
 
@@ -620,9 +687,9 @@ def test_trade_outpost_gives_two_extra_actions_and_cheaper_trade():
     sc.act("research")
     sc.act("research")
     assert sc.state.current_player == A
-    assert sum(sc.data()[f"player_minerals_{c}"][B] for c in T.COLOR_NAMES) == 2
+    assert sum(sc.player(B)["minerals"].values()) == 2
     sc.turn(-1, 0, "space", "pass")  # A
-    sc.edit(player_credits=[10, 10, 0, 0, 0])
+    sc.set_credits(10, 10)
     sc.act("buy_mineral", color="green")
     sc.act("buy_token")
     assert sc.credits(B) == 10 - 5 - 3
@@ -637,7 +704,7 @@ def test_teleport_moves_an_emissary_from_its_radius_once():
     targets = {(d["to"]["x"], d["to"]["y"]) for d in moves if d["kind"] == "teleport"}
     assert targets == {(-1, 0)}, "only to a planet, nebula part or outpost without an emissary"
     sc.act("teleport", to={"x": -1, "y": 0})
-    assert sc.data()["placed_emissary"][:3] == [-1, A, -1]
+    assert sc.emissaries()[:3] == [-1, A, -1]
     assert sc.state.current_player == B
 
 
@@ -645,8 +712,8 @@ def test_exmitter_sends_units_home_and_nothing_may_enter_its_radius():
     sc = Scenario(["planet-end", "exmitter", "planet-end"])
     sc.turn(0, 0, "planet-end", "expedition", vert="P")  # A
     sc.place(1, 0, "exmitter")  # B: A's emissary on (0,0) goes home
-    assert sc.data()["placed_emissary"][0] == -1
-    assert sc.data()["player_emissaries"][A] == 9
+    assert sc.emissaries()[0] == -1
+    assert sc.player(A)["supply"]["emissaries"] == 9
     assert not sc.has("expedition"), "no expedition onto an exmitter"
     sc.act("pass")
     sc.place(2, 0, "planet-end", left="S")  # A, next to the exmitter
@@ -662,17 +729,18 @@ def test_three_player_battle_bonuses_1_2_3_and_the_winner_removes_one_of_each():
         sc.turn(x, 0, "planet-link", act, left="P", right="P")  # 1, 2, 0, 1, 2
     sc.place(6, 0, "planet-end", left="P")  # seat 0 closes
     sc.act("expedition")
-    data = sc.data()
-    assert [data["placed_emissary"][i] for i in range(7)] == [0, 1, 2, 0, 1, -1, 0]
-    assert data["b_bonus"][:3] == [3, 2, 1]
-    assert data["b_order"][:3] == [0, 1, 2], "the closer attacks, defenders clockwise"
+    assert sc.emissaries() == [0, 1, 2, 0, 1, -1, 0]
+    seats = sc.data()["battle"]["seats"]
+    assert [e["bonus"] for e in seats] == [3, 2, 1]
+    assert [e["seat"] for e in seats] == [0, 1, 2], "the closer attacks, defenders clockwise"
     before = sc.credits(0)
     sc.fix_dice([1, 5, 5])
     for _ in range(3):
         sc.act("declare", plus=0, rerolls=0)
     data = sc.data()
-    assert data["player_emissaries"][:3] == [8 - 3 + 1, 8 - 2, 8]  # yellow lost one, red went home
-    assert data["b_order"][:2] == [0, 1] and data["b_n"] == 1 + 1
+    supply = [player["supply"]["emissaries"] for player in data["players"]]
+    assert supply == [8 - 3 + 1, 8 - 2, 8]  # yellow lost one, red went home
+    assert [e["seat"] for e in data["battle"]["seats"]] == [0, 1]
     sc.fix_dice([4, 2])  # yellow 7, green 4
     sc.act("declare", plus=0, rerolls=0)
     sc.act("declare", plus=0, rerolls=0)
@@ -695,7 +763,7 @@ def test_three_player_tie_sends_everyone_home_and_pays_the_closer():
         sc.act("declare", plus=0, rerolls=0)
     assert sc.credits(2) == before + (3 + 3) * 2
     assert [sc.tokens(p) for p in range(3)] == tokens
-    assert sc.data()["placed_emissary"][:3] == [-1, -1, -1]
+    assert sc.emissaries()[:3] == [-1, -1, -1]
 
 
 def test_an_observation_that_claims_hidden_values_is_rejected():
@@ -706,13 +774,16 @@ def test_an_observation_that_claims_hidden_values_is_rejected():
     obs = json.loads(state.observation(0).to_json())
     full = json.loads(state.to_json())["state"]
     leaky = json.loads(json.dumps(obs))
-    leaky["state"]["stack0_tile"] = full["stack0_tile"]
-    leaky["state"]["stack0_up"] = full["stack0_up"]
+    leaky["state"]["stacks"] = full["stacks"]
+    with pytest.raises(StateFormatError, match="unknown keys 'tiles'"):
+        game.observation_from_json(json.dumps(leaky))
+    leaky = json.loads(json.dumps(obs))
+    leaky["state"]["players"][1]["combat_tokens"] = full["players"][1]["combat_tokens"]
     with pytest.raises(StateFormatError, match="cannot see"):
         game.observation_from_json(json.dumps(leaky))
     leaky = json.loads(json.dumps(obs))
-    leaky["state"]["player_tok_plus"] = full["player_tok_plus"]
-    with pytest.raises(StateFormatError):
+    leaky["state"]["players"][0]["combat_tokens"]["plus"] = None
+    with pytest.raises(StateFormatError, match="must be known"):
         game.observation_from_json(json.dumps(leaky))
     assert game.observation_from_json(json.dumps(obs)) == state.observation(0)
 
@@ -724,7 +795,7 @@ def test_closing_a_3_tile_nebula_pays_3_and_3_minerals_appear():
     before = sc.credits(A)
     sc.turn(2, 0, "nebula-cap", "pass", left="N")
     assert sc.credits(A) == before + 3
-    assert sum(sc.data()["neb_minerals"][:4]) == 3
+    assert sc.nebula_minerals() == 3
 
 
 def test_closing_a_3_tile_outer_space_area_pays_9_to_the_closer():
@@ -748,7 +819,7 @@ def test_teleporting_into_an_uncontrolled_closed_system_takes_control_for_the_ow
     tokens = sc.tokens(B)
     sc.act("teleport", to={"x": 0, "y": 0})  # teleport an enemy emissary
     assert sc.tokens(B) == tokens + 1
-    assert sc.data()["placed_emissary"][0] == B
+    assert sc.emissaries()[0] == B
 
 
 def test_construction_in_a_system_3_tiles_1_emissary_pays_16():
@@ -810,12 +881,12 @@ def test_determinize_resamples_the_stacks_and_a_tile_in_another_hand():
     state.apply(0)  # end phase 1
     state.apply(240)  # draw: the tile is in seat 0's hand
     other = state.observation(1)
-    hands = {json.loads(other.determinize(k).to_json())["state"]["drawn_tile"] for k in range(20)}
-    stacks = {tuple(json.loads(other.determinize(k).to_json())["state"]["stack0_tile"]) for k in range(5)}
+    hands = {json.loads(other.determinize(k).to_json())["state"]["hand"]["tile"] for k in range(20)}
+    stacks = {json.dumps(json.loads(other.determinize(k).to_json())["state"]["stacks"]) for k in range(5)}
     assert len(hands) > 1 and len(stacks) == 5
-    truth = json.loads(state.to_json())["state"]["drawn_tile"]
+    truth = json.loads(state.to_json())["state"]["hand"]["tile"]
     own = state.observation(0)
-    mine = {json.loads(own.determinize(k).to_json())["state"]["drawn_tile"] for k in range(5)}
+    mine = {json.loads(own.determinize(k).to_json())["state"]["hand"]["tile"] for k in range(5)}
     assert mine == {truth}, "the drawer knows its tile"
 
 
@@ -845,11 +916,10 @@ def test_a_tile_that_fits_nowhere_is_set_aside_and_the_player_draws_again():
     sc.act("draw", stack=0)
     assert [sc.state.action_to_struct(a)["kind"] for a in sc.state.legal_actions()] == ["discard"]
     sc.act("discard")
-    data = sc.data()
-    assert data["n_discarded"] == 1 and data["discarded"][0] == dry
+    assert sc.data()["set_aside"] == [dry]
     assert sc.has("draw", stack=1), "the player draws again"
-    obs = json.loads(sc.state.observation(A).to_json())["state"]
-    assert obs["discarded"][0] == dry, "a set-aside tile is shown to everyone"
+    obs = json.loads(sc.state.observation(B).to_json())["state"]
+    assert obs["set_aside"] == [dry], "a set-aside tile is shown to everyone"
 
 
 def test_events_before_or_after_the_action_pay_the_same_here():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from orrery.core_ext import trian as T
 from test_trian import A, B, Scenario
 from test_trian_ships import CORVETTE, ROGUE, minerals, put_ship, ship_at, space_row
 from test_trian_skills import full, give, set_race
@@ -13,18 +14,18 @@ PRIESTESS = 3  # ship kind
 
 
 def put_priestess(sc: Scenario, tile: int, owner: int = A) -> None:
-    d = sc.data()
-    d["placed_ship"][tile] = owner
-    d["placed_ship_kind"][tile] = PRIESTESS
-    sc.edit(placed_ship=d["placed_ship"], placed_ship_kind=d["placed_ship_kind"])
+    ship = {"seat": owner, "kind": "supreme_priestess", "arrived_this_turn": False, "mined_this_turn": False}
+    sc.edit(lambda d: d["galaxy"][tile].update(ship=ship))
 
 
 def set_nebula(sc: Scenario, record: int, amounts: list[int]) -> None:
-    d = sc.data()
-    old = d["neb_minerals"][record * 4 : record * 4 + 4]
-    bag = [d["bag"][c] + old[c] - amounts[c] for c in range(4)]
-    d["neb_minerals"][record * 4 : record * 4 + 4] = amounts
-    sc.edit(neb_minerals=d["neb_minerals"], bag=bag)
+    def change(d: dict) -> None:
+        nebula = d["nebulas"][record]["minerals"]
+        for color, amount in zip(T.COLOR_NAMES, amounts, strict=True):
+            d["bag"][color] += nebula[color] - amount
+            nebula[color] = amount
+
+    sc.edit(change)
 
 
 def test_the_priestess_is_placed_as_the_action_on_the_new_tile():
@@ -71,7 +72,7 @@ def test_moving_the_priestess_gives_2_minerals_from_a_closed_nebula_in_its_radiu
     assert not sc.has("priestess_gain", color="red"), "the nebula has no red left"
     sc.act("priestess_gain", color="blue")
     assert minerals(sc, A) == 2
-    assert sc.data()["neb_minerals"][:4] == [0, 1, 0, 0]
+    assert sc.data()["nebulas"][0]["minerals"] == {"red": 0, "blue": 1, "green": 0, "yellow": 0}
     assert ship_at(sc, 3) == (A, PRIESTESS)
     assert sc.seat == B, "(3,0) shows no planet or nebula: no fixing, the move is over"
 
@@ -109,8 +110,8 @@ def test_the_priestess_may_be_fixed_as_an_emissary_on_a_planet_and_takes_control
     sc.act("priestess_fix")
     d = sc.data()
     assert ship_at(sc, 2) == (-1, 0)
-    assert (d["placed_emissary"][2], d["placed_unit"][2]) == (A, 2)
-    assert d["player_emissaries"][A] == 9, "the Priestess is not one of the emissaries"
+    assert d["galaxy"][2]["emissary"] == {"seat": A, "unit": "supreme_priestess", "station": None}
+    assert d["players"][A]["supply"]["emissaries"] == 9, "the Priestess is not one of the emissaries"
     assert sc.tokens(A) == tokens + 1, "it took control of the uncontrolled closed system"
 
 
@@ -192,7 +193,7 @@ def harness(*modules: int, pay: int = 2) -> Scenario:
     put_ship(sc, 2, B, CORVETTE)
     sc.place(4, 0, "space")
     sc.act("harness", x=2, y=0)
-    assert sc.data()["player_tok_at_0"][A] == 2
+    assert sc.player(A)["special_tokens"] == [{"slot": 0, "x": 2, "y": 0}]
     assert sc.seat == A, "placing the Harness is not the action"
     sc.act("pass")
     give(sc, B, red=pay)
@@ -205,7 +206,7 @@ def test_harness_technology_immobilizes_an_enemy_ship_until_its_owner_pays_2_min
     assert not sc.has("ship_move"), "the harnessed Corvette cannot move"
     sc.act("harness_release", pay={"red": 2})
     assert minerals(sc, A) == 2 and minerals(sc, B) == 0
-    assert sc.data()["player_tok_at_0"][A] == 255, "the token goes back to A's supply"
+    assert sc.player(A)["special_tokens"] == [], "the token goes back to A's supply"
     assert sc.has("ship_move")
 
 

@@ -32,10 +32,10 @@ def test_a_slave_minion_goes_with_the_expedition_for_1_yellow_and_counts_as_an_e
     before = sc.credits(A)
     sc.act("slave_minion", x=1, y=0)
     d = sc.data()
-    assert (d["placed_emissary"][1], d["placed_unit"][1]) == (A, 1)
-    assert d["player_minerals_yellow"][A] == 0
-    assert d["player_emissaries"][A] == 8, "the Slave-minion is not taken from the emissaries"
-    assert sc.seat == A and sc.data()["mode"] == 5, "phase 3 ended: the events (take back) follow"
+    assert d["galaxy"][1]["emissary"] == {"seat": A, "unit": "slave_minion", "station": None}
+    assert d["players"][A]["minerals"]["yellow"] == 0
+    assert d["players"][A]["supply"]["emissaries"] == 8, "the Slave-minion is not taken from the emissaries"
+    assert sc.seat == A and d["phase"] == "take_back", "phase 3 ended: the events (take back) follow"
     sc.act("take_back", count=0)
     assert sc.credits(A) == before + (3 + 2) * 1, "it counts as an emissary when the nebula closes"
 
@@ -45,17 +45,19 @@ def test_no_slave_minion_without_a_yellow_mineral_or_when_declined():
     assert not sc.has("slave_minion") and not sc.has("slave_minion_none")
     sc = nebula_mission()
     sc.act("slave_minion_none")
-    assert sc.data()["player_minerals_yellow"][A] == 1
-    assert sc.data()["placed_emissary"][:3] == [-1, -1, A]
+    assert sc.player(A)["minerals"]["yellow"] == 1
+    assert sc.emissaries()[:3] == [-1, -1, A]
 
 
 def test_a_returned_slave_minion_goes_back_to_the_race_not_to_the_emissaries():
     sc = nebula_mission()
     sc.act("slave_minion", x=1, y=0)
     sc.act("take_back", count=2)  # the latest tiles first: the emissary on (2,0), then the minion
-    d = sc.data()
-    assert d["placed_emissary"][:3] == [-1, -1, -1] and d["placed_unit"][1] == 0
-    assert d["player_emissaries"][A] == 9
+    assert sc.emissaries()[:3] == [-1, -1, -1]
+    assert sc.player(A)["supply"]["emissaries"] == 9
+
+
+MINION_ON_THE_BOARD = {"seat": A, "unit": "slave_minion", "station": None}
 
 
 def test_the_additional_slave_minion_gives_a_second_token():
@@ -64,10 +66,7 @@ def test_the_additional_slave_minion_gives_a_second_token():
         set_race(sc, A, KORRAX, *modules)
         sc.turn(0, 0, "nebula-cap", "pass", right="N")  # tile 0
         sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")  # tile 1
-        d = sc.data()
-        d["placed_emissary"][0] = A
-        d["placed_unit"][0] = 1  # one Slave-minion already on the board
-        sc.edit(placed_emissary=d["placed_emissary"], placed_unit=d["placed_unit"])
+        sc.edit(lambda d: d["galaxy"][0].update(emissary=MINION_ON_THE_BOARD))
         give(sc, A, yellow=1)
         sc.place(2, 0, "nebula-cap", left="N")
         sc.act("expedition")
@@ -80,13 +79,14 @@ def test_living_structures_builds_a_space_station_at_once_on_a_slave_minion_with
     sc.act("take_back", count=0)
     sc.turn(0, 1, "space", "pass")  # B
     sc.place(2, 1, "space")  # A
-    before, neb = sc.credits(A), sum(sc.data()["neb_minerals"][:4])
+    before, neb = sc.credits(A), sc.nebula_minerals()
     sc.act("living_structures", x=1, y=0)
     d = sc.data()
-    assert d["placed_station"][1] == 2
-    assert (d["player_research"][A], d["player_space"][A]) == (8, 3)
+    assert d["galaxy"][1]["emissary"]["station"] == "space"
+    supply = d["players"][A]["supply"]
+    assert (supply["research_stations"], supply["space_stations"]) == (8, 3)
     assert sc.credits(A) == before + 2 * (3 + 2), "the research and the space station bonuses"
-    assert sum(d["neb_minerals"][:4]) == neb + 2 + 4
+    assert sc.nebula_minerals() == neb + 2 + 4
     assert sc.seat == B, "it is the construction action"
 
 
@@ -133,6 +133,5 @@ def test_regeneration_wins_a_tied_emissary_battle():
     sc.act("pass")
     sc.act("declare", plus=0, rerolls=0)
     sc.act("declare", plus=0, rerolls=0)
-    d = sc.data()
-    assert d["placed_emissary"][:3] == [-1, B, -1], "B wins the 5-5 tie; A's emissary goes home"
+    assert sc.emissaries()[:3] == [-1, B, -1], "B wins the 5-5 tie; A's emissary goes home"
     assert sc.credits(B) == before + (3 + 2) * 2

@@ -115,7 +115,7 @@ def test_harvest_technology_a_rogue_mines_2_minerals_of_chosen_colours():
     options = [d for d in kinds(sc) if d["kind"] == "harvest"]
     assert options and all(len(d["minerals"]) == 2 for d in options)
     sc.act("harvest", minerals=options[0]["minerals"])
-    assert minerals(sc, B) == 2 and sum(sc.data()["neb_minerals"][:4]) == 1
+    assert minerals(sc, B) == 2 and sc.nebula_minerals() == 1
     assert not sc.has("harvest") and not sc.has("rogue_mine"), "the Rogue has mined this turn"
 
 
@@ -124,7 +124,7 @@ def test_harvest_module_a_rogue_mines_3_minerals():
     three = [d for d in kinds(sc) if d["kind"] == "harvest" and len(d["minerals"]) == 3]
     assert three
     sc.act("harvest", minerals=three[0]["minerals"])
-    assert minerals(sc, B) == 3 and sum(sc.data()["neb_minerals"][:4]) == 0
+    assert minerals(sc, B) == 3 and sc.nebula_minerals() == 0
 
 
 def test_a_ship_arriving_through_the_tunnel_next_to_an_enemy_ship_attacks_it():

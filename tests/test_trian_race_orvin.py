@@ -3,6 +3,10 @@ An Extra Exmitter, Mental manipulation, Adaptation Abilities."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+from orrery.core_ext import StateFormatError
 from test_trian import A, B
 from test_trian_ships import CORVETTE, ROGUE, put_ship, ship_at, space_row, targets
 from trian_race_setup import ORVIN, full, give_minerals, kinds, mineral, set_race, set_tokens, token
@@ -18,7 +22,7 @@ def test_the_exmitter_token_goes_on_the_new_tile_for_free_and_works_as_an_exmitt
     sc.place(2, 0, "space")  # A
     sc.act("exmitter_token", x=2, y=0)
     assert token(sc, A, 0) == 2
-    assert ship_at(sc, 1) == (-1, 0) and sc.data()["player_corvettes"][B] == 3, "its radius is cleared"
+    assert ship_at(sc, 1) == (-1, 0) and sc.player(B)["supply"]["corvettes"] == 3, "its radius is cleared"
     assert sc.state.current_player == A and not sc.has("ship_expedition"), "free, and the tile takes no unit"
     assert not sc.has("exmitter_token"), "one token without An Extra Exmitter"
     sc.act("pass")
@@ -47,13 +51,13 @@ def planets(mental: bool = False):
     sc.turn(1, 0, "planet-link", "pass", left="P", right="S")
     sc.turn(2, 0, "space", "pass", left="S", right="S")
     sc.turn(3, 0, "nebula-cap", "pass", left="S")
-    d = sc.data()
-    emissaries = d["placed_emissary"]
-    emissaries[0], emissaries[1], emissaries[3] = A, B, B
-    supply = d["player_emissaries"]
-    supply[A] -= 1
-    supply[B] -= 2
-    sc.edit(placed_emissary=emissaries, player_emissaries=supply)
+
+    def change(d: dict) -> None:
+        for tile, seat in ((0, A), (1, B), (3, B)):
+            d["galaxy"][tile]["emissary"] = {"seat": seat, "unit": "emissary", "station": None}
+            d["players"][seat]["supply"]["emissaries"] -= 1
+
+    sc.edit(change)
     return sc
 
 
@@ -70,8 +74,7 @@ def test_manipulation_swaps_emissaries_within_one_system_for_green_and_blue_once
     give_minerals(sc, A, green=1, blue=2)
     assert swaps(sc, "emissary") == {(0, 1)}, "not with the emissary in the nebula"
     sc.act("manipulate", unit="emissary")
-    d = sc.data()
-    assert d["placed_emissary"][:2] == [B, A]
+    assert sc.emissaries()[:2] == [B, A]
     assert (mineral(sc, A, "green"), mineral(sc, A, "blue")) == (0, 1)
     assert sc.state.current_player == A, "Manipulation costs no action"
     give_minerals(sc, A, green=1)
@@ -136,7 +139,7 @@ def test_adaptation_abilities_a_mineral_per_unit_in_a_radius_at_the_start_of_the
     sc.turn(4, 0, "space", "pass")  # B
     assert not sc.has("adaptation", pay="red") and sc.has("adaptation", pay=None)
     sc.act("adaptation", pay=None)
-    assert ship_at(sc, 0) == (-1, 0) and sc.data()["player_rogues"][A] == 2
+    assert ship_at(sc, 0) == (-1, 0) and sc.player(A)["supply"]["rogues"] == 2
 
 
 def test_adaptation_abilities_units_may_enter_an_exmitters_radius():
@@ -151,3 +154,15 @@ def test_adaptation_abilities_units_may_enter_an_exmitters_radius():
     put_ship(sc, 2, A, CORVETTE)
     sc.place(3, 0, "space")
     assert (0, 0) not in targets(sc, "ship_move")
+
+
+def test_a_ship_battle_beside_a_racial_step_that_is_not_divine_help_is_refused():
+    # the loader: a ship battle only goes with ship_target, a clash or AURELI's Divine help steps
+    # (a stale one would later be fought as a ship clash by an emissary battle)
+    sc = exmitter_next_to(adaptation=True)
+    sc.act("pass")  # A's turn starts with the upkeep of its Rogue in the exmitter's radius
+    data = json.loads(sc.state.to_json())
+    assert data["state"]["racial_step"]["step"] == "adaptation"
+    data["state"]["ship_battle"] = {"attacker": {"x": 0, "y": 0}, "defender": {"x": 2, "y": 0}}
+    with pytest.raises(StateFormatError, match="a ship battle goes with"):
+        sc.game.state_from_json(json.dumps(data))

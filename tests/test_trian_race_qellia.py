@@ -24,15 +24,14 @@ def transport_setup(*modules: int):
 
 
 def blue(sc, seat: int) -> int:
-    return sc.data()["player_minerals_blue"][seat]
+    return sc.player(seat)["minerals"]["blue"]
 
 
 def test_transporter_moves_an_own_emissary_to_another_area_for_3_blue_as_the_phase_3_action():
     sc = transport_setup()
     assert sc.has("transport", unit="emissary", to={"x": 1, "y": 0})
     sc.act("transport", unit="emissary", to={"x": 1, "y": 0})
-    d = sc.data()
-    assert d["placed_emissary"][0] == -1 and d["placed_emissary"][1] == A
+    assert sc.emissaries()[:2] == [-1, A]
     assert blue(sc, A) == 0
     assert sc.seat == B, "the transport is the phase 3 action"
 
@@ -77,14 +76,13 @@ def test_transporter_moves_any_ship_to_a_free_outer_space_tile():
 def test_priceless_technology_sells_combat_tokens_for_2_credits_each():
     sc = full(["space"])
     set_race(sc, A, QELLIA)
-    sc.edit(player_tok_count=[3, 1, 0, 0, 0], player_tok_plus=[1, sc.data()["player_tok_plus"][B], 0, 0, 0])
+    sc.edit(lambda d: d["players"][A].update(combat_tokens={"count": 3, "plus": 1}))
     before = sc.credits(A)
     sc.act("sell_token", token="+1")
     assert not sc.has("sell_token", token="+1")
     sc.act("sell_token", token="reroll")
-    d = sc.data()
     assert sc.credits(A) == before + 4
-    assert (d["player_tok_count"][A], d["player_tok_plus"][A]) == (1, 0)
+    assert sc.player(A)["combat_tokens"] == {"count": 1, "plus": 0}
 
 
 def test_holographic_trick_gives_one_more_combat_token_on_taking_control():

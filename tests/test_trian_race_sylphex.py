@@ -10,6 +10,11 @@ from trian_race_setup import SYLPHEX, full, give_minerals, kinds, mineral, set_r
 THRUSTERS, SHOCKWAVE, MODULATOR = 2, 3, 4
 
 
+def put_emissary(payload: dict, tile: int, seat: int) -> None:
+    payload["galaxy"][tile]["emissary"] = {"seat": seat, "unit": "emissary", "station": None}
+    payload["players"][seat]["supply"]["emissaries"] -= 1
+
+
 def decoy_moves(sc) -> set[int]:
     return {d["x"] for d in kinds(sc) if d["kind"] == "decoy_move" and not d["detonate"]}
 
@@ -53,20 +58,17 @@ def blast_row(*modules: int):
 
 def test_move_and_detonate_destroys_ships_and_emissaries_in_the_field_2_minerals_per_enemy_ship():
     sc = blast_row()
-    d = sc.data()
-    d["placed_emissary"][0] = B
-    sc.edit(placed_emissary=d["placed_emissary"], player_emissaries=[d["player_emissaries"][0], 8, 0, 0, 0])
+    sc.edit(lambda d: put_emissary(d, 0, B))
     put_ship(sc, 0, B, CORVETTE)
     put_ship(sc, 2, A, ROGUE)
     put_ship(sc, 4, B, ROGUE)
     sc.place(6, 0, "space")  # A
     sc.act("decoy_move", x=1, detonate=True)
-    d = sc.data()
-    assert ship_at(sc, 0) == (-1, 0) and d["placed_emissary"][0] == -1, "(0,0) is in the field of (1,0)"
+    assert ship_at(sc, 0) == (-1, 0) and sc.emissaries()[0] == -1, "(0,0) is in the field of (1,0)"
     assert ship_at(sc, 2) == (-1, 0), "the owner's ships are destroyed too"
     assert ship_at(sc, 4) == (B, ROGUE), "(4,0) is outside the field"
     assert minerals(sc, A) == 2, "2 minerals for the one enemy ship"
-    assert token(sc, A, 0) == 255 and d["player_emissaries"][B] == 9
+    assert token(sc, A, 0) == 255 and sc.player(B)["supply"]["emissaries"] == 9
 
 
 def test_the_decoy_explodes_when_an_enemy_ship_arrives_next_to_it():
@@ -140,14 +142,11 @@ def test_the_space_modulator_teleports_an_emissary_by_the_teleport_rules():
     sc.turn(1, 0, "space", "pass")  # B: 1
     sc.turn(2, 0, "space", "pass")  # A: 2
     sc.turn(3, 0, "planet-end", "pass", left="S")  # B: 3
-    d = sc.data()
-    d["placed_emissary"][0] = B
-    sc.edit(placed_emissary=d["placed_emissary"], player_emissaries=[d["player_emissaries"][0], 8, 0, 0, 0])
+    sc.edit(lambda d: put_emissary(d, 0, B))
     set_tokens(sc, A, tok_at_1=1)
     sc.place(4, 0, "space")  # A
     sc.act("modulator_teleport", unit="emissary", to={"x": 3, "y": 0})  # B's emissary, from (0,0)
-    d = sc.data()
-    assert d["placed_emissary"][0] == -1 and d["placed_emissary"][3] == B
+    assert sc.emissaries()[0] == -1 and sc.emissaries()[3] == B
     assert sc.state.current_player == B
 
 

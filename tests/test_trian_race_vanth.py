@@ -13,8 +13,7 @@ COLORS = ("red", "blue", "green", "yellow")
 
 
 def minerals(sc, seat: int) -> list[int]:
-    d = sc.data()
-    return [d[f"player_minerals_{c}"][seat] for c in COLORS]
+    return [sc.player(seat)["minerals"][c] for c in COLORS]
 
 
 def risky(*modules: int, die: int):
@@ -36,7 +35,7 @@ def test_risky_business_on_4_to_6_doubles_the_5_minerals_invested():
 def test_risky_business_on_1_to_3_loses_the_investment():
     sc = risky(die=3)
     assert minerals(sc, A) == [0, 0, 0, 0]
-    assert sum(sc.data()["bag"]) == 120, "the minerals went back to the bag"
+    assert sum(sc.data()["bag"].values()) == 120, "the minerals went back to the bag"
 
 
 def test_lucky_adds_1_so_a_3_wins():
@@ -66,9 +65,14 @@ def nebula_with_rogue(*modules: int, nebula: list[int]):
     sc.turn(0, 0, "nebula-cap", "pass", right="N")
     sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
     sc.turn(2, 0, "nebula-cap", "pass", left="N")
-    d = sc.data()
-    bag = [d["bag"][c] + d["neb_minerals"][c] - nebula[c] for c in range(4)]
-    sc.edit(neb_minerals=nebula + d["neb_minerals"][4:], bag=bag)
+
+    def change(d: dict) -> None:
+        minerals = d["nebulas"][0]["minerals"]
+        for color, amount in zip(COLORS, nebula, strict=True):
+            d["bag"][color] += minerals[color] - amount
+            minerals[color] = amount
+
+    sc.edit(change)
     put_ship(sc, 0, B, ROGUE)
     return sc
 
@@ -79,7 +83,7 @@ def test_minerals_gatherer_takes_one_more_chosen_mineral_with_a_green_one():
     assert sc.has("gather", color="red") and not sc.has("gather", color="blue")
     sc.act("gather", color="red")
     assert minerals(sc, B) == [1, 0, 1, 0]
-    assert sc.data()["neb_minerals"][:4] == [1, 0, 0, 1]
+    assert [sc.data()["nebulas"][0]["minerals"][c] for c in COLORS] == [1, 0, 0, 1]
     assert sc.has("end_phase1"), "back in phase 1"
 
 

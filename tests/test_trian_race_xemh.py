@@ -29,11 +29,12 @@ def test_the_gauss_cannon_is_the_action_on_the_new_tile_and_never_next_to_a_ship
     assert not sc.has("gauss_cannon")
     sc.act("pass")
     sc.turn(3, 0, "space", "pass")  # B
-    d = sc.data()  # B's Corvette leaves the board
-    d["placed_ship"][1], d["placed_ship_kind"][1] = -1, 0
-    sc.edit(
-        player_corvettes=[3, 3, 0, 0, 0], placed_ship=d["placed_ship"], placed_ship_kind=d["placed_ship_kind"]
-    )
+
+    def corvette_home(d: dict) -> None:  # B's Corvette leaves the board
+        d["galaxy"][1]["ship"] = None
+        d["players"][B]["supply"]["corvettes"] += 1
+
+    sc.edit(corvette_home)
     sc.place(4, 0, "space")  # A: tile 4, nothing near it now
     assert sc.has("gauss_cannon", x=4, y=0)
     sc.act("gauss_cannon")
@@ -56,7 +57,7 @@ def test_the_cannon_destroys_an_enemy_ship_that_ends_its_move_in_its_field_and_p
     sc.place(5, 0, "space")  # B
     sc.act("ship_move", **{"from": {"x": 4, "y": 0}, "to": {"x": 1, "y": 0}})
     assert ship_at(sc, 1) == (-1, 0), "(1,0) shares an edge with the cannon's tile"
-    assert sc.data()["player_corvettes"][B] == 3
+    assert sc.player(B)["supply"]["corvettes"] == 3
     assert minerals(sc, A) == 2
     assert sc.state.current_player == A
 
@@ -112,7 +113,7 @@ def test_warcry_spends_1_red_mineral_for_plus_1_once_per_clash():
     sc.act("declare", plus=0, rerolls=0)
     sc.act("declare", plus=0, rerolls=0)  # B
     assert ship_at(sc, 2) == (-1, 0) and ship_at(sc, 1) == (A, CORVETTE), "3 + 1 beats 3"
-    assert sc.data()["b_warcry"] == 0, "the bonus lasts one clash"
+    assert sc.data()["battle"] is None, "the clash is over, and with it the bonus"
 
 
 def test_warcry_needs_a_red_mineral_and_without_it_3_to_3_is_a_tie():
@@ -183,7 +184,7 @@ def test_the_cannon_destroys_a_ship_sent_by_expedition_into_its_field():
     set_tokens(sc, A, tok_at_0=0)
     sc.place(1, 0, "space")  # B: (1,0) shares an edge with the cannon's tile
     sc.act("ship_expedition", ship="Corvette")
-    assert ship_at(sc, 1) == (-1, 0) and sc.data()["player_corvettes"][B] == 3
+    assert ship_at(sc, 1) == (-1, 0) and sc.player(B)["supply"]["corvettes"] == 3
     assert minerals(sc, A) == 2 and sc.state.current_player == A
 
 
@@ -209,6 +210,5 @@ def test_warcry_also_counts_in_an_emissary_battle():
     sc.act("warcry")  # A, the attacker, before the dice
     sc.act("declare", plus=0, rerolls=0)
     sc.act("declare", plus=0, rerolls=0)  # B
-    d = sc.data()
-    assert d["placed_emissary"][:3] == [A, -1, -1], "4 + 1 + 1 beats 4 + 1: B's emissary goes home"
+    assert sc.emissaries()[:3] == [A, -1, -1], "4 + 1 + 1 beats 4 + 1: B's emissary goes home"
     assert mineral(sc, A, "red") == 0

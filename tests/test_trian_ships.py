@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from orrery.core_ext import load_game
-from test_trian import A, B, Scenario
+from test_trian import A, B, Scenario, set_tokens
 
 CORVETTE, ROGUE = 1, 2
 
@@ -20,24 +20,41 @@ def space_row(sc: Scenario, count: int) -> None:
         sc.turn(x, 0, "space", "pass")
 
 
+SHIP_KINDS = {"corvette": CORVETTE, "rogue": ROGUE, "supreme_priestess": 3}
+
+
 def put_ship(sc: Scenario, tile: int, owner: int, kind: int) -> None:
-    """Stand a ship from `owner`'s supply on placed tile `tile` (through the validating loader)."""
-    d = sc.data()
-    d["placed_ship"][tile] = owner
-    d["placed_ship_kind"][tile] = kind
-    key = "player_corvettes" if kind == CORVETTE else "player_rogues"
-    d[key][owner] -= 1
-    sc.edit(**{k: d[k] for k in ("placed_ship", "placed_ship_kind", key)})
+    """Stand a ship from `owner`'s supply on the galaxy's tile number `tile` (through the loader)."""
+
+    def change(d: dict) -> None:
+        name = "corvette" if kind == CORVETTE else "rogue"
+        d["galaxy"][tile]["ship"] = {
+            "seat": owner,
+            "kind": name,
+            "arrived_this_turn": False,
+            "mined_this_turn": False,
+        }
+        d["players"][owner]["supply"][name + "s"] -= 1
+
+    sc.edit(change)
+
+
+def ship_of(tile: dict) -> tuple[int, int]:
+    """(owner, kind) of the ship on a payload's galaxy tile, (-1, 0) for none."""
+    ship = tile["ship"]
+    return (ship["seat"], SHIP_KINDS[ship["kind"]]) if ship else (-1, 0)
 
 
 def ship_at(sc: Scenario, tile: int) -> tuple[int, int]:
-    d = sc.data()
-    return (d["placed_ship"][tile], d["placed_ship_kind"][tile])
+    return ship_of(sc.data()["galaxy"][tile])
 
 
 def minerals(sc: Scenario, seat: int) -> int:
-    d = sc.data()
-    return sum(d[f"player_minerals_{c}"][seat] for c in ("red", "blue", "green", "yellow"))
+    return sum(sc.player(seat)["minerals"].values())
+
+
+def supply(sc: Scenario, what: str) -> list[int]:
+    return [player["supply"][what] for player in sc.data()["players"]]
 
 
 def targets(sc: Scenario, kind: str) -> set[tuple[int, int]]:
@@ -52,21 +69,15 @@ def targets(sc: Scenario, kind: str) -> set[tuple[int, int]]:
 
 def drain_stacks(sc: Scenario) -> None:
     """Set aside every stacked tile but the top of stack 0, so the next turn is the last one."""
-    d = sc.data()
-    n0, n1 = d["stack_len"]
-    rest = d["stack0_tile"][: n0 - 1] + d["stack1_tile"][:n1]
-    top_tile, top_up = d["stack0_tile"][n0 - 1], d["stack0_up"][n0 - 1]
-    nd = d["n_discarded"]
-    d["discarded"][nd : nd + len(rest)] = rest
-    d["n_discarded"] = nd + len(rest)
-    d["stack0_tile"] = [top_tile] + [0] * 41
-    d["stack0_up"] = [top_up] + [0] * 41
-    d["stack1_tile"] = [0] * 42
-    d["stack1_up"] = [0] * 42
-    d["stack_len"] = [1, 0]
-    d["stack_top_face"] = [d["stack_top_face"][0], 255]
-    keys = ("discarded", "n_discarded", "stack0_tile", "stack0_up", "stack1_tile", "stack1_up")
-    sc.edit(**{k: d[k] for k in keys + ("stack_len", "stack_top_face")})
+
+    def change(d: dict) -> None:
+        first, second = d["stacks"]
+        d["set_aside"] += [entry["tile"] for entry in first["tiles"][:-1] + second["tiles"]]
+        first["tiles"] = first["tiles"][-1:]
+        first["size"] = 1
+        d["stacks"][1] = {"size": 0, "top_face": None, "tiles": []}
+
+    sc.edit(change)
 
 
 # ---------------------------------------------------------------- setup and variants
@@ -75,10 +86,10 @@ def drain_stacks(sc: Scenario) -> None:
 def test_each_race_has_3_corvettes_and_2_rogues_only_in_the_ships_variant():
     for players in (2, 3, 4):
         d = json.loads(load_game("trian", players=players, variant="ships").new_initial_state(1).to_json())
-        assert d["state"]["player_corvettes"][:players] == [3] * players
-        assert d["state"]["player_rogues"][:players] == [2] * players
+        assert [p["supply"]["corvettes"] for p in d["state"]["players"]] == [3] * players
+        assert [p["supply"]["rogues"] for p in d["state"]["players"]] == [2] * players
         d = json.loads(load_game("trian", players=players).new_initial_state(1).to_json())
-        assert d["state"]["player_corvettes"][:players] == [0] * players
+        assert [p["supply"]["corvettes"] for p in d["state"]["players"]] == [0] * players
     sc = Scenario(["space"])
     sc.place(0, 0, "space")
     assert not sc.has("ship_expedition"), "no ships in the beginner variant"
@@ -95,7 +106,7 @@ def test_ship_expedition_onto_the_new_tile_never_next_to_another_ship():
     assert sc.has("ship_expedition", ship="Corvette") and sc.has("ship_expedition", ship="Rogue")
     sc.act("ship_expedition", ship="Corvette")
     assert ship_at(sc, 2) == (A, CORVETTE)
-    assert sc.data()["player_corvettes"][A] == 2
+    assert supply(sc, "corvettes")[A] == 2
     sc.place(3, 0, "space")  # B: next to A's Corvette
     assert not sc.has("ship_expedition"), "a ship is never placed next to another ship"
     sc.act("pass")
@@ -139,7 +150,7 @@ def test_an_exmitter_sends_ships_in_its_radius_home():
     put_ship(sc, 1, A, ROGUE)
     sc.place(2, 0, "exmitter")
     assert ship_at(sc, 1) == (-1, 0)
-    assert sc.data()["player_rogues"][A] == 2
+    assert supply(sc, "rogues")[A] == 2
 
 
 # ---------------------------------------------------------------- ship battles (VI.2.A)
@@ -157,7 +168,7 @@ def test_a_corvette_beats_a_rogue_without_a_roll_and_gains_2_minerals():
     sc.act("ship_target", x=2)
     assert minerals(sc, A) == before + 2
     assert ship_at(sc, 2) == (-1, 0) and ship_at(sc, 1) == (A, CORVETTE)
-    assert sc.data()["player_rogues"][B] == 2
+    assert supply(sc, "rogues")[B] == 2
     assert sc.state.current_player == B, "the battle over, the turn ends"
 
 
@@ -171,7 +182,7 @@ def test_a_rogue_attacking_a_corvette_loses_at_once():
     sc.act("ship_move", to={"x": 1, "y": 0})
     sc.act("ship_target", x=2)
     assert minerals(sc, B) == before + 2
-    assert ship_at(sc, 1) == (-1, 0) and sc.data()["player_rogues"][A] == 2
+    assert ship_at(sc, 1) == (-1, 0) and supply(sc, "rogues")[A] == 2
 
 
 def corvette_duel(rolls: list[int]) -> Scenario:
@@ -194,14 +205,14 @@ def test_corvettes_clash_with_dice_5_to_3():
     sc = corvette_duel([5, 3])
     assert ship_at(sc, 2) == (-1, 0) and ship_at(sc, 1) == (A, CORVETTE)
     assert minerals(sc, A) == 2 and minerals(sc, B) == 0
-    assert sc.data()["player_corvettes"] == [2, 3, 0, 0, 0]
+    assert supply(sc, "corvettes") == [2, 3]
 
 
 def test_a_tie_at_3_removes_both_ships_and_nobody_gains_minerals():
     sc = corvette_duel([3, 3])
     assert ship_at(sc, 1) == (-1, 0) and ship_at(sc, 2) == (-1, 0)
     assert minerals(sc, A) == 0 and minerals(sc, B) == 0
-    assert sc.data()["player_corvettes"] == [3, 3, 0, 0, 0]
+    assert supply(sc, "corvettes") == [3, 3]
 
 
 def test_combat_tokens_declared_face_down_count_in_a_ship_clash():
@@ -209,17 +220,17 @@ def test_combat_tokens_declared_face_down_count_in_a_ship_clash():
     space_row(sc, 4)
     put_ship(sc, 0, A, ROGUE)
     put_ship(sc, 2, B, ROGUE)
-    sc.edit(player_tok_count=[1, 1, 0, 0, 0], player_tok_plus=[1, 0, 0, 0, 0])
+    sc.edit(lambda d: set_tokens(d, {A: (1, 1), B: (1, 0)}))
     sc.place(4, 0, "space")
     sc.act("ship_move", to={"x": 1, "y": 0})
     sc.fix_dice([2, 2])
     sc.act("ship_target", x=2)
     sc.act("declare", plus=1, rerolls=0)  # A: 2 + 1
     seen_by_b = json.loads(sc.state.observation(B).to_json())["state"]
-    assert seen_by_b["player_decl_plus"][A] == -1 and seen_by_b["player_decl_count"][A] == 1, "face down"
+    assert seen_by_b["players"][A]["declared_tokens"] == {"count": 1, "plus": None}, "face down"
     sc.act("declare", plus=0, rerolls=0)  # B: 2
     assert ship_at(sc, 2) == (-1, 0) and ship_at(sc, 1) == (A, ROGUE)
-    assert sc.data()["player_tok_count"][A] == 0, "declared tokens go back to the bag"
+    assert sc.tokens(A) == 0, "declared tokens go back to the bag"
 
 
 def test_the_attacker_chooses_the_order_rogue_first_then_the_corvette_wins_3_to_2():
@@ -269,7 +280,7 @@ def test_a_blocked_emissary_and_planet_do_not_count_when_the_system_closes():
     sc.place(2, 0, "planet-end", left="P")  # A closes: nobody counts, the closer is paid
     sc.act("pass")
     assert sc.credits(A) == before + 2 * 2  # 2 tiles (the blocked planet is not counted), no emissary
-    assert sc.data()["placed_emissary"][0] == A, "a blocked emissary stays"
+    assert sc.emissaries()[0] == A, "a blocked emissary stays"
     assert sc.state.current_player == B, "no take-back: A has no unblocked emissary there"
 
 
@@ -290,8 +301,7 @@ def test_unblocking_starts_a_battle_and_blocked_emissaries_go_home_when_the_cont
     assert sc.state.current_player == B  # B, the turn player, attacks
     sc.act("declare", plus=0, rerolls=0)
     sc.act("declare", plus=0, rerolls=0)
-    d = sc.data()
-    assert d["placed_emissary"][:3] == [-1, B, -1] and sc.credits(B) == credits, "control only, no credits"
+    assert sc.emissaries()[:3] == [-1, B, -1] and sc.credits(B) == credits, "control only, no credits"
 
 
 def test_blocked_emissaries_go_home_when_the_controller_builds():
@@ -303,7 +313,7 @@ def test_blocked_emissaries_go_home_when_the_controller_builds():
     sc.act("pass")  # B controls the system
     sc.place(0, 1, "space")
     sc.act("construct", x=1, y=0)
-    assert sc.data()["placed_emissary"][0] == -1 and sc.data()["player_emissaries"][A] == 9
+    assert sc.emissaries()[0] == -1 and sc.player(A)["supply"]["emissaries"] == 9
 
 
 def test_protection_an_own_corvette_stops_others_from_teleporting_the_emissary():
@@ -317,7 +327,7 @@ def test_protection_an_own_corvette_stops_others_from_teleporting_the_emissary()
     sc2.turn(0, 0, "nebula-cap", "expedition", vert="N")
     sc2.turn(-1, 0, "planet-end", "pass", right="S")
     put_ship(sc2, 0, A, CORVETTE)
-    sc2.edit(turn_player=B)
+    sc2.edit(lambda d: d.update(turn_player=B))
     sc2.place(1, 0, "teleport")  # B adds the teleport: A's emissary is protected
     assert not sc2.has("teleport")
 
@@ -333,7 +343,7 @@ def test_a_rogue_mines_one_mineral_per_turn_from_the_closed_nebula_it_stands_on(
     put_ship(sc, 0, B, ROGUE)
     assert sc.has("rogue_mine", x=0)
     sc.act("rogue_mine", x=0)
-    assert minerals(sc, B) == 1 and sum(sc.data()["neb_minerals"][:4]) == 2
+    assert minerals(sc, B) == 1 and sc.nebula_minerals() == 2
     assert not sc.has("rogue_mine"), "1 mineral per Rogue per turn"
 
 
@@ -376,7 +386,7 @@ def test_plundering_with_a_space_station_pays_12_and_stops_when_the_victim_is_br
     assert sc.credits(B) - b == 12 and a - sc.credits(A) == 12
     sc = plunder(2)
     drain_stacks(sc)
-    sc.edit(player_credits=[5] + sc.data()["player_credits"][1:])
+    sc.set_credits(5)
     b = sc.credits(B)
     sc.turn(-2, 0, "space", "pass")
     assert sc.credits(A) == 0 and sc.credits(B) - b == 5
@@ -402,6 +412,6 @@ def test_ships_are_public_in_every_observation_and_survive_determinize():
     sc.act("ship_expedition", ship="Corvette")
     for seat in (A, B):
         seen = json.loads(sc.state.observation(seat).to_json())["state"]
-        assert seen["placed_ship"][:3] == [B, -1, A] and seen["placed_ship_kind"][:3] == [ROGUE, 0, CORVETTE]
+        assert [ship_of(t) for t in seen["galaxy"]] == [(B, ROGUE), (-1, 0), (A, CORVETTE)]
         again = json.loads(sc.state.observation(seat).determinize(5).to_json())["state"]
-        assert again["placed_ship"][:3] == [B, -1, A]
+        assert [ship_of(t) for t in again["galaxy"]] == [(B, ROGUE), (-1, 0), (A, CORVETTE)]

@@ -8,7 +8,7 @@ import json
 
 from orrery.core_ext import game_info, load_game
 from orrery.core_ext import trian as T
-from test_trian import A, B, Scenario, system_line
+from test_trian import A, B, Scenario, set_minerals, set_skills, skill_bits, system_line
 
 U_BIT = 8
 NEBULAS, SET, SYSTEMS = 0, 1, 2
@@ -22,26 +22,21 @@ def give(
     sc: Scenario, seat: int, *, skills: int | None = None, credits: int | None = None, **minerals: int
 ) -> None:
     """Set a seat's skill bits, credits and minerals (taken from / returned to the bag) via the loader."""
-    d = sc.data()
-    fields: dict = {}
-    if skills is not None:
-        d["player_skills"][seat] = skills
-        fields["player_skills"] = d["player_skills"]
-    if credits is not None:
-        d["player_credits"][seat] = credits
-        fields["player_credits"] = d["player_credits"]
-    for i, color in enumerate(("red", "blue", "green", "yellow")):
-        if color in minerals:
-            key = f"player_minerals_{color}"
-            d["bag"][i] -= minerals[color] - d[key][seat]
-            d[key][seat] = minerals[color]
-            fields[key] = d[key]
-            fields["bag"] = d["bag"]
-    sc.edit(**fields)
+
+    def change(d: dict) -> None:
+        player = d["players"][seat]
+        if skills is not None:
+            race = T.RACE_NAMES.index(player["race"]) if player["race"] else None
+            set_skills(player, race, skills)
+        if credits is not None:
+            player["credits"] = credits
+        set_minerals(d, seat, **minerals)
+
+    sc.edit(change)
 
 
 def skills(sc: Scenario, seat: int) -> int:
-    return sc.data()["player_skills"][seat]
+    return skill_bits(sc.player(seat))
 
 
 def universal(u: int, base: int = 0) -> int:
@@ -56,14 +51,14 @@ def test_full_variant_is_registered_with_ships_and_races_for_every_player_count(
     for players in (2, 3, 4):
         state = load_game("trian", players=players, variant="full").new_initial_state(7)
         d = json.loads(state.to_json())["state"]
-        assert d["player_corvettes"][:players] == [3] * players, "full = ships + race evolution"
+        assert [p["supply"]["corvettes"] for p in d["players"]] == [3] * players, "full = ships + races"
         dealt = min(players, len(T.DEALT_RACES))
-        races = d["player_race"][:dealt]
+        races = [T.RACE_NAMES.index(p["race"]) for p in d["players"][:dealt]]
         assert len(set(races)) == dealt and set(races) <= set(T.DEALT_RACES)
-        assert d["player_race"][dealt:players] == [255] * (players - dealt), "no playable race left"
-        assert all(s & 3 == 3 for s in d["player_skills"][:dealt]), "2 starting skills are active"
+        assert [p["race"] for p in d["players"][dealt:]] == [None] * (players - dealt), "no race left"
+        assert all(skill_bits(p) & 3 == 3 for p in d["players"][:dealt]), "2 starting skills are active"
         again = json.loads(load_game("trian", players=players, variant="full").new_initial_state(7).to_json())
-        assert again["state"]["player_race"] == d["player_race"], "the race draw is deterministic per seed"
+        assert again["state"]["players"] == d["players"], "the race draw is deterministic per seed"
 
 
 def test_a_universal_skill_costs_5_one_unlock_per_turn_and_a_module_is_never_flipped():
@@ -98,7 +93,7 @@ def test_races_and_skills_exist_only_in_the_full_variant():
     give(sc, A, credits=50)
     assert not sc.has("unlock")
     d = json.loads(sc.state.to_json())
-    d["state"]["player_skills"][A] = universal(SET)
+    set_skills(d["state"]["players"][A], None, universal(SET))
     try:
         sc.game.state_from_json(json.dumps(d))
     except ValueError as err:
@@ -155,12 +150,12 @@ def test_a_set_of_minerals_trades_one_of_each_colour_for_16_credits():
     sc = full(["space"])
     give(sc, A, skills=universal(SET, skills(sc, A)), red=2, blue=1, green=1, yellow=1)
     assert sc.has("mineral_set")
-    before, bag = sc.credits(A), sum(sc.data()["bag"])
+    before, bag = sc.credits(A), sum(sc.data()["bag"].values())
     sc.act("mineral_set")
     d = sc.data()
     assert sc.credits(A) == before + 16
-    assert [d[f"player_minerals_{c}"][A] for c in ("red", "blue", "green", "yellow")] == [1, 0, 0, 0]
-    assert sum(d["bag"]) == bag + 4, "the set goes back to the bag"
+    assert d["players"][A]["minerals"] == {"red": 1, "blue": 0, "green": 0, "yellow": 0}
+    assert sum(d["bag"].values()) == bag + 4, "the set goes back to the bag"
     assert not sc.has("mineral_set"), "a set needs all four colours"
 
 
@@ -173,14 +168,14 @@ def test_a_set_of_minerals_needs_the_skill():
 def set_race(sc: Scenario, seat: int, race: int, *modules: int) -> None:
     """Give `seat` the race `race` with its 2 starting skills and the racial sides of `modules` (0..2);
     another seat holding that race is left without one."""
-    d = sc.data()
-    for p, r in enumerate(d["player_race"][: sc.game.num_players]):
-        if r == race and p != seat:
-            d["player_race"][p] = 255
-            d["player_skills"][p] = 0
-    d["player_race"][seat] = race
-    d["player_skills"][seat] = 3 | sum(1 << (2 + m) for m in modules)
-    sc.edit(player_race=d["player_race"], player_skills=d["player_skills"])
+
+    def change(d: dict) -> None:
+        for p, player in enumerate(d["players"]):
+            if player["race"] == T.RACE_NAMES[race] and p != seat:
+                set_skills(player, None, 0)
+        set_skills(d["players"][seat], race, 3 | sum(1 << (2 + m) for m in modules))
+
+    sc.edit(change)
 
 
 # ---------------------------------------------------------------- observation (issue 3, point 4)
@@ -193,13 +188,19 @@ def test_races_skills_and_racial_units_are_public_and_survive_determinize():
     for _ in range(300):
         state.apply(rng.choice(state.legal_actions()))
     truth = json.loads(state.to_json())["state"]
-    public = ("player_race", "player_skills", "placed_unit", "placed_ship", "placed_ship_kind", "race_step")
-    public += tuple(f"player_tok_at_{k}" for k in range(4))
+
+    def public(d: dict) -> list:
+        players = [
+            {k: p[k] for k in ("race", "racial_skills", "universal_skills", "special_tokens")}
+            for p in d["players"]
+        ]
+        units = [(t["emissary"], t["ship"]) for t in d["galaxy"]]
+        return [players, units, d["racial_step"]]
+
     for seat in range(3):
         obs = json.loads(state.observation(seat).to_json())["state"]
         det = json.loads(state.determinize(seat, 11).to_json())["state"]
-        for key in public:
-            assert obs[key] == truth[key] == det[key], key
+        assert public(obs) == public(truth) == public(det)
 
 
 def test_an_upgrade_whose_base_is_a_module_waits_for_that_module():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_trian import Scenario
+from test_trian import Scenario, cell_of, set_minerals, set_skills, tile_index
 
 MAEPHOS, ORVIN, SYLPHEX, XEMH = 4, 5, 6, 7
 STARTING = 0b11  # racial skills 0 and 1
@@ -15,45 +15,43 @@ def full(faces: list[str], **kw) -> Scenario:
 def set_race(sc: Scenario, seat: int, race: int, *modules: int, other: int | None = None) -> None:
     """Give `seat` the race with its 2 starting skills plus the racial skills `modules` (2, 3, 4); the
     other seat of a 2-player game gets `other` (default: another race of this file's four)."""
-    d = sc.data()
-    races, skills = d["player_race"], d["player_skills"]
     rest = other if other is not None else next(r for r in (MAEPHOS, ORVIN, SYLPHEX, XEMH) if r != race)
-    races[seat], races[1 - seat] = race, rest
-    skills[seat] = STARTING | sum(1 << k for k in modules)
-    skills[1 - seat] = STARTING
-    sc.edit(player_race=races, player_skills=skills)
+
+    def change(d: dict) -> None:
+        set_skills(d["players"][seat], race, STARTING | sum(1 << k for k in modules))
+        set_skills(d["players"][1 - seat], rest, STARTING)
+
+    sc.edit(change)
 
 
 def set_tokens(sc: Scenario, seat: int, **tokens: int) -> None:
-    """Put special tokens on placed tiles: set_tokens(sc, A, tok_at_0=3)."""
-    d = sc.data()
-    fields = {}
-    for name, tile in tokens.items():
-        key = f"player_{name}"
-        d[key][seat] = tile
-        fields[key] = d[key]
-    sc.edit(**fields)
+    """Put special tokens on the galaxy's tiles by number: set_tokens(sc, A, tok_at_0=3) puts slot 0 on
+    the fourth tile placed."""
+
+    def change(d: dict) -> None:
+        placed = {t["slot"]: t for t in d["players"][seat]["special_tokens"]}
+        for name, tile in tokens.items():
+            slot = int(name.removeprefix("tok_at_"))
+            placed[slot] = dict(cell_of(d, tile), slot=slot)
+        d["players"][seat]["special_tokens"] = [placed[k] for k in sorted(placed)]
+
+    sc.edit(change)
 
 
 def give_minerals(sc: Scenario, seat: int, **counts: int) -> None:
     """Set a seat's minerals of the named colours, taking them from (or returning them to) the bag."""
-    d = sc.data()
-    fields = {"bag": d["bag"]}
-    for i, color in enumerate(("red", "blue", "green", "yellow")):
-        if color in counts:
-            key = f"player_minerals_{color}"
-            d["bag"][i] -= counts[color] - d[key][seat]
-            d[key][seat] = counts[color]
-            fields[key] = d[key]
-    sc.edit(**fields)
+    sc.edit(lambda d: set_minerals(d, seat, **counts))
 
 
 def mineral(sc: Scenario, seat: int, color: str) -> int:
-    return sc.data()[f"player_minerals_{color}"][seat]
+    return sc.player(seat)["minerals"][color]
 
 
 def token(sc: Scenario, seat: int, k: int) -> int:
-    return sc.data()[f"player_tok_at_{k}"][seat]
+    """The number of the galaxy tile holding special token `k` of `seat`, 255 while in the supply."""
+    d = sc.data()
+    placed = [t for t in d["players"][seat]["special_tokens"] if t["slot"] == k]
+    return tile_index(d, placed[0]) if placed else 255
 
 
 def kinds(sc: Scenario) -> list[dict]:

@@ -1,0 +1,77 @@
+"""Fuzzing the Trian JSON loaders (issue 12, part 3): mutated states and observations from random games of
+every variant, at 2 to 4 seats and many points of the game, are refused with StateFormatError or load into
+a position that round-trips and plays to the end (tests/fuzz_json.py; docs/fuzzing.md for the
+AddressSanitizer run of the same tests)."""
+
+from __future__ import annotations
+
+import bisect
+from functools import cache
+
+from fuzz_json import (
+    Seed,
+    check_observation_input,
+    check_state_input,
+    fuzz_settings,
+    mutate,
+    random_positions,
+    words_of,
+)
+from hypothesis import event, given
+from hypothesis import strategies as st
+from orrery.core_ext import load_game
+
+GAMES = (("beginner", 2), ("beginner", 4), ("ships", 3), ("full", 2), ("full", 3), ("full", 4))
+# the first action id of each kind of decision (docs/rules/trian.md, section 10): a cheap phase key
+ACTION_KINDS = (0, 240, 242, 243, 584, 600, 616, 618, 620, 1024, 10000, 20000, 40000, 50000)
+
+
+def decision_kind(state) -> tuple:
+    legal = state.legal_actions()
+    first, last = bisect.bisect(ACTION_KINDS, min(legal)), bisect.bisect(ACTION_KINDS, max(legal))
+    return (first, last, len(legal) > 1)
+
+
+@cache
+def seeds() -> tuple[tuple[Seed, ...], tuple[Seed, ...]]:
+    """(state seeds, observation seeds): positions of seeded random games, one per kind of decision."""
+    states: list[Seed] = []
+    observations: list[Seed] = []
+    for variant, players in GAMES:
+        game = load_game("trian", players=players, variant=variant)
+        positions = random_positions(game, range(3), decision_kind)
+        full = [p.to_dict() for p in positions]
+        seen = [
+            p.observation(seat).to_dict()
+            for p in positions
+            for seat in {max(p.current_player, 0), (max(p.current_player, 0) + 1) % players}
+        ]
+        words = words_of(full + seen)
+        states += [Seed(d, tuple(full), words, lambda d, s, g=game: check_state_input(g, d, s)) for d in full]
+        observations += [
+            Seed(d, tuple(seen), words, lambda d, s, g=game: check_observation_input(g, d, s)) for d in seen
+        ]
+    return tuple(states), tuple(observations)
+
+
+def test_the_unmutated_seeds_load_and_play_to_the_end():
+    states, observations = seeds()
+    assert len(states) > 40 and len(observations) > 40
+    for seed in states[::7] + observations[::7]:
+        assert seed.check(seed.document, 1)
+
+
+@fuzz_settings(default_examples=500)
+@given(st.data())
+def test_mutated_states_are_refused_or_play_to_the_end(data):
+    seed = data.draw(st.sampled_from(seeds()[0]), label="seed")
+    accepted = seed.check(mutate(data, seed), data.draw(st.integers(0, 2**32 - 1), label="play seed"))
+    event("accepted" if accepted else "refused")
+
+
+@fuzz_settings(default_examples=500)
+@given(st.data())
+def test_mutated_observations_are_refused_or_play_to_the_end(data):
+    seed = data.draw(st.sampled_from(seeds()[1]), label="seed")
+    accepted = seed.check(mutate(data, seed), data.draw(st.integers(0, 2**32 - 1), label="play seed"))
+    event("accepted" if accepted else "refused")
