@@ -71,81 +71,7 @@ def centre(x: int, y: int) -> tuple[float, float]:
 
 
 def _facts(obs: dict[str, Any]) -> dict[str, Any]:
-    state = obs["state"]
-    if "galaxy" in state:  # orrery.trian.observation/2: facts already
-        return state
-    return _facts_from_v1(state, int(obs["players"]))
-
-
-def _facts_from_v1(s: dict[str, Any], players: int) -> dict[str, Any]:  # retired format; remove with it
-    from orrery.core_ext.trian import FACE_NAMES  # type: ignore[import-not-found]
-
-    colours = ("red", "blue", "green", "yellow")
-    unknown = 255
-    galaxy = []
-    for i in range(s["n_placed"]):
-        em, ship = s["placed_emissary"][i], s["placed_ship"][i]
-        galaxy.append(
-            {
-                "x": s["placed_x"][i],
-                "y": s["placed_y"][i],
-                "face": FACE_NAMES[s["placed_face"][i]],
-                "rotation": s["placed_rot"][i],
-                "placer": s["placed_placer"][i],
-                "emissary": None
-                if em < 0
-                else {"seat": em, "station": (None, "research", "space")[s["placed_station"][i]]},
-                "ship": None
-                if ship < 0 or not s["placed_ship_kind"][i]
-                else {
-                    "seat": ship,
-                    "kind": (None, "corvette", "rogue", "supreme_priestess")[s["placed_ship_kind"][i]],
-                },
-            }
-        )
-    nebulas = []
-    for k in range(s["n_nebulas"]):
-        cell = s["neb_root"][k] // 5
-        nebulas.append(
-            {
-                "x": s["placed_x"][cell],
-                "y": s["placed_y"][cell],
-                "minerals": {c: s["neb_minerals"][4 * k + j] for j, c in enumerate(colours)},
-            }
-        )
-    phases = {1: "phase1", 2: "phase2_draw", 3: "phase2_place", 4: "phase3"}
-    hand = None
-    if s["drawn_face"] != unknown:
-        hand = {"stack": s["drawn_stack"], "face_up": FACE_NAMES[s["drawn_face"]]}
-    return {
-        "turn": s["turn"],
-        "phase": phases.get(s["mode"], f"mode {s['mode']}"),
-        "turn_player": s["turn_player"],
-        "stacks": [
-            {
-                "size": s["stack_len"][k],
-                "top_face": FACE_NAMES[s["stack_top_face"][k]] if s["stack_len"][k] else None,
-            }
-            for k in range(2)
-        ],
-        "hand": hand,
-        "galaxy": galaxy,
-        "nebulas": nebulas,
-        "players": [
-            {
-                "credits": s["player_credits"][p],
-                "minerals": {c: s[f"player_minerals_{c}"][p] for c in colours},
-                "supply": {
-                    "emissaries": s["player_emissaries"][p],
-                    "research_stations": s["player_research"][p],
-                    "space_stations": s["player_space"][p],
-                    "corvettes": s["player_corvettes"][p],
-                    "rogues": s["player_rogues"][p],
-                },
-            }
-            for p in range(players)
-        ],
-    }
+    return obs["state"]  # orrery.trian.observation/2 holds the game facts the picture needs
 
 
 # ---------------------------------------------------------------- drawing
@@ -240,7 +166,9 @@ def render(
                 f"<path d='M{cx - 8:.1f} {cy + 20:.1f} l8 -12 l8 12 z' fill='{colour}' stroke='white'/>"
             )
             body.append(text(cx, cy + 19, letter, size=8, anchor="middle", fill="white", weight="bold"))
-        for j, (colour, count) in enumerate((c, n) for c, n in minerals_at.get((x, y), {}).items() if n):
+        here = minerals_at.get((x, y), {})
+        for j, colour in enumerate(c for c in COLOURS if here.get(c)):  # colour order, not key order
+            count = here[colour]
             body.append(
                 f"<circle cx='{cx - 12 + 9 * j:.1f}' cy='{cy + 14:.1f}' r='4' fill='{COLOURS[colour]}' "
                 f"stroke='white'/>"
@@ -305,7 +233,7 @@ def _panel(facts: dict[str, Any], players: int, observer: int, x: float, y: floa
         )
         out.append(text(x + 266, y + 20, f"score {score}", size=13, anchor="end", weight="bold"))
         out.append(text(x + 10, y + 42, f"{player.get('credits', 0)} credits", size=12))
-        for j, (c, n) in enumerate(minerals.items()):
+        for j, (c, n) in enumerate((c, minerals[c]) for c in COLOURS if c in minerals):
             out.append(f"<circle cx='{x + 110 + 40 * j}' cy='{y + 38}' r='7' fill='{COLOURS.get(c, INK)}'/>")
             out.append(text(x + 121 + 40 * j, y + 42, n, size=12))
         supply = player.get("supply", {})

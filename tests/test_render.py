@@ -55,7 +55,7 @@ def test_trian_picture_draws_every_tile_and_marks_what_moves_touch() -> None:
         p for p in root.iter(f"{SVG}polygon") if p.get("data-cell") and "target" not in (p.get("class") or "")
     ]
     galaxy = obs.to_dict()["state"]
-    placed = len(galaxy["galaxy"]) if "galaxy" in galaxy else galaxy["n_placed"]
+    placed = len(galaxy["galaxy"])
     assert len(tiles) == placed
     targets = [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "target"]
     legal = {int(a) for a in obs.legal_actions()}
