@@ -7,11 +7,10 @@ again and which plays to the end (observations: after determinize).
 import json
 import random
 
-import pytest
+import hypothesis
+from fuzz_json import fuzz_settings
+from hypothesis import strategies as st
 from orrery.core_ext import StateFormatError, load_game
-
-hypothesis = pytest.importorskip("hypothesis")
-st = hypothesis.strategies
 
 NAMES = [
     "Settlement",
@@ -88,7 +87,7 @@ def _plays_on(g, state):
     assert again.is_terminal()
 
 
-@hypothesis.settings(max_examples=150, deadline=None, derandomize=True)
+@fuzz_settings(150)
 @hypothesis.given(st.sampled_from(sorted(GAMES)), st.integers(0, 2), st.data())
 def test_mutated_states(key, index, data):
     g, states = GAMES[key]
@@ -100,7 +99,7 @@ def test_mutated_states(key, index, data):
     _plays_on(g, state)
 
 
-@hypothesis.settings(max_examples=150, deadline=None, derandomize=True)
+@fuzz_settings(150)
 @hypothesis.given(st.sampled_from(sorted(GAMES)), st.integers(0, 2), st.data())
 def test_mutated_observations(key, index, data):
     g, states = GAMES[key]

@@ -7,12 +7,10 @@ import json
 import random
 from typing import Any
 
-import pytest
-
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from orrery.core_ext import StateFormatError, load_game  # noqa: E402
+from fuzz_json import fuzz_settings
+from hypothesis import given
+from hypothesis import strategies as st
+from orrery.core_ext import StateFormatError, load_game
 
 JUNK = [
     None,
@@ -102,7 +100,7 @@ def _mutate(doc: dict[str, Any], choice: int, junk: Any, delete: bool) -> dict[s
     return doc
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@fuzz_settings(600)
 @given(
     case=st.sampled_from(sorted(SAMPLES)),
     which=st.integers(0, 10**6),
