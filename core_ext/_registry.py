@@ -110,6 +110,14 @@ def load_game(name: str, *, players: int, variant: str | None = None) -> Any:
     return _make(name, players, variant)
 
 
+def game_bounds(name: str) -> tuple[int, int]:
+    """(num_distinct_actions, max_game_length) of a game: GameOps constants, the same for every
+    variant and player count."""
+    info = game_info(name)
+    game = load_game(name, players=info.players_for(info.default_variant)[0])
+    return int(game.num_distinct_actions), int(game.max_game_length)
+
+
 @cache
 def _make(name: str, players: int, variant: str) -> Any:
     module = importlib.import_module(_GAMES[name].module)
