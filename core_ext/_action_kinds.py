@@ -94,6 +94,15 @@ BLOCKS: dict[str, tuple[tuple[int, int, str], ...]] = {
 }
 
 
+# Variants whose ids stop below the game's GameOps.num_distinct_actions (the range of all its variants):
+# Trian's beginner game has no ship ids (20000 and above, 618 and above) and its ships variant no skill or
+# racial ids (40000 and above). Game.num_distinct_actions reads this; tests/conformance.py checks it.
+VARIANT_ACTION_RANGE: dict[tuple[str, str], int] = {
+    ("trian", "beginner"): 1024 + 176 * 6,
+    ("trian", "ships"): 30000 + 84 * 84,
+}
+
+
 def id_kind(game: str, action: int) -> str:
     """The kind of action `action` names in `game` ("" for a game without a table), from the id alone;
     an id in no block of the encoding is "unused id N"."""

@@ -111,11 +111,11 @@ def load_game(name: str, *, players: int, variant: str | None = None) -> Any:
 
 
 def game_bounds(name: str) -> tuple[int, int]:
-    """(num_distinct_actions, max_game_length) of a game: GameOps constants, the same for every
-    variant and player count."""
+    """(num_distinct_actions, max_game_length) of a game over all its variants and player counts (a
+    variant's Game.num_distinct_actions may be smaller)."""
     info = game_info(name)
-    game = load_game(name, players=info.players_for(info.default_variant)[0])
-    return int(game.num_distinct_actions), int(game.max_game_length)
+    games = [load_game(name, players=info.players_for(v)[0], variant=v) for v in info.variants]
+    return max(int(g.num_distinct_actions) for g in games), max(int(g.max_game_length) for g in games)
 
 
 @cache

@@ -124,8 +124,12 @@ cdef class Game:
 
     @property
     def num_distinct_actions(self):
-        """The action-id range: every legal id, in any state of any variant, lies in [0, this)."""
-        return self.ops.num_distinct_actions
+        """The action-id range of this variant: every legal id in any of its states lies in [0, this).
+        GameOps.num_distinct_actions bounds every variant; a variant with fewer ids says so in
+        core_ext/_action_kinds.py VARIANT_ACTION_RANGE."""
+        from orrery.core_ext._action_kinds import VARIANT_ACTION_RANGE
+        return min(self.ops.num_distinct_actions,
+                   VARIANT_ACTION_RANGE.get((self.name, self.variant), self.ops.num_distinct_actions))
 
     @property
     def max_game_length(self):
@@ -336,8 +340,9 @@ cdef list _legal_list(const GameOps* ops, const void* ptr):
 def _describe(Game game, State s, Observation o, action, list legal):
     if isinstance(action, bool) or not isinstance(action, int):
         raise TypeError(f"action must be an int id, got {type(action).__name__}")
-    if not 0 <= action < game.ops.num_distinct_actions:
-        raise ValueError(f"action {action} is outside {game.name}'s ids [0, {game.ops.num_distinct_actions})")
+    end = game.num_distinct_actions
+    if not 0 <= action < end:
+        raise ValueError(f"action {action} is outside {game.name} ({game.variant})'s ids [0, {end})")
     if action in legal:
         return game._action_struct(s, o, action)["label"]
     label = game._describe_illegal(action)

