@@ -8,7 +8,14 @@ See core_ext/game.pxd for the C-level contract that search kernels use without t
 """
 
 from orrery.core_ext._errors import GameInputError, IllegalActionError, StateFormatError, UnknownGameError
-from orrery.core_ext._registry import GameInfo, game_info, load_game, register, registered_games
+from orrery.core_ext._registry import (
+    GameInfo,
+    game_bounds,
+    game_info,
+    load_game,
+    register,
+    registered_games,
+)
 from orrery.core_ext.game import Game, Observation, State
 
 __all__ = [
@@ -20,6 +27,7 @@ __all__ = [
     "State",
     "StateFormatError",
     "UnknownGameError",
+    "game_bounds",
     "game_info",
     "load_game",
     "register",

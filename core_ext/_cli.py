@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from orrery.core_ext._registry import load_game, registered_games
+from orrery.core_ext._registry import game_bounds, load_game, registered_games
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, default_game: str = "trian") -> None:
@@ -52,7 +52,9 @@ def _run_bench_playouts(args: argparse.Namespace) -> int:
 def _run_games(args: argparse.Namespace) -> int:
     for info in registered_games(include_testing=args.all):
         counts = ", ".join(map(str, info.player_counts))
+        actions, length = game_bounds(info.name)
         print(f"{info.name:8} {info.title}\n         variants: {', '.join(info.variants)}; players: {counts}")
+        print(f"         num_distinct_actions: {actions} (ids 0..{actions - 1}); max_game_length: {length}")
     return 0
 
 

@@ -110,6 +110,14 @@ def load_game(name: str, *, players: int, variant: str | None = None) -> Any:
     return _make(name, players, variant)
 
 
+def game_bounds(name: str) -> tuple[int, int]:
+    """(num_distinct_actions, max_game_length) of a game over all its variants and player counts (a
+    variant's Game.num_distinct_actions may be smaller)."""
+    info = game_info(name)
+    games = [load_game(name, players=info.players_for(v)[0], variant=v) for v in info.variants]
+    return max(int(g.num_distinct_actions) for g in games), max(int(g.max_game_length) for g in games)
+
+
 @cache
 def _make(name: str, players: int, variant: str) -> Any:
     module = importlib.import_module(_GAMES[name].module)

@@ -60,6 +60,7 @@ ctypedef struct GameOps:
     evaluate_fn evaluate       # heuristic value per seat in [0, 1] (greedy bot, truncated playouts)
     policy_fn policy_action    # NULL: uniform random; else a heuristic default policy
     returns_fn returns         # NULL: rank returns; else the game's own outcome per seat in [0, 1]
+    int num_distinct_actions   # the action-id range: every legal id in any variant is in [0, this)
 
 # Generic helpers shared by every game (implemented in game.pyx).
 cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_moves,

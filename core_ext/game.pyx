@@ -119,7 +119,22 @@ cdef class Game:
 
     @property
     def max_legal_actions(self):
+        """The most legal actions any state can have (the size of a legal-action buffer)."""
         return self.ops.max_legal_actions
+
+    @property
+    def num_distinct_actions(self):
+        """The action-id range of this variant: every legal id in any of its states lies in [0, this).
+        GameOps.num_distinct_actions bounds every variant; a variant with fewer ids says so in
+        core_ext/_action_kinds.py VARIANT_ACTION_RANGE."""
+        from orrery.core_ext._action_kinds import VARIANT_ACTION_RANGE
+        return min(self.ops.num_distinct_actions,
+                   VARIANT_ACTION_RANGE.get((self.name, self.variant), self.ops.num_distinct_actions))
+
+    @property
+    def max_game_length(self):
+        """An upper bound on the actions in one game (seats' actions only: no chance nodes)."""
+        return self.ops.max_game_length
 
     def seat_teams(self):
         """The team of each seat (a tuple of team indexes); without teams every seat is its own team.
@@ -241,6 +256,13 @@ cdef class Game:
     def _action_from_struct(self, State s, Observation o, dict action):
         raise NotImplementedError
 
+    def _describe_illegal(self, int action):
+        """A short label for an in-range id that is not legal in the state at hand (what kind of action
+        the id names, without state-dependent details); "" when the game has none. By default the
+        game's block in core_ext/_action_kinds.py."""
+        from orrery.core_ext._action_kinds import id_kind
+        return id_kind(self.name, action)
+
     def _render(self, State s, Observation o):
         raise NotImplementedError
 
@@ -315,6 +337,18 @@ cdef list _legal_list(const GameOps* ops, const void* ptr):
         free(buf)
 
 
+def _describe(Game game, State s, Observation o, action, list legal):
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise TypeError(f"action must be an int id, got {type(action).__name__}")
+    end = game.num_distinct_actions
+    if not 0 <= action < end:
+        raise ValueError(f"action {action} is outside {game.name} ({game.variant})'s ids [0, {end})")
+    if action in legal:
+        return game._action_struct(s, o, action)["label"]
+    label = game._describe_illegal(action)
+    return f"{label} (not legal here)" if label else f"action {action} (not legal here)"
+
+
 cdef class State:
     """A full game state: what a referee sees. Never hand it to a player; use observation()."""
 
@@ -378,6 +412,15 @@ cdef class State:
         compute_returns(self.game.ops, self.ptr, out)
         return [out[i] for i in range(self.game.num_players)]
 
+    def utilities(self):
+        """returns() in OpenSpiel's utility convention (docs/api.md, "Utilities"): with two or more seats
+        2 * return - 1 per seat, so a win is 1, a loss -1, a tie 0 and the values sum to 0 (rank and team
+        returns always sum to num_players / 2); a solo game's utility is its return itself."""
+        values = self.returns()
+        if self.game.num_players == 1:
+            return values
+        return [2.0 * v - 1.0 for v in values]
+
     def evaluate(self):
         """The game's heuristic value per seat in [0, 1] (exact returns once terminal)."""
         cdef double out[MAX_PLAYERS]
@@ -390,6 +433,15 @@ cdef class State:
     def clone(self):
         cdef State c = new_state(self.game)
         memcpy(c.ptr, self.ptr, self.game.ops.state_size)
+        return c
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        # A state owns one flat struct and shares only the immutable Game: a memcpy is a deep copy.
+        c = self.clone()
+        memo[id(self)] = c
         return c
 
     def observation(self, int player):
@@ -446,6 +498,10 @@ cdef class State:
 
     def action_label(self, int action):
         return self.action_to_struct(action)["label"]
+
+    def describe_action(self, action):
+        """A label for any id in [0, game.num_distinct_actions), legal here or not (docs/api.md)."""
+        return _describe(self.game, self, None, action, self.legal_actions())
 
     def render(self):
         return self.game._render(self, None)
@@ -512,6 +568,30 @@ cdef class Observation:
 
     def action_label(self, int action):
         return self.action_to_struct(action)["label"]
+
+    def describe_action(self, action):
+        """State.describe_action from this seat's view (not this seat's turn: every id is not legal)."""
+        return _describe(self.game, None, self, action, self.legal_actions())
+
+    def info_key(self):
+        """A compact exact key of what this seat knows: equal keys exactly when the observations are
+        equal (same game, variant, players, seat and observation struct; docs/api.md)."""
+        cdef Game g = self.game
+        head = f"{g.name}/{g.variant}/{g.num_players}/{self.player}:".encode()
+        return head + self.raw_bytes()
+
+    def clone(self):
+        cdef Observation c = new_observation(self.game, self.player)
+        memcpy(c.ptr, self.ptr, self.game.ops.state_size)
+        return c
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        c = self.clone()
+        memo[id(self)] = c
+        return c
 
     def to_dict(self):
         d = self.game._header("observation")

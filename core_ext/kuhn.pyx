@@ -228,6 +228,7 @@ KUHN_OPS.name = "kuhn"
 KUHN_OPS.state_size = sizeof(KuhnState)
 KUHN_OPS.max_legal_actions = 2
 KUHN_OPS.max_game_length = KUHN_MAX_HISTORY
+KUHN_OPS.num_distinct_actions = 2  # PASS, BET
 KUHN_OPS.init = kuhn_init
 KUHN_OPS.current_player = kuhn_current_player
 KUHN_OPS.legal_actions = kuhn_legal_actions

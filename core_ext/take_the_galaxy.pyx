@@ -115,6 +115,7 @@ TTG_OPS.name = "take_the_galaxy"
 TTG_OPS.state_size = sizeof(TgState)
 TTG_OPS.max_legal_actions = MAX_ACTIONS
 TTG_OPS.max_game_length = MAX_GAME_LENGTH
+TTG_OPS.num_distinct_actions = MAX_ACTIONS  # ids are < MAX_ACTIONS (A_BUILD block last)
 TTG_OPS.init = ttg_init
 TTG_OPS.current_player = ttg_current_player
 TTG_OPS.legal_actions = ttg_legal_actions

@@ -765,6 +765,7 @@ TEG_OPS.name = "tiny_epic_galaxies"
 TEG_OPS.state_size = sizeof(TegState)
 TEG_OPS.max_legal_actions = MAX_ACTIONS
 TEG_OPS.max_game_length = MAX_GAME_LENGTH
+TEG_OPS.num_distinct_actions = A_LIMIT
 TEG_OPS.init = teg_init
 TEG_OPS.current_player = teg_current_player
 TEG_OPS.legal_actions = teg_legal_actions

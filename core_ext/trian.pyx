@@ -253,6 +253,7 @@ TRIAN_OPS.name = "trian"
 TRIAN_OPS.state_size = sizeof(TrianState)
 TRIAN_OPS.max_legal_actions = MAX_ACTIONS
 TRIAN_OPS.max_game_length = MAX_GAME_LENGTH
+TRIAN_OPS.num_distinct_actions = A_RACE + (R_XEMH + 1) * RACE_BLOCK  # the last race block
 TRIAN_OPS.init = trian_init
 TRIAN_OPS.current_player = trian_current_player
 TRIAN_OPS.legal_actions = trian_legal_actions

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
-from orrery.core_ext import GameInputError, registered_games
+from orrery.core_ext import GameInputError, game_bounds, registered_games
 from orrery.search import sampled_line_labels
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
@@ -167,6 +167,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                         pb.VariantPlayers(variant=v, player_counts=list(counts))
                         for v, counts in g.variant_player_counts
                     ],
+                    num_distinct_actions=game_bounds(g.name)[0],
+                    max_game_length=game_bounds(g.name)[1],
                 )
                 for g in registered_games()
             ]

@@ -11,6 +11,7 @@ import random
 
 import pytest
 from orrery.core_ext import IllegalActionError, StateFormatError
+from orrery.core_ext._action_kinds import id_kind
 
 
 def trajectory(game, seed: int, max_steps: int | None = None):
@@ -122,3 +123,92 @@ def check_bad_input(game, seed):
         ):
             game.state_from_json(json.dumps(data))
     assert state.to_json() == before
+
+
+def check_action_range_and_length(game, seed):
+    """Every legal id along a random game is < num_distinct_actions, and the game ends within
+    max_game_length actions (issue 19: the bounds OpenSpiel's num_distinct_actions and max_game_length)."""
+    assert game.max_legal_actions > 0 and game.num_distinct_actions > 0
+    assert game.max_game_length > 0
+    length = 0
+    for state in trajectory(game, seed):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        assert len(legal) <= game.max_legal_actions
+        assert all(0 <= a < game.num_distinct_actions for a in legal), max(legal)
+        length += 1
+    assert length <= game.max_game_length, f"{length} actions > max_game_length {game.max_game_length}"
+
+
+def check_utilities(game, seeds):
+    """utilities() is OpenSpiel's convention: 2 * return - 1 per seat (zero-sum) with 2+ seats; solo: the
+    return itself."""
+    for seed in seeds:
+        state = game.new_initial_state(seed=seed)
+        state.playout(seed=seed)
+        returns, utilities = state.returns(), state.utilities()
+        assert len(utilities) == game.num_players
+        if game.num_players == 1:
+            assert utilities == returns
+            continue
+        assert utilities == pytest.approx([2 * r - 1 for r in returns])
+        assert sum(utilities) == pytest.approx(0.0, abs=1e-9), "multi-seat utilities are zero-sum"
+        assert all(-1.0 <= u <= 1.0 for u in utilities)
+
+
+def check_copy_hooks(game, seed, max_steps):
+    """copy.copy / copy.deepcopy of a State and an Observation are memcpy clones: equal and independent."""
+    import copy
+
+    for state in trajectory(game, seed, max_steps):
+        if state.is_terminal():
+            break
+        for dup in (copy.copy(state), copy.deepcopy(state)):
+            assert dup == state and dup is not state and dup.game is state.game
+        child = copy.deepcopy(state)
+        before = state.raw_bytes()
+        child.apply(child.legal_actions()[0])
+        assert state.raw_bytes() == before, "a deep copy must not share memory with its original"
+        obs = state.observation(state.current_player)
+        for dup in (copy.copy(obs), copy.deepcopy(obs)):
+            assert dup == obs and dup is not obs and dup.player == obs.player
+        nested = copy.deepcopy({"a": state, "b": state})
+        assert nested["a"] is nested["b"], "deepcopy keeps shared references shared (memo)"
+
+
+def check_describe_action(game, seed, max_steps, samples=40):
+    """describe_action labels every id in [0, num_distinct_actions): a legal id exactly as action_label,
+    an illegal one with "(not legal here)"; ids outside the range raise ValueError."""
+    rng = random.Random(seed)
+    n = game.num_distinct_actions
+    for state in trajectory(game, seed, max_steps):
+        legal = state.legal_actions()
+        for a in legal:
+            assert state.describe_action(a) == state.action_label(a)
+            # the id-only kind of core_ext/_action_kinds.py agrees with the action-struct code
+            kind, by_id = state.action_to_struct(a)["kind"], id_kind(game.name, a)
+            assert kind in by_id or by_id.startswith("racial action"), (a, kind, by_id)
+        for a in [rng.randrange(n) for _ in range(samples)] + [0, n - 1]:
+            label = state.describe_action(a)
+            assert isinstance(label, str) and label
+            if a not in legal:
+                assert label.endswith("(not legal here)")
+        for bad in (-1, n):
+            with pytest.raises(ValueError):
+                state.describe_action(bad)
+
+
+def check_info_key(game, seed, max_steps, samples=4):
+    """info_key() is exact: equal observations give equal keys, different ones different keys; a
+    determinization of an observation keeps the observer's key."""
+    seen: dict[bytes, bytes] = {}
+    for state in trajectory(game, seed, max_steps):
+        for p in range(game.num_players):
+            obs = state.observation(p)
+            key = obs.info_key()
+            assert isinstance(key, bytes)
+            ident = (p, obs.raw_bytes())
+            assert seen.setdefault(key, pickle.dumps(ident)) == pickle.dumps(ident)
+            for s in range(samples):
+                assert obs.determinize(s).observation(p).info_key() == key

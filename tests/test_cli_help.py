@@ -27,3 +27,15 @@ def test_top_level_help_exits_cleanly(capsys):
         build_parser().parse_args(["bench", "--help"])
     assert done.value.code == 0
     assert "strength" in capsys.readouterr().out
+
+
+def test_orrery_games_prints_the_action_range_and_game_length(capsys):
+    from orrery.core_ext import game_bounds, registered_games
+
+    args = build_parser().parse_args(["games", "--all"])
+    assert args.func(args) == 0
+    out = capsys.readouterr().out
+    for info in registered_games():
+        actions, length = game_bounds(info.name)
+        assert f"num_distinct_actions: {actions} " in out and f"max_game_length: {length}" in out
+    assert "num_distinct_actions: 210000 " in out

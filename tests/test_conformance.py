@@ -58,3 +58,28 @@ def test_determinize(name, variant, players, seed):
 @pytest.mark.parametrize("name,variant,players,seed", cases(SEEDS[:2]))
 def test_bad_input_is_rejected_and_changes_nothing(name, variant, players, seed):
     cf.check_bad_input(game_of(name, variant, players), seed)
+
+
+@pytest.mark.parametrize("name,variant,players,seed", cases(SEEDS[:2]))
+def test_action_range_and_game_length(name, variant, players, seed):
+    cf.check_action_range_and_length(game_of(name, variant, players), seed)
+
+
+@pytest.mark.parametrize("name,variant,players,seed", cases([0]))
+def test_utilities(name, variant, players, seed):
+    cf.check_utilities(game_of(name, variant, players), seeds=range(8))
+
+
+@pytest.mark.parametrize("name,variant,players,seed", cases([0]))
+def test_copy_hooks(name, variant, players, seed):
+    cf.check_copy_hooks(game_of(name, variant, players), seed, max_steps=15)
+
+
+@pytest.mark.parametrize("name,variant,players,seed", cases([0]))
+def test_describe_action(name, variant, players, seed):
+    cf.check_describe_action(game_of(name, variant, players), seed, max_steps=15)
+
+
+@pytest.mark.parametrize("name,variant,players,seed", cases([0]))
+def test_info_key(name, variant, players, seed):
+    cf.check_info_key(game_of(name, variant, players), seed, max_steps=15)

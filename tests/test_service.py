@@ -57,6 +57,14 @@ def test_list_games_and_version(client):
     games = {g.name: g for g in client.games()}
     assert "kuhn" in games and list(games["kuhn"].player_counts) == [2, 3, 4, 5]
     assert games["kuhn"].action_description
+    # issue 19: the OpenSpiel bounds of every game, as the Python Game objects give them
+    for name, g in games.items():  # the largest over the game's variants
+        counts = {v.variant: v.player_counts[0] for v in g.variant_player_counts}
+        variants = [load_game(name, players=counts.get(v, g.player_counts[0]), variant=v) for v in g.variants]
+        assert g.num_distinct_actions == max(game.num_distinct_actions for game in variants)
+        assert g.max_game_length == max(game.max_game_length for game in variants)
+    assert games["trian"].num_distinct_actions == 210000
+    assert (games["kuhn"].num_distinct_actions, games["kuhn"].max_game_length) == (2, 9)
     version = client.version()
     assert version.api_version == "orrery.v1" and version.backend == "in-process"
     assert version.default_config == "test-fast@1" and version.live_workers == 2
