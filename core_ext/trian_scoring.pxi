@@ -1,10 +1,21 @@
 # Included by trian.pyx: the end of the game (section VII): plundering, scores and ranks.
 
+cdef void _exchange_minerals(TrianState* s) noexcept nogil:
+    # section VII.1: at the end, before plundering, every player exchanges each mineral for 3 credits
+    # (the minerals go back to the bag), so plundering can take credits that were minerals
+    cdef int p, c
+    for p in range(s.params.num_players):
+        for c in range(TR_COLORS):
+            s.players[p].credits += 3 * s.players[p].minerals[c]
+            s.bag[c] += s.players[p].minerals[c]
+            s.players[p].minerals[c] = 0
+
+
 cdef void _plunder(TrianState* s) noexcept nogil:
-    # section VII / X / XII: at the end, in turn order from the first player, each player's Corvettes
-    # in a closed planetary system controlled by another player with a station there take
-    # tiles x 1 (research station) or x 2 (space station) x Corvettes credits from that controller,
-    # never more than the controller has
+    # section VII / X / XII: at the end, after the minerals were exchanged, in turn order from the first
+    # player, each player's Corvettes in a closed planetary system controlled by another player with a
+    # station there take tiles x 1 (research station) or x 2 (space station) x Corvettes credits from
+    # that controller, never more than the controller has (plundering stops when the victim runs out)
     cdef int n = s.params.num_players, k, p, i, j, root, victim, tiles, ext, st, corv, amount, seen
     cdef int units[MAX_PLAYERS]
     for k in range(n):
@@ -53,11 +64,13 @@ cdef void trian_scores(const void* p, double* out) noexcept nogil:
 
 
 cdef inline int _pieces_left(const TrianPlayer* pl) noexcept nogil:
-    return pl.emissaries + pl.research + pl.space
+    # section VII.3: emissaries, space stations, research stations and ships left on the race board
+    return pl.emissaries + pl.research + pl.space + pl.corvettes + pl.rogues
 
 
 cdef void trian_ranks(const void* p, int* out) noexcept nogil:
-    # most credits first; a tie goes to fewer pieces left on the race board; then shared (VII.3)
+    # most credits first; a tie goes to fewer pieces (ships included) left on the race board; then shared
+    # (VII.3)
     cdef const TrianState* s = _cst(p)
     cdef double sc[MAX_PLAYERS]
     cdef int n = s.params.num_players, i, j

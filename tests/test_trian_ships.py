@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from orrery.core_ext import load_game
-from test_trian import A, B, Scenario, set_tokens
+from test_trian import A, B, Scenario, set_minerals, set_tokens
 
 CORVETTE, ROGUE = 1, 2
 
@@ -415,3 +415,39 @@ def test_ships_are_public_in_every_observation_and_survive_determinize():
         assert [ship_of(t) for t in seen["galaxy"]] == [(B, ROGUE), (-1, 0), (A, CORVETTE)]
         again = json.loads(sc.state.observation(seat).determinize(5).to_json())["state"]
         assert [ship_of(t) for t in again["galaxy"]] == [(B, ROGUE), (-1, 0), (A, CORVETTE)]
+
+
+# ---------------------------------------------------------------- the end: minerals, then plundering (VII)
+
+
+def test_minerals_are_exchanged_before_plundering_so_a_broke_victim_pays_with_them():
+    sc = plunder(1)
+    drain_stacks(sc)
+    sc.set_credits(0, 0)
+    sc.edit(lambda d: set_minerals(d, A, red=2))  # A: no credits, 2 minerals = 6 credits
+    sc.turn(-2, 0, "space", "pass")  # B's last turn ends the game
+    assert sc.state.is_terminal()
+    assert minerals(sc, A) == 0 and minerals(sc, B) == 0, "every mineral was exchanged"
+    assert sc.credits(B) == 6 and sc.credits(A) == 0, "3 tiles x 1 x 2 Corvettes taken from the exchange"
+    assert sc.state.scores() == [0, 6]
+
+
+def test_plundering_stops_when_the_victim_runs_out_of_exchanged_credits():
+    sc = plunder(2)
+    drain_stacks(sc)
+    sc.set_credits(1, 0)
+    sc.edit(lambda d: set_minerals(d, A, blue=1))  # A: 1 + 3 = 4 credits after the exchange
+    sc.turn(-2, 0, "space", "pass")
+    assert sc.credits(A) == 0 and sc.credits(B) == 4
+
+
+def test_the_tie_break_counts_ships_left_on_the_race_board():
+    sc = ships(["planet-end"] + ["space"] * 5)
+    sc.turn(0, 0, "planet-end", "pass", right="P")  # A
+    before = supply(sc, "corvettes")
+    put_ship(sc, 0, A, CORVETTE)  # A has one ship fewer on the race board
+    assert supply(sc, "corvettes") == [before[0] - 1, before[1]]
+    sc.set_credits(30, 30)
+    assert sc.state.ranks() == [0, 1]
+    sc.set_credits(30, 31)
+    assert sc.state.ranks() == [1, 0]
