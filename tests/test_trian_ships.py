@@ -350,7 +350,9 @@ def test_a_rogue_mines_one_mineral_per_turn_from_the_closed_nebula_it_stands_on(
 # ---------------------------------------------------------------- plundering (VII, X, XII)
 
 
-def plunder(levels: int) -> Scenario:
+def plunder(levels: int, corvettes: tuple[int, ...] = (1, 2)) -> Scenario:
+    """A's 3-tile system (tiles 0-2, A's emissary on tile 0) with `levels` stations, B's Corvettes on
+    the tiles `corvettes`."""
     sc = ships(["planet-end", "starlight-path", "planet-end"] + ["space"] * 5)
     sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
     sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
@@ -359,13 +361,16 @@ def plunder(levels: int) -> Scenario:
     sc.act("take_back", count=0)
     sc.turn(-1, 0, "space", "pass")  # B
     sc.place(0, 1, "space")  # A
-    sc.act("construct", x=0, y=0)
+    if levels:
+        sc.act("construct", x=0, y=0)
+    else:
+        sc.act("pass")
     if levels == 2:
         sc.turn(3, 0, "space", "pass")  # B
         sc.place(2, 1, "space")  # A
         sc.act("construct", x=0, y=0)
-    put_ship(sc, 1, B, CORVETTE)
-    put_ship(sc, 2, B, CORVETTE)
+    for tile in corvettes:
+        put_ship(sc, tile, B, CORVETTE)
     return sc
 
 
@@ -451,3 +456,32 @@ def test_the_tie_break_counts_ships_left_on_the_race_board():
     assert sc.state.ranks() == [0, 1]
     sc.set_credits(30, 31)
     assert sc.state.ranks() == [1, 0]
+
+
+# ---------------------------------------------------------------- a blocked planet is plundered (IX, VII)
+
+
+def end_game(sc: Scenario) -> tuple[int, int]:
+    """Play B's last turn; return (credits A lost, credits B gained)."""
+    drain_stacks(sc)
+    a, b = sc.credits(A), sc.credits(B)
+    sc.turn(-2, 0, "space", "pass")
+    assert sc.state.is_terminal()
+    return a - sc.credits(A), sc.credits(B) - b
+
+
+def test_a_blocked_planet_plunders_a_system_held_by_an_emissary_only():
+    sc = plunder(0, (1, 2))  # A's emissary alone controls the system; B: starlight path, empty planet
+    assert end_game(sc) == (6, 6), "3 tiles x 1 x 2 Corvettes"
+
+
+def test_a_system_held_by_an_emissary_only_without_a_blocked_planet_is_not_plundered():
+    sc = plunder(0, (1,))  # only the starlight path: no planet blocked
+    assert end_game(sc) == (0, 0)
+
+
+def test_a_station_whose_emissary_is_blocked_is_still_plundered_by_the_blocker():
+    sc = plunder(1, (0,))  # blocks A's emissary on its research station (and its planet)
+    assert end_game(sc) == (3, 3), "3 tiles x 1 x 1 Corvette, A still controls it"
+    sc = plunder(1, (0, 2))
+    assert end_game(sc) == (6, 6)
