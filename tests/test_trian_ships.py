@@ -485,3 +485,41 @@ def test_a_station_whose_emissary_is_blocked_is_still_plundered_by_the_blocker()
     assert end_game(sc) == (3, 3), "3 tiles x 1 x 1 Corvette, A still controls it"
     sc = plunder(1, (0, 2))
     assert end_game(sc) == (6, 6)
+
+
+# ---------------------------------------------------------------- unblocking fights at once (XI, IX)
+
+
+def outpost_unblocking(dice: list[int]) -> Scenario:
+    """B controls a system where A's emissary is blocked by B's Corvette; B adds a trade outpost, sends an
+    emissary there (two extra actions) and moves the Corvette onto it, unblocking A's emissary."""
+    sc = ships(["planet-end", "planet-link", "planet-end", "trade-outpost", "space", "space"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # B
+    put_ship(sc, 0, B, CORVETTE)
+    sc.place(2, 0, "planet-end", left="P")  # A closes; B controls
+    sc.act("pass")
+    sc.place(0, 1, "trade-outpost")  # B
+    sc.act("expedition")  # two extra actions
+    sc.act("ship_move", to={"x": 0, "y": 1})
+    sc.fix_dice(dice)
+    return sc
+
+
+def test_unblocking_with_a_trade_outposts_actions_left_starts_the_battle_at_once():
+    sc = outpost_unblocking([6, 1])
+    assert sc.has("declare"), "the battle starts before the outpost's extra actions"
+    assert sc.state.current_player == B
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    assert sc.emissaries()[:3] == [-1, B, -1], "B won: A's emissary went home"
+    assert sc.state.current_player == B and sc.has("research"), "then phase 3 goes on"
+
+
+def test_a_battle_started_by_unblocking_cannot_be_undone_by_moving_the_ship_back():
+    sc = outpost_unblocking([1, 6])
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    assert sc.emissaries()[:3] == [A, -1, -1], "A won: B's emissary went home"
+    sc.act("ship_move", to={"x": 0, "y": 0})  # B's Corvette blocks A's emissary again
+    assert sc.emissaries()[:3] == [A, -1, -1], "the battle's result stands"
