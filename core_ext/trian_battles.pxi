@@ -133,8 +133,7 @@ cdef void _ship_battle_next(TrianState* s) noexcept nogil:
     s.sb_att = 0
     s.sb_def = 0
     s.mode = M_PH3
-    if s.actions_left == 0:
-        _finish_ph3(s)
+    _phase3_goes_on(s)
 
 
 cdef void _ship_clash_result(TrianState* s, int winner_tile, int loser_tile) noexcept nogil:

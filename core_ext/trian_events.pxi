@@ -33,6 +33,28 @@ cdef void _check_unblock(TrianState* s, int i) noexcept nogil:
     s.ev_pending = 1
 
 
+cdef bint _unblock_queued(const TrianState* s) noexcept nogil:
+    cdef int k
+    if not s.ev_pending:
+        return False
+    for k in range(s.ev_pos, s.ev_n):
+        if s.ev_kind[k] == AREA_UNBLOCKED:
+            return True
+    return False
+
+
+cdef void _phase3_goes_on(TrianState* s) noexcept nogil:
+    # after a ship's move (and its ship battle) in phase 3: the end of phase 3 after its last action;
+    # ruling (issue 16): emissaries the move unblocked fight at once, also when actions remain (a trade
+    # outpost's extra actions), so no later move of the turn can undo it (the turn's events still waiting
+    # are resolved with it, in queue order), then phase 3 goes on
+    if s.actions_left == 0:
+        _finish_ph3(s)
+    elif _unblock_queued(s):
+        s.ev_return = 0
+        _events_run(s)
+
+
 cdef void _events_run(TrianState* s) noexcept nogil:
     # Resolve queued areas in order until one needs a decision, or all are done.
     while s.ev_pos < s.ev_n:

@@ -1,11 +1,43 @@
 # Included by trian.pyx: the end of the game (section VII): plundering, scores and ranks.
 
+cdef void _exchange_minerals(TrianState* s) noexcept nogil:
+    # section VII.1: at the end, before plundering, every player exchanges each mineral for 3 credits
+    # (the minerals go back to the bag), so plundering can take credits that were minerals
+    cdef int p, c
+    for p in range(s.params.num_players):
+        for c in range(TR_COLORS):
+            s.players[p].credits += 3 * s.players[p].minerals[c]
+            s.bag[c] += s.players[p].minerals[c]
+            s.players[p].minerals[c] = 0
+
+
+cdef int _blocked_owner(const TrianState* s, int root) noexcept nogil:
+    # the only seat with emissaries (blocked ones included) in a closed area, -1 none, -2 several:
+    # who is plundered when every emissary there is blocked (ruling, issue 16)
+    cdef int i, owner = -1, node, e
+    for i in range(s.n_placed):
+        e = s.placed[i].emissary
+        if e < 0:
+            continue
+        node = _area_node(s, i)
+        if node < 0 or _cfind(s, node) != root:
+            continue
+        if owner == -1:
+            owner = e
+        elif owner != e:
+            return -2
+    return owner
+
+
 cdef void _plunder(TrianState* s) noexcept nogil:
-    # section VII / X / XII: at the end, in turn order from the first player, each player's Corvettes
-    # in a closed planetary system controlled by another player with a station there take
-    # tiles x 1 (research station) or x 2 (space station) x Corvettes credits from that controller,
-    # never more than the controller has
-    cdef int n = s.params.num_players, k, p, i, j, root, victim, tiles, ext, st, corv, amount, seen
+    # section VII / X / XII: at the end, after the minerals were exchanged, in turn order from the first
+    # player, each player's Corvettes in a closed planetary system controlled by another player with a
+    # station there take tiles x 1 (research station) or x 2 (space station) x Corvettes credits from
+    # that controller, never more than the controller has (plundering stops when the victim runs out).
+    # Ruling (issue 16): the controller is plundered however it controls the system and whether or not
+    # its emissaries are blocked; a system held by emissaries only is plundered (x 1) when p's Corvette
+    # blocks one of its planets
+    cdef int n = s.params.num_players, k, p, i, j, root, victim, tiles, ext, st, corv, amount, seen, planets
     cdef int units[MAX_PLAYERS]
     for k in range(n):
         p = (s.first_player + k) % n
@@ -23,20 +55,29 @@ cdef void _plunder(TrianState* s) noexcept nogil:
             if seen:
                 continue
             victim = _controller(s, root)
+            if victim == -1:
+                victim = _blocked_owner(s, root)
             if victim < 0 or victim == p:
                 continue
             tiles = 0
             corv = 0
+            planets = 0
             for j in range(s.n_placed):
                 if FACE_HAS_SYS[s.placed[j].face] and _cfind(s, j * 5 + K_SYSTEM) == root:
                     tiles += 1
                     if s.placed[j].ship_kind == SHIP_CORVETTE and s.placed[j].ship == p:
                         corv += 1
+                        if FACE_FEAT[s.placed[j].face] == F_PLANET:
+                            planets += 1
             if corv == 0:
                 continue
             _area_census(s, root, &ext, &ext, units, &st)
             if st == 0:
-                continue
+                # ruling (issue 16, section IX "a Planet"): a planet blocked by p means the whole system is
+                # plundered, also one controlled by emissaries only, at the research-station rate
+                if planets == 0 or units[p] > 0:
+                    continue
+                st = 1
             amount = tiles * st * corv
             if amount > s.players[victim].credits:
                 amount = s.players[victim].credits
@@ -53,11 +94,13 @@ cdef void trian_scores(const void* p, double* out) noexcept nogil:
 
 
 cdef inline int _pieces_left(const TrianPlayer* pl) noexcept nogil:
-    return pl.emissaries + pl.research + pl.space
+    # section VII.3: emissaries, space stations, research stations and ships left on the race board
+    return pl.emissaries + pl.research + pl.space + pl.corvettes + pl.rogues
 
 
 cdef void trian_ranks(const void* p, int* out) noexcept nogil:
-    # most credits first; a tie goes to fewer pieces left on the race board; then shared (VII.3)
+    # most credits first; a tie goes to fewer pieces (ships included) left on the race board; then shared
+    # (VII.3)
     cdef const TrianState* s = _cst(p)
     cdef double sc[MAX_PLAYERS]
     cdef int n = s.params.num_players, i, j

@@ -170,8 +170,8 @@ cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
         s.sb_att = <uint8_t>i
         s.sb_def = 0
         s.mode = M_SHIP_TARGET
-    elif s.actions_left == 0:
-        _finish_ph3(s)
+    else:
+        _phase3_goes_on(s)
 
 
 cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from orrery.core_ext import load_game
-from test_trian import A, B, Scenario, set_tokens
+from test_trian import A, B, Scenario, set_minerals, set_tokens
 
 CORVETTE, ROGUE = 1, 2
 
@@ -350,7 +350,9 @@ def test_a_rogue_mines_one_mineral_per_turn_from_the_closed_nebula_it_stands_on(
 # ---------------------------------------------------------------- plundering (VII, X, XII)
 
 
-def plunder(levels: int) -> Scenario:
+def plunder(levels: int, corvettes: tuple[int, ...] = (1, 2)) -> Scenario:
+    """A's 3-tile system (tiles 0-2, A's emissary on tile 0) with `levels` stations, B's Corvettes on
+    the tiles `corvettes`."""
     sc = ships(["planet-end", "starlight-path", "planet-end"] + ["space"] * 5)
     sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
     sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
@@ -359,13 +361,16 @@ def plunder(levels: int) -> Scenario:
     sc.act("take_back", count=0)
     sc.turn(-1, 0, "space", "pass")  # B
     sc.place(0, 1, "space")  # A
-    sc.act("construct", x=0, y=0)
+    if levels:
+        sc.act("construct", x=0, y=0)
+    else:
+        sc.act("pass")
     if levels == 2:
         sc.turn(3, 0, "space", "pass")  # B
         sc.place(2, 1, "space")  # A
         sc.act("construct", x=0, y=0)
-    put_ship(sc, 1, B, CORVETTE)
-    put_ship(sc, 2, B, CORVETTE)
+    for tile in corvettes:
+        put_ship(sc, tile, B, CORVETTE)
     return sc
 
 
@@ -415,3 +420,106 @@ def test_ships_are_public_in_every_observation_and_survive_determinize():
         assert [ship_of(t) for t in seen["galaxy"]] == [(B, ROGUE), (-1, 0), (A, CORVETTE)]
         again = json.loads(sc.state.observation(seat).determinize(5).to_json())["state"]
         assert [ship_of(t) for t in again["galaxy"]] == [(B, ROGUE), (-1, 0), (A, CORVETTE)]
+
+
+# ---------------------------------------------------------------- the end: minerals, then plundering (VII)
+
+
+def test_minerals_are_exchanged_before_plundering_so_a_broke_victim_pays_with_them():
+    sc = plunder(1)
+    drain_stacks(sc)
+    sc.set_credits(0, 0)
+    sc.edit(lambda d: set_minerals(d, A, red=2))  # A: no credits, 2 minerals = 6 credits
+    sc.turn(-2, 0, "space", "pass")  # B's last turn ends the game
+    assert sc.state.is_terminal()
+    assert minerals(sc, A) == 0 and minerals(sc, B) == 0, "every mineral was exchanged"
+    assert sc.credits(B) == 6 and sc.credits(A) == 0, "3 tiles x 1 x 2 Corvettes taken from the exchange"
+    assert sc.state.scores() == [0, 6]
+
+
+def test_plundering_stops_when_the_victim_runs_out_of_exchanged_credits():
+    sc = plunder(2)
+    drain_stacks(sc)
+    sc.set_credits(1, 0)
+    sc.edit(lambda d: set_minerals(d, A, blue=1))  # A: 1 + 3 = 4 credits after the exchange
+    sc.turn(-2, 0, "space", "pass")
+    assert sc.credits(A) == 0 and sc.credits(B) == 4
+
+
+def test_the_tie_break_counts_ships_left_on_the_race_board():
+    sc = ships(["planet-end"] + ["space"] * 5)
+    sc.turn(0, 0, "planet-end", "pass", right="P")  # A
+    before = supply(sc, "corvettes")
+    put_ship(sc, 0, A, CORVETTE)  # A has one ship fewer on the race board
+    assert supply(sc, "corvettes") == [before[0] - 1, before[1]]
+    sc.set_credits(30, 30)
+    assert sc.state.ranks() == [0, 1]
+    sc.set_credits(30, 31)
+    assert sc.state.ranks() == [1, 0]
+
+
+# ---------------------------------------------------------------- a blocked planet is plundered (IX, VII)
+
+
+def end_game(sc: Scenario) -> tuple[int, int]:
+    """Play B's last turn; return (credits A lost, credits B gained)."""
+    drain_stacks(sc)
+    a, b = sc.credits(A), sc.credits(B)
+    sc.turn(-2, 0, "space", "pass")
+    assert sc.state.is_terminal()
+    return a - sc.credits(A), sc.credits(B) - b
+
+
+def test_a_blocked_planet_plunders_a_system_held_by_an_emissary_only():
+    sc = plunder(0, (1, 2))  # A's emissary alone controls the system; B: starlight path, empty planet
+    assert end_game(sc) == (6, 6), "3 tiles x 1 x 2 Corvettes"
+
+
+def test_a_system_held_by_an_emissary_only_without_a_blocked_planet_is_not_plundered():
+    sc = plunder(0, (1,))  # only the starlight path: no planet blocked
+    assert end_game(sc) == (0, 0)
+
+
+def test_a_station_whose_emissary_is_blocked_is_still_plundered_by_the_blocker():
+    sc = plunder(1, (0,))  # blocks A's emissary on its research station (and its planet)
+    assert end_game(sc) == (3, 3), "3 tiles x 1 x 1 Corvette, A still controls it"
+    sc = plunder(1, (0, 2))
+    assert end_game(sc) == (6, 6)
+
+
+# ---------------------------------------------------------------- unblocking fights at once (XI, IX)
+
+
+def outpost_unblocking(dice: list[int]) -> Scenario:
+    """B controls a system where A's emissary is blocked by B's Corvette; B adds a trade outpost, sends an
+    emissary there (two extra actions) and moves the Corvette onto it, unblocking A's emissary."""
+    sc = ships(["planet-end", "planet-link", "planet-end", "trade-outpost", "space", "space"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # B
+    put_ship(sc, 0, B, CORVETTE)
+    sc.place(2, 0, "planet-end", left="P")  # A closes; B controls
+    sc.act("pass")
+    sc.place(0, 1, "trade-outpost")  # B
+    sc.act("expedition")  # two extra actions
+    sc.act("ship_move", to={"x": 0, "y": 1})
+    sc.fix_dice(dice)
+    return sc
+
+
+def test_unblocking_with_a_trade_outposts_actions_left_starts_the_battle_at_once():
+    sc = outpost_unblocking([6, 1])
+    assert sc.has("declare"), "the battle starts before the outpost's extra actions"
+    assert sc.state.current_player == B
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    assert sc.emissaries()[:3] == [-1, B, -1], "B won: A's emissary went home"
+    assert sc.state.current_player == B and sc.has("research"), "then phase 3 goes on"
+
+
+def test_a_battle_started_by_unblocking_cannot_be_undone_by_moving_the_ship_back():
+    sc = outpost_unblocking([1, 6])
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    assert sc.emissaries()[:3] == [A, -1, -1], "A won: B's emissary went home"
+    sc.act("ship_move", to={"x": 0, "y": 0})  # B's Corvette blocks A's emissary again
+    assert sc.emissaries()[:3] == [A, -1, -1], "the battle's result stands"
