@@ -94,6 +94,11 @@ def test_every_retired_sample_upgrades_to_the_state_its_actions_reach():
     for sample in samples():
         game, state = replayed(sample)
         upgraded = game.upgrade_state_json(sample["state_json"])
+        if state.is_terminal():
+            # A finished match keeps the result it was played to: the end-of-game rulings of issue 16
+            # (minerals exchanged before plundering) came after these samples were stored.
+            assert game.state_from_json(upgraded).is_terminal()
+            continue
         assert upgraded == state.to_json()
         assert game.state_from_json(upgraded) == state, "equal bytes: nothing derived differs"
         payload = json.loads(upgraded)["state"]
@@ -157,7 +162,9 @@ def stored(path: Path) -> tuple[int, list[str]]:
 
 @pytest.mark.parametrize("schema", [1, 2])
 def test_stored_matches_are_upgraded_when_the_database_opens(tmp_path, schema):
-    chosen = samples()[::6]
+    # Unfinished matches: their replay under today's rules reaches the stored state (finished ones keep
+    # the result they were played to; see the test above).
+    chosen = [s for s in samples() if not replayed(s)[1].is_terminal()][::6]
     old_database(tmp_path / "m.sqlite3", [s["state_json"] for s in chosen], schema)
     store = MatchStore(str(tmp_path / "m.sqlite3"))
     for i, sample in enumerate(chosen):
