@@ -732,7 +732,7 @@ register(
             "enemy ship; 80+p a colony (planet id); 128+ship*13+dest move (dest 0 galaxy, 1+2*slot surface, "
             "2+2*slot orbit). See docs/rules/tiny_epic_galaxies.md."
         ),
-        default_search="ismcts@3",
+        default_search="ismcts-teg@1",  # search/_config.py: measured at 200 ms (docs, section 12)
         outcome="solo",
         hidden_information=(
             "the other seats' dealt and kept secret missions (kept ones are shown at the end), the planet "
