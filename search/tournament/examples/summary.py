@@ -66,7 +66,8 @@ def summarize(path: str) -> None:
     print(f"{path}: {len(games)} games in {len(complete)} complete sets")
     print(
         f"  length: {unit} mean {statistics.mean(lengths):.1f} (sd {statistics.pstdev(lengths):.1f}, "
-        f"min {min(lengths)}, max {max(lengths)}); choices a game {statistics.mean(r['moves'] for r in games):.0f}"
+        f"min {min(lengths)}, max {max(lengths)}); "
+        f"choices a game {statistics.mean(r['moves'] for r in games):.0f}"
     )
     print(f"  seat 0 wins {seat0 / len(games):.3f} [{lo:.3f}, {hi:.3f}] of {len(games)} games")
     if players != 2:
@@ -83,10 +84,18 @@ def summarize(path: str) -> None:
         n = len(scores)
         mu = statistics.mean(scores)
         se = statistics.stdev(scores) / math.sqrt(n) if n > 1 else float("nan")
-        wins = sum(win_share(r, r["seats"].index(bot)) for rs in complete for r in rs if set(r["seats"]) == {bot, other})
+        wins = sum(
+            win_share(r, r["seats"].index(bot))
+            for rs in complete
+            for r in rs
+            if set(r["seats"]) == {bot, other}
+        )
         lo, hi = wilson(wins, 2 * n)
         mean_score = statistics.mean(
-            r["scores"][r["seats"].index(bot)] for rs in complete for r in rs if set(r["seats"]) == {bot, other}
+            r["scores"][r["seats"].index(bot)]
+            for rs in complete
+            for r in rs
+            if set(r["seats"]) == {bot, other}
         )
         print(
             f"  {bot} vs {other}: wins {wins:g}/{2 * n} = {mu:.3f}, 95% [{max(0, mu - Z * se):.3f}, "
