@@ -381,8 +381,9 @@ cdef void _apply_planet(TegState* s, TegTask* t, action_t a) noexcept nogil:
             t.a[1] = 1
             t.a[2] = <uint8_t>(a - A_FACE)
             return
+        k = t.a[2]          # the first pick: read before _pop zeroes the task
         _pop(s)
-        s.pool[t.a[2]] -= 1
+        s.pool[k] -= 1
         s.pool[a - A_FACE] -= 1
         _gain(gal, RES_ENERGY, P_A[p])
         _gain(gal, RES_CULTURE, P_B[p])

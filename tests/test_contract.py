@@ -29,6 +29,14 @@ def test_each_game_has_its_own_default_search_preset():
     assert make_bot("pimc", game="kuhn").config.label == get_config("pimc").label
 
 
+def test_the_space_games_default_to_their_measured_presets():
+    # Chosen by tournaments at 200 ms a move (docs/rules/take_the_galaxy.md and tiny_epic_galaxies.md).
+    assert game_info("take_the_galaxy").default_search == "ismcts-long@1"
+    assert game_info("tiny_epic_galaxies").default_search == "ismcts-teg@1"
+    assert default_config("ismcts", "tiny_epic_galaxies").label == "ismcts-teg@1"
+    assert make_bot("ismcts", game="tiny_epic_galaxies").config.label == "ismcts-teg@1"
+
+
 def test_kuhn_seats_five_and_plays_to_the_end():
     game = load_game("kuhn", players=5)
     for seed in range(20):

@@ -247,6 +247,16 @@ def test_maia_discards_two_dice():
     assert s["dice"]["inactive"] == {} and (galaxy(st, 0)["energy"], galaxy(st, 0)["culture"]) == (2, 2)
 
 
+def test_maia_discards_the_first_picked_die_when_it_is_not_a_move():
+    # The first pick was read after its task was popped (zeroed), so Move was discarded instead and,
+    # with no Move die, its count wrapped to 255 dice (found in a 200 ms tournament game won in round 1).
+    st = use("Maia", dice={"colony": 1, "energy": 1, "economy": 1}, gal0={"energy": 0, "culture": 0})
+    do(st, "face", face="energy")
+    do(st, "face", face="economy")
+    assert st_of(st)["dice"]["inactive"] == {}
+    assert (galaxy(st, 0)["energy"], galaxy(st, 0)["culture"]) == (2, 2)
+
+
 def test_andellouxian_recalls_a_ship_for_resources():
     st = use(
         "Andellouxian-6",

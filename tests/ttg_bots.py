@@ -2,7 +2,9 @@
 
 Each is the one-ply evaluate() bot restricted to a subset of the legal actions, so the only difference
 from `balanced` is the strategy: `ships_only` never builds, upgrades or claims with a colony;
-`never_relinquish` never relinquishes. Run with PYTHONPATH=tests.
+`never_relinquish` never relinquishes; `no_ships` never builds a ship (colonies only); `systems_only`
+never studies an anomaly or solves an event (renown from systems and colonies only). Run with
+PYTHONPATH=tests.
 """
 
 from __future__ import annotations
@@ -45,3 +47,11 @@ def ships_only() -> FilteredGreedy:
 
 def never_relinquish() -> FilteredGreedy:
     return FilteredGreedy("never-relinquish", frozenset({"relinquish"}))
+
+
+def no_ships() -> FilteredGreedy:
+    return FilteredGreedy("no-ships", frozenset({"build_ship"}))
+
+
+def systems_only() -> FilteredGreedy:
+    return FilteredGreedy("systems-only", frozenset({"study_anomaly", "solve_event"}))
