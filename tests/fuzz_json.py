@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from orrery.core_ext import StateFormatError
 from orrery.search import Budget, get_config, search_observation
@@ -224,3 +224,10 @@ def random_positions(game: Any, seeds: range, keep: Callable[[Any], Any], steps:
             state.apply(legal[0] if len(legal) > 1 and rng.random() < 0.4 else rng.choice(legal))
         found.setdefault(("end", seed), state.clone())
     return list(found.values())
+
+
+def check_one_mutation(data: st.DataObject, pool: tuple[Seed, ...]) -> None:
+    """One fuzz example: mutate a seed drawn from `pool`, then load it and play on (Seed.check)."""
+    seed = data.draw(st.sampled_from(pool), label="seed")
+    accepted = seed.check(mutate(data, seed), data.draw(st.integers(0, 2**32 - 1), label="play seed"))
+    event("accepted" if accepted else "refused")
