@@ -30,6 +30,7 @@ BLOCKS: dict[str, tuple[tuple[int, int, str], ...]] = {
         (617, 618, "stand"),
         (618, 620, "ship_expedition"),
         (620, 704, "ship_target"),
+        (704, 704 + 84, "send_home"),
         (1024, 1024 + 176 * 6, "place"),
         (10000, 10000 + 84 * 4, "rogue_mine"),
         (20000, 20000 + 84 * 84, "ship_move"),

@@ -1,4 +1,4 @@
-"""Translate a retired "orrery.state/1" Trian payload into the current payload ("orrery.trian.state/2").
+"""Translate a retired "orrery.state/1" Trian payload into an "orrery.trian.state/2" payload.
 
 The old payload named every field of the C struct. The translation keeps the game facts and drops what
 the loader rebuilds (board index, frontier, union-find): an index into the placed tiles becomes the cell

@@ -152,7 +152,7 @@ cdef class Game:
 
     @property
     def state_format(self):
-        """The format string of this game's full states, e.g. "orrery.trian.state/2"."""
+        """The format string of this game's full states, e.g. "orrery.trian.state/3"."""
         return self._format("state")
 
     @property
@@ -207,13 +207,19 @@ cdef class Game:
         upgraded raises StateFormatError; for hosted matches stored by an older server.
         """
         data = _parse_json(text)
-        if data.get("format") != RETIRED_FORMATS["state"]:
+        fmt = data.get("format")
+        retired = fmt == RETIRED_FORMATS["state"]
+        if not retired and not (self._older_format(fmt) and fmt.startswith(f"orrery.{self.name}.state/")):
             return self.state_from_json(text).to_json()
         for key, want in (("game", self.name), ("variant", self.variant), ("players", self.num_players)):
             if data.get(key) != want:
                 raise StateFormatError(f"field {key!r}: expected {want!r}, got {_show(data.get(key))}")
         upgraded = self._header("state")
-        upgraded["state"] = self._payload_from_v1(_field(data, "state", dict))
+        payload = _field(data, "state", dict)
+        if retired:
+            upgraded["state"] = self._payload_from_v1(payload)
+        else:
+            upgraded["state"] = self._payload_from_older(int(fmt.rpartition("/")[2]), payload)
         return self.state_from_json(json.dumps(upgraded)).to_json()
 
     def observation_from_json(self, text):
@@ -240,6 +246,12 @@ cdef class Game:
         By default the same: a game whose payload did not change when formats became per game (the
         loader checks it as any input); a game whose payload changed translates it here."""
         return payload
+
+    def _payload_from_older(self, int version, dict payload):
+        """The current payload from one of this game's own earlier state formats (orrery.<game>.state/
+        `version`); by default none can be upgraded (raise StateFormatError)."""
+        raise StateFormatError(f"format orrery.{self.name}.state/{version} is no longer supported; "
+                               f"this server reads {self._format('state')}")
 
     def _dump_payload(self, State s, Observation o):
         """The struct as a JSON-able dict; exactly one of s / o is given."""

@@ -126,6 +126,9 @@ ctypedef struct TrianState:
     uint8_t race_arg               # step data (a nebula record, a tile)
     uint8_t race_count             # step data (picks left)
     uint8_t b_warcry               # bit p: seat p spent a red mineral on Warcry in the current clash (XEMH)
+    # emissary battle, after a clash (mode M_SEND_HOME): the seats that still send one emissary home
+    uint8_t sh_seats               # bit p: seat p loses one emissary of its choice or of the winner's
+    int8_t sh_winner               # the clash's winner, who chooses; -1 after a tie (each loser chooses)
     # random streams, one per hidden source (the stacks are shuffled once at setup)
     Rng rng_minerals
     Rng rng_tokens

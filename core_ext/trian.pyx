@@ -65,6 +65,7 @@ cdef enum:
     M_END = 8
     M_SHIP_TARGET = 9        # the attacking ship's owner picks the enemy ship to clash with
     M_RACE = 10              # a racial skill's sub-step waits for race_seat's decision (variant full)
+    M_SEND_HOME = 11         # after an emissary clash: which emissary of a loser goes home (section VI.2.B)
     # action ids (see docs/rules/trian.md, "Actions")
     A_END_PH1 = 0
     A_BUY_MINERAL = 1        # + color
@@ -87,6 +88,7 @@ cdef enum:
     # ships (variant "ships")
     A_SHIP_EXPED = 618       # + 0 Corvette, 1 Rogue
     A_SHIP_TARGET = 620      # + placed index of the enemy ship the attacker clashes with
+    A_SEND_HOME = 704        # + placed index of the emissary sent home after an emissary clash
     A_ROGUE = 10000          # + placed index of the Rogue * 4 + colour
     A_SHIP_MOVE = 20000      # + from placed index * 84 + to placed index
     A_SHIP_TELE = 30000      # + from placed index * 84 + to placed index
@@ -183,6 +185,8 @@ cdef int trian_current_player(const void* p) noexcept nogil:
         return s.placed[s.sb_att].ship
     if s.mode == M_RACE:
         return s.race_seat
+    if s.mode == M_SEND_HOME:
+        return _send_home_chooser(s)
     return s.turn_player
 
 
@@ -216,6 +220,8 @@ cdef int trian_legal_actions(const void* p, action_t* out) noexcept nogil:
         return _legal_declare(s, trian_current_player(p), out)
     if mode == M_REROLL:
         return _legal_reroll(out)
+    if mode == M_SEND_HOME:
+        return _legal_send_home(s, out)
     return 0
 
 
@@ -243,6 +249,8 @@ cdef int trian_apply(void* p, action_t action) noexcept nogil:
         return _apply_declare(s, me, action)
     if mode == M_REROLL:
         return _apply_reroll(s, me, action)
+    if mode == M_SEND_HOME:
+        return _apply_send_home(s, action)
     return -1
 
 

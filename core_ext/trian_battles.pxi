@@ -43,7 +43,9 @@ cdef void _battle_next_reroller(TrianState* s) noexcept nogil:
 
 
 cdef void _battle_clash_end(TrianState* s) noexcept nogil:
-    cdef int root = s.ev_root[s.ev_pos], k, p, best = -1, n_best = 0, winner = -1, total, n_left
+    # the result of an emissary clash (section VI.2.B.4): the winner sends home one emissary of each other
+    # seat, of the winner's choice; after a tie at the top every clashing seat sends home one of its own
+    cdef int k, p, best = -1, n_best = 0, winner = -1, total
     if s.sb_on:
         _ship_clash_end(s)
         return
@@ -65,17 +67,92 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
                 winner = p
                 n_best = 1
                 break
+    s.sh_seats = 0
+    s.sh_winner = <int8_t>(winner if n_best == 1 else -1)
     for k in range(s.b_n):
         p = s.b_order[k]
         if n_best > 1 or p != winner:
-            _remove_from_area(s, root, p, 1)    # a tie at the top: every clashing seat loses one
+            s.sh_seats |= <uint8_t>(1 << p)     # a tie at the top: every clashing seat loses one
         s.players[p].decl_count = 0             # declared tokens go back to the bag
         s.players[p].decl_plus = 0
         s.b_dice[p] = 0
         s.b_rerolls[p] = 0
     s.b_warcry = 0
-    # who is still in the battle
-    n_left = 0
+    s.b_stage = 0
+    s.b_pos = 0
+    _send_home_next(s)
+
+
+cdef inline bint _sendable(const TrianState* s, int root, int i, int p) noexcept nogil:
+    # p's emissary on tile i fights in the area: not on a station, not blocked (the pieces a clash
+    # can send home, as _own_free_in_area counts them)
+    cdef int node
+    if s.placed[i].emissary != p or s.placed[i].station != 0 or _blocked(s, i):
+        return False
+    node = _area_node(s, i)
+    return node >= 0 and _cfind(s, node) == root
+
+
+cdef int _send_home_candidates(const TrianState* s, int p, action_t* out) noexcept nogil:
+    # the tiles (as send-home actions, ascending) of p's emissaries that may go home after the clash
+    cdef int root = s.ev_root[s.ev_pos], i, n = 0
+    for i in range(s.n_placed):
+        if _sendable(s, root, i, p):
+            if out != NULL:
+                out[n] = A_SEND_HOME + i
+            n += 1
+    return n
+
+
+cdef int _send_home_victim(const TrianState* s) noexcept nogil:
+    # the next seat to lose an emissary: battle order (attacker first, then clockwise); -1 none
+    cdef int k, p
+    for k in range(s.b_n):
+        p = s.b_order[k]
+        if (s.sh_seats >> p) & 1:
+            return p
+    return -1
+
+
+cdef int _send_home_chooser(const TrianState* s) noexcept nogil:
+    # the winner chooses the loser's emissary; after a tie each seat chooses its own
+    return s.sh_winner if s.sh_winner >= 0 else _send_home_victim(s)
+
+
+cdef void _send_home_next(TrianState* s) noexcept nogil:
+    # ask for the next emissary to go home; a choice among fewer than two tiles makes itself
+    # (docs/rules/trian.md, section 7); when every loser has sent one home the battle goes on
+    cdef int p = _send_home_victim(s), root = s.ev_root[s.ev_pos], i
+    while p >= 0:
+        if _send_home_candidates(s, p, NULL) >= 2:
+            s.mode = M_SEND_HOME
+            return
+        for i in range(s.n_placed):
+            if _sendable(s, root, i, p):
+                _return_emissary(s, i)
+                break
+        s.sh_seats &= <uint8_t>~(1 << p)
+        p = _send_home_victim(s)
+    s.sh_winner = 0
+    _battle_after_clash(s)
+
+
+cdef int _legal_send_home(const TrianState* s, action_t* out) noexcept nogil:
+    return _send_home_candidates(s, _send_home_victim(s), out)
+
+
+cdef int _apply_send_home(TrianState* s, action_t a) noexcept nogil:
+    cdef int p = _send_home_victim(s)
+    _return_emissary(s, a - A_SEND_HOME)
+    s.sh_seats &= <uint8_t>~(1 << p)
+    _send_home_next(s)
+    return 0
+
+
+cdef void _battle_after_clash(TrianState* s) noexcept nogil:
+    # every loser has sent an emissary home: the battle goes on while two seats still have emissaries
+    # there, else the area is paid and taken (or nobody takes it after a tie)
+    cdef int root = s.ev_root[s.ev_pos], k, p, winner, n_left = 0
     for k in range(s.b_n):
         p = s.b_order[k]
         if _own_free_in_area(s, root, p) > 0:

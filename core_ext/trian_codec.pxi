@@ -1,6 +1,6 @@
 # Included by trian.pyx: the Python side of the Trian core (the public JSON format, action structs, render).
 #
-# The JSON payload ("orrery.trian.state/2", "orrery.trian.observation/2"; every field in docs/rules/trian.md,
+# The JSON payload ("orrery.trian.state/3", "orrery.trian.observation/3"; every field in docs/rules/trian.md,
 # section 15, and core_ext/schemas/trian.schema.json) holds game facts only: the tiles and where they lie,
 # the stacks as the reader knows them, pieces, counters, and each pending decision named by the cells,
 # seats and nebulas it concerns. Nothing of the struct's layout (hash table, union-find, frontier, padding)
@@ -14,18 +14,20 @@
 # pending decision against the board), and an observation must hide exactly what observe() hides and
 # admit a determinization. A failure raises StateFormatError and leaves the caller's object untouched.
 
-TRIAN_FORMAT_VERSION = 2
+TRIAN_FORMAT_VERSION = 3       # 3: the send_home decision after an emissary clash (2 loads by upgrade)
 MODE_NAMES = {M_PH1: "phase 1 (extraction)", M_DRAW: "phase 2 (draw)", M_PLACE: "phase 2 (place)",
               M_PH3: "phase 3 (exploration)", M_TAKEBACK: "events (take emissaries back)",
               M_DECLARE: "emissary battle (declare tokens)", M_REROLL: "emissary battle (rerolls)",
               M_END: "game over", M_SHIP_TARGET: "ship battle (the attacker picks a ship)",
-              M_RACE: "racial skill (a decision)"}
+              M_RACE: "racial skill (a decision)",
+              M_SEND_HOME: "emissary battle (choose the emissary that goes home)"}
 
 # ---------------------------------------------------------------- the names the format uses
 
 PHASE_IDS = {M_PH1: "phase1", M_DRAW: "phase2_draw", M_PLACE: "phase2_place", M_PH3: "phase3",
              M_TAKEBACK: "take_back", M_DECLARE: "battle_declare", M_REROLL: "battle_reroll",
-             M_END: "game_over", M_SHIP_TARGET: "ship_target", M_RACE: "racial_step"}
+             M_END: "game_over", M_SHIP_TARGET: "ship_target", M_RACE: "racial_step",
+             M_SEND_HOME: "send_home"}
 SIDE_IDS = ("left", "right", "horizontal")                       # D_LEFT, D_RIGHT, D_VERT
 UNIT_IDS = ("emissary", "slave_minion", "supreme_priestess")     # TrianPlaced.unit
 STATION_IDS = (None, "research", "space")                        # TrianPlaced.station
@@ -48,9 +50,10 @@ RACIAL_USE_IDS = {
 }
 STREAM_IDS = ("minerals", "tokens", "dice")
 
-_PHASES_IN_ORDER = tuple(PHASE_IDS[m] for m in range(M_PH1, M_RACE + 1))
+_PHASES_IN_ORDER = tuple(PHASE_IDS[m] for m in range(M_PH1, M_SEND_HOME + 1))
 _STATE_KEYS = ("turn", "phase", "turn_player", "first_player", "stacks", "hand", "set_aside", "galaxy",
-               "nebulas", "bag", "players", "this_turn", "events", "battle", "ship_battle", "racial_step")
+               "nebulas", "bag", "players", "this_turn", "events", "battle", "ship_battle", "racial_step",
+               "send_home")
 _GALAXY_KEYS = ("x", "y", "tile", "side", "face", "face_when_drawn", "rotation", "placer", "emissary", "ship")
 _PLAYER_KEYS = ("credits", "minerals", "supply", "combat_tokens", "declared_tokens", "race", "racial_skills",
                 "universal_skills", "special_tokens")
@@ -101,6 +104,7 @@ cdef dict _dump(const TrianState* s, bint full):
         "battle": _battle_json(s),
         "ship_battle": _ship_battle_json(s),
         "racial_step": _racial_step_json(s),
+        "send_home": _send_home_json(s),
     }
     if full:
         payload["random_streams"] = {
@@ -218,7 +222,7 @@ cdef int _side_of_space_group(const TrianState* s, int i, int group) noexcept:
 
 cdef object _battle_json(const TrianState* s):
     cdef int k, p
-    if s.mode != M_DECLARE and s.mode != M_REROLL:
+    if s.mode != M_DECLARE and s.mode != M_REROLL and s.mode != M_SEND_HOME:
         return None
     seats = []
     for k in range(s.b_n):
@@ -226,6 +230,16 @@ cdef object _battle_json(const TrianState* s):
         seats.append({"seat": p, "bonus": s.b_bonus[p], "die": s.b_dice[p], "rerolls": s.b_rerolls[p],
                       "warcry": bool((s.b_warcry >> p) & 1)})
     return {"seats": seats, "acting": s.b_pos}
+
+
+cdef object _send_home_json(const TrianState* s):
+    # after an emissary clash: the seats still to send one emissary home, in battle order, and who
+    # chooses (the clash's winner; null after a tie: each seat chooses its own)
+    cdef int k, p
+    if s.mode != M_SEND_HOME:
+        return None
+    seats = [s.b_order[k] for k in range(s.b_n) if (s.sh_seats >> s.b_order[k]) & 1]
+    return {"winner": None if s.sh_winner < 0 else s.sh_winner, "seats": seats}
 
 
 cdef object _ship_battle_json(const TrianState* s):
@@ -366,6 +380,7 @@ cdef int _load(dict payload, TrianState* s, int observer) except -1:
     _load_battle(s, payload["battle"])
     _load_ship_battle(s, payload["ship_battle"])
     _load_racial_step(s, payload["racial_step"])
+    _load_send_home(s, payload["send_home"])
     if full:
         _load_streams(s, payload["random_streams"])
     return 0
@@ -665,7 +680,26 @@ cdef int _load_battle(TrianState* s, object value) except -1:
         if _flag(e["warcry"], where + ".warcry"):
             s.b_warcry |= <uint8_t>(1 << p)
     s.b_pos = _integer(d["acting"], "state.battle.acting", 0, len(seats) - 1)
-    s.b_stage = 2 if s.mode == M_REROLL else 1
+    s.b_stage = 2 if s.mode == M_REROLL else (0 if s.mode == M_SEND_HOME else 1)
+    return 0
+
+
+cdef int _load_send_home(TrianState* s, object value) except -1:
+    # the seats named must fight the battle; the rest is checked with the state (_check_send_home)
+    cdef int k, p
+    if value is None:
+        return 0
+    d = _object(value, "state.send_home", ("winner", "seats"))
+    if d["winner"] is not None:
+        s.sh_winner = _seat(d["winner"], "state.send_home.winner", s)
+    else:
+        s.sh_winner = -1
+    seats = _array(d["seats"], "state.send_home.seats", 1, s.params.num_players)
+    for k in range(len(seats)):
+        p = _seat(seats[k], f"state.send_home.seats[{k}]", s)
+        if (s.sh_seats >> p) & 1:
+            raise StateFormatError(f"field 'state.send_home.seats[{k}]': seat {p} is named twice")
+        s.sh_seats |= <uint8_t>(1 << p)
     return 0
 
 
@@ -749,17 +783,19 @@ cdef object _check_state(const TrianState* s, int observer):
     # observer -1: a full state
     return (_check_phase(s) or _check_tiles(s, observer) or _check_units(s) or _check_pieces(s)
             or _check_tokens(s, observer) or _check_minerals(s) or _check_nebulas(s) or _check_this_turn(s)
-            or _check_events(s) or _check_battle(s) or _check_ship_battle(s) or _check_races(s))
+            or _check_events(s) or _check_battle(s) or _check_send_home(s) or _check_ship_battle(s)
+            or _check_races(s))
 
 
 cdef bint _resolving_area(const TrianState* s) noexcept:
     # a decision about the queued area at events.resolved waits: take back, or an emissary battle
-    return s.mode == M_TAKEBACK or ((s.mode == M_DECLARE or s.mode == M_REROLL) and not s.sb_on)
+    return s.mode == M_TAKEBACK or s.mode == M_SEND_HOME or \
+        ((s.mode == M_DECLARE or s.mode == M_REROLL) and not s.sb_on)
 
 
 cdef object _check_phase(const TrianState* s):
     # the phase and the pending decisions agree
-    cdef bint battle = s.mode == M_DECLARE or s.mode == M_REROLL
+    cdef bint battle = s.mode == M_DECLARE or s.mode == M_REROLL or s.mode == M_SEND_HOME
     cdef bint resolving = _resolving_area(s)
     if (s.mode == M_PLACE) != (s.drawn_face != TR_UNKNOWN):
         return "a tile is in hand exactly in phase2_place"
@@ -768,7 +804,11 @@ cdef object _check_phase(const TrianState* s):
     if s.mode == M_END and (s.stack_len[0] or s.stack_len[1]):
         return "the game is over only once both stacks are empty"
     if battle != (s.b_n > 0):
-        return "a battle is fought exactly in battle_declare and battle_reroll"
+        return "a battle is fought exactly in battle_declare, battle_reroll and send_home"
+    if (s.mode == M_SEND_HOME) != (s.sh_seats != 0) or (s.mode != M_SEND_HOME and s.sh_winner != 0):
+        return "send_home is set exactly in the phase send_home"
+    if s.mode == M_SEND_HOME and s.sb_on:
+        return "emissaries are sent home after an emissary clash, never in a ship battle"
     if resolving and not s.ev_pending:
         return "take_back and an emissary battle need an area being resolved (events)"
     if not resolving and (s.ev_return or s.ev_credits):
@@ -978,7 +1018,8 @@ cdef object _check_events(const TrianState* s):
     kind = s.ev_kind[s.ev_pos]
     if s.mode == M_TAKEBACK and kind != AREA_NEBULA and kind != AREA_SYSTEM:
         return "take_back follows the closing of a nebula or a system"
-    if (s.mode == M_DECLARE or s.mode == M_REROLL) and not s.sb_on and kind == AREA_SPACE:
+    if (s.mode == M_DECLARE or s.mode == M_REROLL or s.mode == M_SEND_HOME) and not s.sb_on \
+            and kind == AREA_SPACE:
         return "outer space is never fought over"
     return None
 
@@ -1003,8 +1044,35 @@ cdef object _check_battle(const TrianState* s):
         return None       # a ship clash: _check_ship_battle checks its seats
     _area_census(s, s.ev_root[s.ev_pos], &tiles, &ext, units, &st)
     for k in range(s.b_n):
-        if units[s.b_order[k]] == 0:
+        p = s.b_order[k]
+        # after a clash a seat may have sent its last emissary home already (send_home)
+        if units[p] == 0 and not (s.mode == M_SEND_HOME and not (s.sh_seats >> p) & 1):
             return f"battle.seats[{k}]: that seat has no emissary in the area fought over"
+    return None
+
+
+cdef object _check_send_home(const TrianState* s):
+    # the pending choice agrees with the battle: the seats are clashing seats other than the winner,
+    # each with an emissary to send home, and the first one has a real choice (two tiles or more;
+    # with one the engine sends it home itself)
+    cdef int k, p, first = -1
+    if s.mode != M_SEND_HOME:
+        return None
+    seats = {s.b_order[k] for k in range(s.b_n)}
+    if s.sh_winner >= 0 and (s.sh_winner not in seats or (s.sh_seats >> s.sh_winner) & 1):
+        return "send_home.winner: the winner fights the battle and sends none of its own home"
+    for p in range(s.params.num_players):
+        if not (s.sh_seats >> p) & 1:
+            continue
+        if p not in seats:
+            return f"send_home.seats: seat {p} does not fight the battle"
+        if _send_home_candidates(s, p, NULL) == 0:
+            return f"send_home.seats: seat {p} has no emissary in the area to send home"
+    if s.b_pos != 0:
+        return "battle.acting: nobody acts in the battle while emissaries are sent home"
+    first = _send_home_victim(s)
+    if _send_home_candidates(s, first, NULL) < 2:
+        return f"send_home.seats: seat {first} has one emissary to send home, which goes without a choice"
     return None
 
 
@@ -1104,7 +1172,16 @@ cdef class TrianGame(Game):
     def _payload_from_v1(self, dict payload):
         from orrery.core_ext._trian_v1 import payload_from_v1
 
-        return payload_from_v1(payload, self.num_players)
+        return self._payload_from_older(2, payload_from_v1(payload, self.num_players))
+
+    def _payload_from_older(self, int version, dict payload):
+        # 2 -> 3 added only the send_home decision, which no version-2 state can be waiting for
+        if version != 2:
+            raise StateFormatError(f"orrery.trian.state/{version} cannot be upgraded; this server reads "
+                                   f"orrery.trian.state/2 and /3")
+        if "send_home" in payload:
+            raise StateFormatError("field 'state.send_home' is new in orrery.trian.state/3")
+        return dict(payload, send_home=None)
 
     def _action_struct(self, State s, Observation o, int action):
         return _describe(_cst(s.ptr if s is not None else o.ptr), action)
@@ -1215,6 +1292,12 @@ cdef dict _describe(const TrianState* s, int a):
         kind = SHIP_NAMES[a - A_SHIP_EXPED + 1]
         return dict(_cell(s, i), id=a, kind="ship_expedition", ship=kind,
                     label=f"expedition: {kind} to ({s.placed[i].x}, {s.placed[i].y})")
+    if A_SEND_HOME <= a < A_SEND_HOME + TR_TILES:
+        j = a - A_SEND_HOME
+        unit = UNIT_IDS[s.placed[j].unit].replace("_", " ")
+        return dict(_cell(s, j), id=a, kind="send_home", seat=s.placed[j].emissary,
+                    label=f"send seat {s.placed[j].emissary}'s {unit} at "
+                          f"({s.placed[j].x}, {s.placed[j].y}) home")
     if A_SHIP_TARGET <= a < A_SHIP_TARGET + TR_TILES:
         j = a - A_SHIP_TARGET
         return dict(_cell(s, j), id=a, kind="ship_target", seat=s.placed[j].ship,
@@ -1299,7 +1382,7 @@ cdef str _render(const TrianState* s, observer):
     for k in range(s.n_nebulas):
         m = " ".join(f"{COLOR_NAMES[c]}:{s.neb_minerals[k][c]}" for c in range(4))
         lines.append(f"nebula #{k}: minerals {m}")
-    if s.mode in (M_DECLARE, M_REROLL):
+    if s.mode in (M_DECLARE, M_REROLL, M_SEND_HOME):
         seats = [s.b_order[k] for k in range(s.b_n)]
         lines.append("battle: " + ", ".join(
             f"seat {p} bonus +{s.b_bonus[p]} die {s.b_dice[p] or '-'} declared {s.players[p].decl_count}"
@@ -1402,6 +1485,7 @@ register(
             "fits nowhere. Phase 3: 243 end; 244 resolve events first; 245 research; 246 expedition; "
             "248 + tile construct; 332 + side*84 + tile teleport. Events: 584 + n take n emissaries "
             "back; 600 + plus*4 + rerolls declare combat tokens; 616 reroll; 617 keep the die. "
+            "704 + tile send the emissary there home after an emissary clash. "
             "Ships variant: 618/619 Corvette/Rogue expedition; 620 + tile clash with the ship there; "
             "10000 + tile*4 + colour Rogue mining; 20000 + from*84 + to move a ship; 30000 + from*84 + to "
             "teleport a ship. Full variant: 40000 + module*2 + side unlock a skill (side 0 universal, 1 "

@@ -14,10 +14,12 @@ token, the creating peer, whether a move was played by an AI seat, and indexes t
 lifecycle query off full scans: active matches are counted once at start-up (through a partial index)
 and then by a counter kept with every change.
 
-Schema 3: stored states are in each game's own versioned JSON format ("orrery.trian.state/2"); schemas
-1 and 2 held the retired shared "orrery.state/1". Opening an older database upgrades every stored state
-in one transaction, or none: if any cannot be upgraded the server refuses to start, names the matches,
-and leaves the stored states as they were (docs/api.md, "Hosted matches").
+Schema 3: stored states are in each game's own versioned JSON format; schemas 1 and 2 held the retired
+shared "orrery.state/1". Schema 4: the same, after a game raised its format (Trian to
+"orrery.trian.state/3", issue 16), so schema 3 may hold states in a game's earlier format. Opening an
+older database upgrades every stored state (Game.upgrade_state_json) in one transaction, or none: if
+any cannot be upgraded the server refuses to start, names the matches, and leaves the stored states as
+they were (docs/api.md, "Hosted matches").
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from orrery.core_ext import GameInputError, game_info, load_game
 from orrery.render import to_svg
 from orrery.service._errors import invalid, not_found, precondition
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
@@ -48,7 +50,7 @@ CREATE TABLE IF NOT EXISTS matches (
     variant TEXT NOT NULL,
     players INTEGER NOT NULL,
     seed TEXT NOT NULL,            -- uint64 as text: SQLite integers are signed 64-bit
-    state_json TEXT NOT NULL,      -- the full state, in the game's format ("orrery.trian.state/2")
+    state_json TEXT NOT NULL,      -- the full state, in the game's format ("orrery.trian.state/3")
     move_number INTEGER NOT NULL,  -- actions applied so far
     finished INTEGER NOT NULL,
     created_at REAL NOT NULL,
@@ -327,10 +329,10 @@ class MatchStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, 1, 2, SCHEMA_VERSION):
+        if version not in (0, 1, 2, 3, SCHEMA_VERSION):
             raise RuntimeError(f"{path}: match database schema {version}, this server knows {SCHEMA_VERSION}")
         self._db.executescript(SCHEMA)
-        if version in (1, 2):
+        if version in (1, 2, 3):
             try:
                 self._upgrade_stored_states()  # first: when it refuses, nothing else has changed either
             except BaseException:
@@ -344,8 +346,9 @@ class MatchStore:
         self.active = int(self._db.execute("SELECT COUNT(*) FROM matches WHERE status = 1").fetchone()[0])
 
     def _upgrade_stored_states(self) -> None:
-        """Schemas 1 and 2 to 3: every stored state from the retired format into its game's current one,
-        all in one transaction; if any cannot be upgraded, none is and the server does not start."""
+        """Schemas 1, 2 and 3 to 4: every stored state from a retired or earlier format into its game's
+        current one, all in one transaction; if any cannot be upgraded, none is and the server does not
+        start."""
         with self._transaction() as db:
             rows = db.execute("SELECT match_id, game, variant, players, state_json FROM matches").fetchall()
             failed = []

@@ -23,7 +23,20 @@ from orrery.core_ext import load_game
 
 GAMES = (("beginner", 2), ("beginner", 4), ("ships", 3), ("full", 2), ("full", 3), ("full", 4))
 # the first action id of each kind of decision (docs/rules/trian.md, section 10): a cheap phase key
-ACTION_KINDS = (0, 240, 242, 243, 584, 600, 616, 618, 620, 1024, 10000, 20000, 40000, 50000)
+ACTION_KINDS = (0, 240, 242, 243, 584, 600, 616, 618, 620, 704, 1024, 10000, 20000, 40000, 50000)
+
+
+def send_home_position():
+    """A beginner position waiting for a send_home choice (random games seldom reach one): a tied clash
+    between two seats with two emissaries each (tests/test_trian.py)."""
+    from test_trian import Scenario, two_against_two
+
+    sc = Scenario(["planet-end", "planet-link", "planet-link", "planet-link", "planet-end"])
+    two_against_two(sc)
+    sc.fix_dice([3, 3])
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    return sc.game, [sc.state]
 
 
 def decision_kind(state) -> tuple:
@@ -37,9 +50,10 @@ def seeds() -> tuple[tuple[Seed, ...], tuple[Seed, ...]]:
     """(state seeds, observation seeds): positions of seeded random games, one per kind of decision."""
     states: list[Seed] = []
     observations: list[Seed] = []
-    for variant, players in GAMES:
-        game = load_game("trian", players=players, variant=variant)
-        positions = random_positions(game, range(3), decision_kind)
+    built = [(load_game("trian", players=p, variant=v), None) for v, p in GAMES] + [send_home_position()]
+    for game, built_positions in built:
+        players = game.num_players
+        positions = built_positions or random_positions(game, range(3), decision_kind)
         full = [p.to_dict() for p in positions]
         seen = [
             p.observation(seat).to_dict()

@@ -21,6 +21,7 @@ from orrery.core_ext import StateFormatError, load_game
 from orrery.service._matches import INDEXES, MIGRATE_TO_2, SCHEMA, MatchStore, StoredMatchesError
 
 SAMPLES = Path(__file__).parent / "data" / "state_v1_samples.json.gz"
+VERSIONS = {"trian": 3, "kuhn": 2}  # each game's current format version
 
 
 @cache
@@ -45,9 +46,12 @@ def replayed(sample: dict):
 def test_each_game_writes_and_reads_its_own_versioned_formats(name, variant):
     game = load_game(name, players=2, variant=variant)
     state = game.new_initial_state(4)
-    assert game.state_format == f"orrery.{name}.state/2" == state.to_dict()["format"]
+    v = VERSIONS[name]
+    assert game.state_format == f"orrery.{name}.state/{v}" == state.to_dict()["format"]
     assert (
-        game.observation_format == f"orrery.{name}.observation/2" == state.observation(0).to_dict()["format"]
+        game.observation_format
+        == f"orrery.{name}.observation/{v}"
+        == state.observation(0).to_dict()["format"]
     )
 
 
@@ -56,32 +60,35 @@ def test_other_formats_are_refused_naming_the_one_this_server_reads(name, varian
     game = load_game(name, players=2, variant=variant)
     state = game.new_initial_state(4)
     document = state.to_dict()
-    reads = f"this server reads orrery.{name}.state/2"
+    v = VERSIONS[name]
+    reads = f"this server reads orrery.{name}.state/{v}"
     for fmt, says in (
         ("orrery.state/1", "no longer supported"),
-        (f"orrery.{name}.state/1", "no longer supported"),
-        (f"orrery.{name}.state/3", "is not supported"),
+        (f"orrery.{name}.state/{v - 1}", "no longer supported"),
+        (f"orrery.{name}.state/{v + 1}", "is not supported"),
         ("orrery.other.state/2", "is not supported"),
         (None, "missing field 'format'"),
     ):
         document["format"] = fmt
         with pytest.raises(StateFormatError, match=f"{says}.*{reads}" if fmt else says):
             game.state_from_json(json.dumps(document))
-    with pytest.raises(StateFormatError, match=f"other kind of JSON; this call reads orrery.{name}.state/2"):
+    with pytest.raises(
+        StateFormatError, match=f"other kind of JSON; this call reads orrery.{name}.state/{v}"
+    ):
         game.state_from_json(state.observation(0).to_json())
-    with pytest.raises(StateFormatError, match=f"this call reads orrery.{name}.observation/2"):
+    with pytest.raises(StateFormatError, match=f"this call reads orrery.{name}.observation/{v}"):
         game.observation_from_json(state.to_json())
     observation = state.observation(1).to_dict()
     observation["format"] = "orrery.observation/1"
     with pytest.raises(
-        StateFormatError, match=f"no longer supported; this server reads orrery.{name}.observation/2"
+        StateFormatError, match=f"no longer supported; this server reads orrery.{name}.observation/{v}"
     ):
         game.observation_from_dict(observation)
 
 
 def test_a_game_reads_no_other_games_state():
     kuhn = load_game("kuhn", players=2).new_initial_state(1).to_dict()
-    kuhn["format"] = "orrery.trian.state/2"
+    kuhn["format"] = "orrery.trian.state/3"
     with pytest.raises(StateFormatError, match="field 'game': expected 'trian'"):
         load_game("trian", players=2).state_from_json(json.dumps(kuhn))
 
@@ -129,12 +136,37 @@ def test_an_inconsistent_retired_state_is_refused_by_the_upgrade():
             game.upgrade_state_json(json.dumps(document))
 
 
+def as_trian_v2(text: str) -> str:
+    """A current Trian state written as orrery.trian.state/2 wrote it (the same payload without send_home,
+    the decision format 3 added)."""
+    document = json.loads(text)
+    assert document["state"].pop("send_home") is None
+    document["format"] = "orrery.trian.state/2"
+    return json.dumps(document)
+
+
+def test_trian_state_2_is_read_through_the_upgrade():
+    # issue 16: format 3 added the send_home decision; no version-2 state can be waiting for it
+    game, state = replayed(next(s for s in samples() if json.loads(s["state_json"])["variant"] == "full"))
+    old = as_trian_v2(state.to_json())
+    with pytest.raises(StateFormatError, match="orrery.trian.state/2' is no longer supported"):
+        game.state_from_json(old)
+    assert game.upgrade_state_json(old) == state.to_json()
+    document = json.loads(old)
+    document["state"]["send_home"] = None
+    with pytest.raises(StateFormatError, match="send_home' is new in orrery.trian.state/3"):
+        game.upgrade_state_json(json.dumps(document))
+    document["format"] = "orrery.trian.state/1"
+    with pytest.raises(StateFormatError, match="state/1 cannot be upgraded"):
+        game.upgrade_state_json(json.dumps(document))
+
+
 # ---------------------------------------------------------------- hosted matches stored by an older server
 
 
 def old_database(path: Path, states: list[str], schema: int = 1) -> None:
-    """A match database as servers before this change left it, states in orrery.state/1: schema 1, or 2
-    (the match lifecycle columns)."""
+    """A match database as servers before this change left it: schema 1, or 2 (the match lifecycle
+    columns), states in orrery.state/1; or schema 3, states in each game's earlier format."""
     db = sqlite3.connect(path)
     db.executescript(SCHEMA)
     for i, text in enumerate(states):
@@ -143,7 +175,7 @@ def old_database(path: Path, states: list[str], schema: int = 1) -> None:
         db.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         for seat in range(header["players"]):
             db.execute("INSERT INTO seats VALUES (?, ?, ?)", (f"m{i}", seat, "0" * 64))
-    if schema == 2:
+    if schema >= 2:
         for statement in MIGRATE_TO_2:
             db.execute(statement)
         db.executescript(INDEXES)
@@ -160,20 +192,27 @@ def stored(path: Path) -> tuple[int, list[str]]:
     return version, states
 
 
-@pytest.mark.parametrize("schema", [1, 2])
+def schema_3_text(sample: dict) -> str:
+    """The sample's state as a schema-3 server stored it: in its game's format of that time."""
+    game, state = replayed(sample)
+    return as_trian_v2(state.to_json()) if game.name == "trian" else state.to_json()
+
+
+@pytest.mark.parametrize("schema", [1, 2, 3])
 def test_stored_matches_are_upgraded_when_the_database_opens(tmp_path, schema):
     # Unfinished matches: their replay under today's rules reaches the stored state (finished ones keep
     # the result they were played to; see the test above).
     chosen = [s for s in samples() if not replayed(s)[1].is_terminal()][::6]
-    old_database(tmp_path / "m.sqlite3", [s["state_json"] for s in chosen], schema)
+    texts = [schema_3_text(s) if schema == 3 else s["state_json"] for s in chosen]
+    old_database(tmp_path / "m.sqlite3", texts, schema)
     store = MatchStore(str(tmp_path / "m.sqlite3"))
     for i, sample in enumerate(chosen):
         _, state = replayed(sample)
         assert store.seat_view(f"m{i}", 0).observation_json == state.observation(0).to_json()
     store.close()
     version, states = stored(tmp_path / "m.sqlite3")
-    assert version == 3 and states == [replayed(s)[1].to_json() for s in chosen]
-    MatchStore(str(tmp_path / "m.sqlite3")).close()  # schema 3 opens as it is
+    assert version == 4 and states == [replayed(s)[1].to_json() for s in chosen]
+    MatchStore(str(tmp_path / "m.sqlite3")).close()  # schema 4 opens as it is
     assert stored(tmp_path / "m.sqlite3") == (version, states)
 
 

@@ -7,8 +7,10 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from jsonschema import Draft202012Validator
 from orrery.core_ext import IllegalActionError, StateFormatError, load_game
 from orrery.core_ext import trian as T
+from orrery.core_ext.schemas import load_schema
 
 FACES = T.CATALOGUE["faces"]
 TILES = T.CATALOGUE["tiles"]
@@ -497,6 +499,9 @@ def test_battle_bonus_stays_for_the_whole_battle():
     before = sc.credits(A)
     for _ in range(2):
         sc.act("declare", plus=0, rerolls=0)
+    # B won the clash: B chooses which of A's two emissaries goes home (section VI.2.B, Fig. 14)
+    assert sc.data()["send_home"] == {"winner": B, "seats": [A]}
+    sc.act("send_home", x=0, y=0)
     data = sc.data()
     assert data["players"][A]["supply"]["emissaries"] == 8  # lost one emissary in the first clash
     assert [(e["seat"], e["bonus"]) for e in data["battle"]["seats"]] == [(A, 2), (B, 1)]
@@ -504,8 +509,7 @@ def test_battle_bonus_stays_for_the_whole_battle():
         sc.act("declare", plus=0, rerolls=0)
     sc.act("take_back", count=0)
     assert sc.credits(A) == before + (3 + 3) * 2  # value counted when the system closed
-    # the loser gives back its emissary on the latest tile first (docs/rules/trian.md)
-    assert sc.emissaries()[:3] == [A, -1, -1]
+    assert sc.emissaries()[:3] == [-1, -1, A]
 
 
 def test_battle_tie_removes_both_and_pays_the_closer_without_token():
@@ -521,6 +525,97 @@ def test_battle_tie_removes_both_and_pays_the_closer_without_token():
     assert sc.credits(A) == before + (3 + 2) * 2
     assert sc.tokens(A) == tokens
     assert sc.emissaries()[:3] == [-1, -1, -1]
+
+
+def two_against_two(sc: Scenario) -> None:
+    """A closes a 4-tile system (0,0)..(4,0): A's emissaries on (0,0) and (2,0), B's on (1,0) and (3,0)."""
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "planet-link", "expedition", left="P", right="P")  # B
+    sc.turn(2, 0, "planet-link", "expedition", left="P", right="P")  # A
+    sc.turn(3, 0, "planet-link", "expedition", left="P", right="P")  # B
+    sc.place(4, 0, "planet-end", left="P")  # A closes
+    sc.act("pass")
+
+
+def test_after_a_tied_clash_each_seat_chooses_which_of_its_emissaries_goes_home():
+    # Section VI.2.B.4: "If there's a tie, there is no winner and each of the clashing players chooses 1
+    # of his emissaries and returns him to his race board." The attacker chooses first, then clockwise.
+    sc = Scenario(["planet-end", "planet-link", "planet-link", "planet-link", "planet-end"])
+    two_against_two(sc)
+    sc.fix_dice([3, 3])  # 3 + 2 each
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    assert sc.data()["phase"] == "send_home"
+    assert sc.data()["send_home"] == {"winner": None, "seats": [A, B]}
+    schema = Draft202012Validator(load_schema("trian"))
+    schema.validate(json.loads(sc.state.to_json()))
+    schema.validate(json.loads(sc.state.observation(B).to_json()))
+    assert sc.state.current_player == A
+    choices = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+    assert [(c["kind"], c["x"], c["seat"]) for c in choices] == [("send_home", 0, A), ("send_home", 2, A)]
+    assert "send seat 0's emissary at (0, 0) home" in sc.labels()
+    sc.act("send_home", x=2, y=0)
+    assert sc.state.current_player == B, "then B chooses one of its own"
+    assert [sc.state.action_to_struct(a)["x"] for a in sc.state.legal_actions()] == [1, 3]
+    sc.act("send_home", x=3, y=0)
+    assert sc.emissaries() == [A, B, -1, -1, -1]
+    data = sc.data()
+    assert data["phase"] == "battle_declare" and data["send_home"] is None
+    assert [(e["seat"], e["bonus"]) for e in data["battle"]["seats"]] == [(A, 2), (B, 2)], "bonus kept"
+
+
+def test_the_clash_winner_chooses_and_a_single_candidate_goes_home_without_a_decision():
+    # Section VI.2.B.4: the winner "removes 1 emissary of each opponent"; Fig. 14: "The blue player chooses
+    # 1 of the yellow emissaries". With one emissary left there is nothing to choose: no decision is asked.
+    sc = Scenario(["planet-end", "planet-link", "planet-link", "planet-link", "planet-end"])
+    two_against_two(sc)
+    sc.fix_dice([1, 6])  # B wins 8 to 3
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    assert sc.data()["send_home"] == {"winner": B, "seats": [A]}
+    assert sc.state.current_player == B, "the winner chooses the loser's emissary"
+    observation = sc.state.observation(B)
+    assert observation.current_player == B and observation.legal_actions() == sc.state.legal_actions()
+    sc.act("send_home", x=0, y=0)
+    sc.fix_dice([1, 6])
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    # A's last emissary goes home by itself: the battle is over, B controls and is paid
+    assert sc.data()["phase"] != "send_home"
+    assert sc.emissaries() == [-1, B, -1, B, -1]
+
+
+def one_emissary_home(payload: dict, i: int) -> None:
+    """The emissary on galaxy[i] back in its owner's supply."""
+    seat = payload["galaxy"][i]["emissary"]["seat"]
+    payload["galaxy"][i]["emissary"] = None
+    payload["players"][seat]["supply"]["emissaries"] += 1
+
+
+def test_a_send_home_decision_in_json_must_agree_with_the_battle():
+    sc = Scenario(["planet-end", "planet-link", "planet-link", "planet-link", "planet-end"])
+    two_against_two(sc)
+    sc.fix_dice([3, 3])
+    sc.act("declare", plus=0, rerolls=0)
+    sc.act("declare", plus=0, rerolls=0)
+    good = sc.state.to_json()
+    for change, says in (
+        (lambda d: d.update(send_home=None), "send_home is set exactly in the phase send_home"),
+        (lambda d: d["send_home"].update(seats=[]), "send_home.seats"),
+        (lambda d: d["send_home"].update(seats=[A, A]), "named twice"),
+        (lambda d: d["send_home"].update(seats=[A, 2]), r"seats\[1\]': 2 is not an integer in \[0, 1\]"),
+        (lambda d: d["send_home"].update(winner=A), "the winner fights the battle and sends none"),
+        (lambda d: d["send_home"].update(winner=B, seats=[B]), "the winner fights the battle"),
+        (lambda d: d.update(phase="battle_declare"), "send_home is set exactly"),
+        (lambda d: d["battle"].update(acting=1), "nobody acts in the battle"),
+        (lambda d: one_emissary_home(d, 2), "seat 0 has one emissary to send home"),
+        (lambda d: d["send_home"].update(seats="A"), "send_home.seats"),
+    ):
+        document = json.loads(good)
+        change(document["state"])
+        with pytest.raises(StateFormatError, match=says):
+            sc.game.state_from_json(json.dumps(document))
+    assert sc.game.state_from_json(good) == sc.state
 
 
 def test_combat_tokens_declared_face_down_then_plus_one_and_reroll_after_the_roll():
@@ -737,6 +832,13 @@ def test_three_player_battle_bonuses_1_2_3_and_the_winner_removes_one_of_each():
     sc.fix_dice([1, 5, 5])
     for _ in range(3):
         sc.act("declare", plus=0, rerolls=0)
+    # green chooses one of yellow's three emissaries (section VI.2.B, Fig. 14); red's only one then goes
+    # home without a choice
+    assert sc.state.current_player == 1
+    assert sc.data()["send_home"] == {"winner": 1, "seats": [0, 2]}
+    assert sorted(sc.state.action_to_struct(a)["x"] for a in sc.state.legal_actions()) == [0, 3, 6]
+    sc.act("send_home", x=3, y=0)
+    assert sc.emissaries() == [0, 1, -1, -1, 1, -1, 0]
     data = sc.data()
     supply = [player["supply"]["emissaries"] for player in data["players"]]
     assert supply == [8 - 3 + 1, 8 - 2, 8]  # yellow lost one, red went home
@@ -744,6 +846,8 @@ def test_three_player_battle_bonuses_1_2_3_and_the_winner_removes_one_of_each():
     sc.fix_dice([4, 2])  # yellow 7, green 4
     sc.act("declare", plus=0, rerolls=0)
     sc.act("declare", plus=0, rerolls=0)
+    assert sc.state.current_player == 0, "yellow won: yellow chooses which green emissary goes home"
+    sc.act("send_home", x=1, y=0)
     sc.fix_dice([6, 1])
     sc.act("declare", plus=0, rerolls=0)
     sc.act("declare", plus=0, rerolls=0)
