@@ -1345,7 +1345,7 @@ FACE_SHORT = {"space": "..", "nebula-cap": "n1", "nebula-bend": "n2", "nebula-co
               "planet-end": "p1", "planet-link": "p2", "planet-hub": "p3", "starlight-path": "--",
               "gas-cap": "g1", "gas-bend": "g2", "gas-core": "g3", "nebula-gas": "ng",
               "nebula-band": "nb", "gas-band": "gb", "trade-outpost": "$$", "teleport": "TT",
-              "exmitter": "EX"}
+              "exmitter": "EX", "nebula-path": "n-", "planet-gas-end": "pg", "path-gas": "-g"}
 
 
 cdef str _render(const TrianState* s, observer):
@@ -1393,8 +1393,8 @@ cdef str _render(const TrianState* s, observer):
         lines.append("galaxy: ^/v up/down triangle, face code, emissary's seat, r/s research/space station"
                      + (", C/R Corvette/Rogue and its seat" if ships else ""))
         lines.append("  codes: .. space, n1-n3 nebula, x1-x3 extractor, p1-p3 planet, -- starlight path,")
-        lines.append("  g1-g3 gas cloud, ng nebula+gas, nb/gb nebula/gas band, $$ outpost, TT teleport, "
-                     "EX exmitter")
+        lines.append("  g1-g3 gas cloud, ng nebula+gas, nb/gb nebula/gas band, n- nebula+path, "
+                     "pg planet+gas, -g path+gas, $$ outpost, TT teleport, EX exmitter")
         for y in range(min(ys), max(ys) + 1):
             row = []
             for x in range(min(xs), max(xs) + 1):

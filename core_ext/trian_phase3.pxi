@@ -205,6 +205,6 @@ cdef int _teleport(TrianState* s, int me, action_t a) noexcept nogil:
         mission = j
     if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me and not _blocked(s, j):
         s.actions_left += 2       # a blocked emissary gives no outpost bonus (section XI)
-    if before == -1:
-        _control_token(s, owner)
+    if before == -1 and not _blocked(s, j):
+        _control_token(s, owner)  # an emissary arriving blocked takes no control (XI; re-read 2026-11-26)
     return mission

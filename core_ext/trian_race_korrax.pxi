@@ -96,8 +96,8 @@ cdef int _korrax_apply(TrianState* s, int me, int local) noexcept nogil:
         s.race_used |= KO_USED_MINION
         s.placed[j].emissary = <int8_t>me
         s.placed[j].unit = UNIT_MINION
-        if owner == -1:
-            _control_token(s, me)    # took control of an uncontrolled closed area (VI.3)
+        if owner == -1 and not _blocked(s, j):
+            _control_token(s, me)    # took control of an uncontrolled closed area (VI.3, XI)
     _action_done(s)
     return 0
 

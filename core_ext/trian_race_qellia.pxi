@@ -92,8 +92,8 @@ cdef int _qellia_apply(TrianState* s, int me, int local) noexcept nogil:
         s.placed[src].emissary = -1
         s.placed[src].unit = 0
         s.mission_tile = <uint8_t>j
-        if owner == -1:
-            _control_token(s, me)    # arrived in an uncontrolled closed area (section VI.3)
+        if owner == -1 and not _blocked(s, j):
+            _control_token(s, me)    # arrived unblocked in an uncontrolled closed area (VI.3, XI)
         _action_done(s)
         return 0
     owner = s.placed[src].ship

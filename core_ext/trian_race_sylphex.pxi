@@ -137,8 +137,8 @@ cdef void _sy_teleport_emissary(TrianState* s, int me, int src, int j) noexcept 
         s.mission_tile = <uint8_t>j
     if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me and not _blocked(s, j):
         s.actions_left += 2
-    if k == -1:
-        _control_token(s, owner)
+    if k == -1 and not _blocked(s, j):
+        _control_token(s, owner)     # arriving blocked takes no control (section XI)
 
 
 cdef int _sylphex_apply(TrianState* s, int me, int n) noexcept nogil:

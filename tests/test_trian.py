@@ -406,6 +406,42 @@ def test_one_tile_closing_a_system_and_an_outer_space_area_pays_for_each():
     assert sc.credits(seat) == before + 4 + 18
 
 
+def test_figure_one_tile_closes_a_3_tile_system_and_a_3_tile_outer_space_area_for_15():
+    # Section VI.1.B figure: "Upon adding a tile, two areas of the Galaxy worth 15 € in total were closed:
+    # a planetary system worth 6 € - an outer space area worth 9 €". Planets and a path edged with gas
+    # (planet-gas-end, path-gas; docs/rules/trian.md, section 1) enclose the system's own outer space.
+    sc = Scenario(["planet-gas-end", "path-gas", "planet-gas-end"])
+    sc.turn(0, 0, "planet-gas-end", "pass", right="P")  # A
+    sc.turn(1, 0, "path-gas", "pass", left="P", right="P")  # B
+    seat = sc.seat
+    before = sc.credits(seat)
+    sc.place(2, 0, "planet-gas-end", left="P")  # A closes both
+    areas = sc.data()["events"]["areas"]
+    assert sorted(a["area"] for a in areas) == ["space", "system"]
+    sc.act("pass")
+    assert sc.credits(seat) == before + 3 * 2 + 3 * 3
+
+
+def test_figure_one_tile_closes_a_planetary_system_and_a_nebula_for_6_and_2_minerals():
+    # Section VI.1.B figure: "two areas of the Galaxy worth 6 € in total were closed: a planetary system
+    # worth 4 € - a nebula worth 2 € (2 random minerals appear in that nebula)". The closing tile is a
+    # nebula-path face: a nebula corner and a starlight path (docs/rules/trian.md, section 1).
+    sc = Scenario(["space", "planet-end", "space", "space", "nebula-cap", "nebula-path"])
+    sc.turn(0, 0, "space", "pass")
+    sc.turn(1, 0, "planet-end", "pass", right="P")
+    sc.turn(0, 1, "space", "pass")  # round the corner to (2, 1)
+    sc.turn(1, 1, "space", "pass")
+    sc.turn(2, 1, "nebula-cap", "pass", vert="N")
+    seat = sc.seat
+    before = sc.credits(seat)
+    sc.place(2, 0, "nebula-path", left="P", vert="N")
+    areas = sc.data()["events"]["areas"]
+    assert sorted(a["area"] for a in areas) == ["nebula", "system"]
+    sc.act("pass")
+    assert sc.credits(seat) == before + 2 * 2 + 2 * 1
+    assert sc.nebula_minerals() == 2
+
+
 # ---------------------------------------------------------------- section V.3.3: construction
 
 
@@ -911,13 +947,22 @@ def test_closing_a_3_tile_outer_space_area_pays_9_to_the_closer():
     assert sc.credits(A) == before + 9
 
 
-def test_teleporting_into_an_uncontrolled_closed_system_takes_control_for_the_owner():
-    sc = Scenario(["planet-end", "starlight-path", "planet-end", "nebula-cap", "teleport"])
+TELEPORT_INTO_EMPTY_SYSTEM = ["planet-end", "starlight-path", "planet-end", "nebula-cap", "teleport"]
+
+
+def empty_system_then_teleport(sc: Scenario, *, before_teleport: Callable[[], object] = lambda: None) -> None:
+    """A closes an empty system (0,0)-(2,0); B sends an emissary to (-1,0); A adds a teleport at (-2,0)."""
     sc.turn(0, 0, "planet-end", "pass", right="P")  # A
     sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
     sc.turn(2, 0, "planet-end", "pass", left="P")  # A closes an empty system
     sc.turn(-1, 0, "nebula-cap", "expedition", right="S", vert="N")  # B
+    before_teleport()
     sc.place(-2, 0, "teleport")  # A: B's emissary on (-1, 0) is in the radius
+
+
+def test_teleporting_into_an_uncontrolled_closed_system_takes_control_for_the_owner():
+    sc = Scenario(TELEPORT_INTO_EMPTY_SYSTEM)
+    empty_system_then_teleport(sc)
     moves = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
     assert {(d["to"]["x"], d["to"]["y"]) for d in moves if d["kind"] == "teleport"} == {(0, 0), (2, 0)}
     tokens = sc.tokens(B)

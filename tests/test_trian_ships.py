@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 
 from orrery.core_ext import load_game
-from test_trian import A, B, Scenario, set_minerals, set_tokens
+from test_trian import (
+    TELEPORT_INTO_EMPTY_SYSTEM,
+    A,
+    B,
+    Scenario,
+    empty_system_then_teleport,
+    set_minerals,
+    set_tokens,
+)
 
 CORVETTE, ROGUE = 1, 2
 
@@ -407,6 +415,18 @@ def test_a_blocked_emissary_cannot_be_teleported_even_by_its_owner():
     assert (0, 0) not in targets(sc, "ship_teleport"), "B's Corvette may be teleported, but not onto itself"
     sc.act("ship_teleport", **{"from": {"x": 0, "y": 0}, "to": {"x": -1, "y": 0}})
     assert ship_at(sc, 1) == (B, CORVETTE) and ship_at(sc, 0) == (-1, 0)
+
+
+def test_an_emissary_teleported_onto_an_enemy_corvette_takes_no_control():
+    # Section XI: a blocked emissary "is not taken into account during battles and taking control of
+    # areas"; VI.3: taking control by teleporting draws a combat token. Arriving blocked draws none.
+    sc = ships(TELEPORT_INTO_EMPTY_SYSTEM)
+    # A's Corvette on the planet at (0, 0)
+    empty_system_then_teleport(sc, before_teleport=lambda: put_ship(sc, 0, A, CORVETTE))
+    tokens = sc.tokens(B)
+    sc.act("teleport", to={"x": 0, "y": 0})  # onto A's Corvette: B's emissary arrives blocked
+    assert sc.emissaries()[0] == B
+    assert sc.tokens(B) == tokens, "no control, no combat token"
 
 
 def test_ships_are_public_in_every_observation_and_survive_determinize():
