@@ -129,6 +129,8 @@ ctypedef struct TrianState:
     # emissary battle, after a clash (mode M_SEND_HOME): the seats that still send one emissary home
     uint8_t sh_seats               # bit p: seat p loses one emissary of its choice or of the winner's
     int8_t sh_winner               # the clash's winner, who chooses; -1 after a tie (each loser chooses)
+    # taking emissaries back (mode M_TAKEBACK): one decision per emissary, up the galaxy's order
+    uint8_t tb_next                # the lowest placed index still offered (0 before the first pick)
     # random streams, one per hidden source (the stacks are shuffled once at setup)
     Rng rng_minerals
     Rng rng_tokens

@@ -80,7 +80,7 @@ cdef enum:
     A_EXPEDITION = 246
     A_CONSTRUCT = 248        # + placed index of the emissary
     A_TELEPORT = 332         # + source side (0..2) * 84 + target placed index
-    A_TAKEBACK = 584         # + emissaries taken back (0..9)
+    A_TAKEBACK = 584         # keep the other emissaries in the closed area (end of the take-back)
     A_DECLARE = 600          # + plus * 4 + rerolls (plus + rerolls <= 3)
     A_REROLL = 616
     A_STAND = 617
@@ -89,6 +89,7 @@ cdef enum:
     A_SHIP_EXPED = 618       # + 0 Corvette, 1 Rogue
     A_SHIP_TARGET = 620      # + placed index of the enemy ship the attacker clashes with
     A_SEND_HOME = 704        # + placed index of the emissary sent home after an emissary clash
+    A_TAKEBACK_TILE = 788    # + placed index of an emissary the closer takes back
     A_ROGUE = 10000          # + placed index of the Rogue * 4 + colour
     A_SHIP_MOVE = 20000      # + from placed index * 84 + to placed index
     A_SHIP_TELE = 30000      # + from placed index * 84 + to placed index

@@ -178,19 +178,6 @@ cdef int _own_free_in_area(const TrianState* s, int root, int p) noexcept nogil:
     return n
 
 
-cdef void _remove_from_area(TrianState* s, int root, int p, int count) noexcept nogil:
-    # return `count` of p's emissaries (not on stations) from an area, latest tiles first
-    cdef int i, node
-    i = s.n_placed - 1
-    while i >= 0 and count > 0:
-        if s.placed[i].emissary == p and s.placed[i].station == 0 and not _blocked(s, i):
-            node = _area_node(s, i)
-            if node >= 0 and _cfind(s, node) == root:
-                _return_emissary(s, i)
-                count -= 1
-        i -= 1
-
-
 cdef void _return_emissary(TrianState* s, int i) noexcept nogil:
     # a racial token acting as an emissary (unit != 0) goes back to the race's supply, i.e. off the board
     cdef int p = s.placed[i].emissary

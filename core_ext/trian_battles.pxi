@@ -84,8 +84,8 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
 
 
 cdef inline bint _sendable(const TrianState* s, int root, int i, int p) noexcept nogil:
-    # p's emissary on tile i fights in the area: not on a station, not blocked (the pieces a clash
-    # can send home, as _own_free_in_area counts them)
+    # p's emissary on tile i counts in the area: not on a station, not blocked (the pieces a clash can
+    # send home and a closer can take back, as _own_free_in_area counts them)
     cdef int node
     if s.placed[i].emissary != p or s.placed[i].station != 0 or _blocked(s, i):
         return False

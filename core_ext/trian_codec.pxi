@@ -14,7 +14,7 @@
 # pending decision against the board), and an observation must hide exactly what observe() hides and
 # admit a determinization. A failure raises StateFormatError and leaves the caller's object untouched.
 
-TRIAN_FORMAT_VERSION = 3       # 3: the send_home decision after an emissary clash (2 loads by upgrade)
+TRIAN_FORMAT_VERSION = 3       # 3: send_home and take_back decisions per emissary (2 loads by upgrade)
 MODE_NAMES = {M_PH1: "phase 1 (extraction)", M_DRAW: "phase 2 (draw)", M_PLACE: "phase 2 (place)",
               M_PH3: "phase 3 (exploration)", M_TAKEBACK: "events (take emissaries back)",
               M_DECLARE: "emissary battle (declare tokens)", M_REROLL: "emissary battle (rerolls)",
@@ -53,7 +53,7 @@ STREAM_IDS = ("minerals", "tokens", "dice")
 _PHASES_IN_ORDER = tuple(PHASE_IDS[m] for m in range(M_PH1, M_SEND_HOME + 1))
 _STATE_KEYS = ("turn", "phase", "turn_player", "first_player", "stacks", "hand", "set_aside", "galaxy",
                "nebulas", "bag", "players", "this_turn", "events", "battle", "ship_battle", "racial_step",
-               "send_home")
+               "send_home", "take_back")
 _GALAXY_KEYS = ("x", "y", "tile", "side", "face", "face_when_drawn", "rotation", "placer", "emissary", "ship")
 _PLAYER_KEYS = ("credits", "minerals", "supply", "combat_tokens", "declared_tokens", "race", "racial_skills",
                 "universal_skills", "special_tokens")
@@ -105,6 +105,7 @@ cdef dict _dump(const TrianState* s, bint full):
         "ship_battle": _ship_battle_json(s),
         "racial_step": _racial_step_json(s),
         "send_home": _send_home_json(s),
+        "take_back": _take_back_json(s),
     }
     if full:
         payload["random_streams"] = {
@@ -240,6 +241,13 @@ cdef object _send_home_json(const TrianState* s):
         return None
     seats = [s.b_order[k] for k in range(s.b_n) if (s.sh_seats >> s.b_order[k]) & 1]
     return {"winner": None if s.sh_winner < 0 else s.sh_winner, "seats": seats}
+
+
+cdef object _take_back_json(const TrianState* s):
+    # after the first emissary taken back: the tile it left; only later tiles are offered (section 7)
+    if s.mode != M_TAKEBACK or s.tb_next == 0:
+        return None
+    return {"after": _cell(s, s.tb_next - 1)}
 
 
 cdef object _ship_battle_json(const TrianState* s):
@@ -381,6 +389,7 @@ cdef int _load(dict payload, TrianState* s, int observer) except -1:
     _load_ship_battle(s, payload["ship_battle"])
     _load_racial_step(s, payload["racial_step"])
     _load_send_home(s, payload["send_home"])
+    _load_take_back(s, payload["take_back"])
     if full:
         _load_streams(s, payload["random_streams"])
     return 0
@@ -684,6 +693,14 @@ cdef int _load_battle(TrianState* s, object value) except -1:
     return 0
 
 
+cdef int _load_take_back(TrianState* s, object value) except -1:
+    if value is None:
+        return 0
+    d = _object(value, "state.take_back", ("after",))
+    s.tb_next = <uint8_t>(_cell_at(s, d["after"], "state.take_back.after") + 1)
+    return 0
+
+
 cdef int _load_send_home(TrianState* s, object value) except -1:
     # the seats named must fight the battle; the rest is checked with the state (_check_send_home)
     cdef int k, p
@@ -807,6 +824,8 @@ cdef object _check_phase(const TrianState* s):
         return "a battle is fought exactly in battle_declare, battle_reroll and send_home"
     if (s.mode == M_SEND_HOME) != (s.sh_seats != 0) or (s.mode != M_SEND_HOME and s.sh_winner != 0):
         return "send_home is set exactly in the phase send_home"
+    if s.tb_next and (s.mode != M_TAKEBACK or not _takeback_offers_a_tile(s)):
+        return "take_back.after is set only in take_back, with a later emissary of the closer to choose"
     if s.mode == M_SEND_HOME and s.sb_on:
         return "emissaries are sent home after an emissary clash, never in a ship battle"
     if resolving and not s.ev_pending:
@@ -817,6 +836,11 @@ cdef object _check_phase(const TrianState* s):
     if (s.mode == M_SHIP_TARGET or divine_help) != bool(s.sb_on) and not battle:
         return "a ship battle goes with ship_target, a clash or a Divine help step, and they with it"
     return None
+
+
+cdef bint _takeback_offers_a_tile(const TrianState* s) noexcept:
+    cdef action_t out[TR_TILES + 1]
+    return _legal_takeback(s, s.turn_player, out) > 1
 
 
 cdef object _note(set seen, bint full, int tile, bint may_hide, str where):
@@ -1179,9 +1203,10 @@ cdef class TrianGame(Game):
         if version != 2:
             raise StateFormatError(f"orrery.trian.state/{version} cannot be upgraded; this server reads "
                                    f"orrery.trian.state/2 and /3")
-        if "send_home" in payload:
-            raise StateFormatError("field 'state.send_home' is new in orrery.trian.state/3")
-        return dict(payload, send_home=None)
+        for key in ("send_home", "take_back"):
+            if key in payload:
+                raise StateFormatError(f"field 'state.{key}' is new in orrery.trian.state/3")
+        return dict(payload, send_home=None, take_back=None)
 
     def _action_struct(self, State s, Observation o, int action):
         return _describe(_cst(s.ptr if s is not None else o.ptr), action)
@@ -1275,9 +1300,12 @@ cdef dict _describe(const TrianState* s, int a):
         fx, fy = (s.placed[src].x, s.placed[src].y) if src >= 0 else (None, None)
         return {"id": a, "kind": "teleport", "from": {"x": fx, "y": fy}, "to": _cell(s, j),
                 "label": f"teleport the emissary at ({fx}, {fy}) to ({s.placed[j].x}, {s.placed[j].y})"}
-    if A_TAKEBACK <= a < A_TAKEBACK + 10:
-        return {"id": a, "kind": "take_back", "count": a - A_TAKEBACK,
-                "label": f"take {a - A_TAKEBACK} emissaries back from the closed area"}
+    if a == A_TAKEBACK:
+        return {"id": a, "kind": "take_back_done", "label": "keep the other emissaries in the closed area"}
+    if A_TAKEBACK_TILE <= a < A_TAKEBACK_TILE + TR_TILES:
+        j = a - A_TAKEBACK_TILE
+        return dict(_cell(s, j), id=a, kind="take_back",
+                    label=f"take the emissary at ({s.placed[j].x}, {s.placed[j].y}) back")
     if A_DECLARE <= a < A_DECLARE + 16:
         k = (a - A_DECLARE) // 4
         c = (a - A_DECLARE) % 4
@@ -1483,9 +1511,9 @@ register(
             "46 + nebula*4 + colour gain a mineral from a closed nebula. Phase 2: 240/241 draw from "
             "stack 0/1; 1024 + frontier*6 + side*3 + rotation place the tile; 242 set aside a tile that "
             "fits nowhere. Phase 3: 243 end; 244 resolve events first; 245 research; 246 expedition; "
-            "248 + tile construct; 332 + side*84 + tile teleport. Events: 584 + n take n emissaries "
-            "back; 600 + plus*4 + rerolls declare combat tokens; 616 reroll; 617 keep the die. "
-            "704 + tile send the emissary there home after an emissary clash. "
+            "248 + tile construct; 332 + side*84 + tile teleport. Events: 788 + tile take that emissary "
+            "back, 584 keep the rest; 600 + plus*4 + rerolls declare combat tokens; 616 reroll; 617 keep "
+            "the die; 704 + tile send the emissary there home after an emissary clash. "
             "Ships variant: 618/619 Corvette/Rogue expedition; 620 + tile clash with the ship there; "
             "10000 + tile*4 + colour Rogue mining; 20000 + from*84 + to move a ship; 30000 + from*84 + to "
             "teleport a ship. Full variant: 40000 + module*2 + side unlock a skill (side 0 universal, 1 "

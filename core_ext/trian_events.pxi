@@ -143,18 +143,29 @@ cdef void _events_done(TrianState* s) noexcept nogil:
 
 
 cdef int _legal_takeback(const TrianState* s, int me, action_t* out) noexcept nogil:
-    # the closer alone in (or winner of) the area: take back 0..all of its free emissaries there
-    cdef int n = 0, c, k = _own_free_in_area(s, s.ev_root[s.ev_pos], me)
-    for c in range(k + 1):
-        out[n] = A_TAKEBACK + c
-        n += 1
+    # section VI.1.A: the closer alone in (or winner of) the area takes back any of its free emissaries
+    # there, one decision per emissary in the galaxy's order (so each set is chosen one way), or keeps
+    # the rest
+    cdef int root = s.ev_root[s.ev_pos], i, n = 1
+    out[0] = A_TAKEBACK
+    for i in range(s.tb_next, s.n_placed):
+        if _sendable(s, root, i, me):
+            out[n] = A_TAKEBACK_TILE + i
+            n += 1
     return n
 
 
 cdef int _apply_takeback(TrianState* s, int me, action_t a) noexcept nogil:
-    # section VI.1.A: keeping at least one emissary takes control and a combat token
-    cdef int root = s.ev_root[s.ev_pos]
-    _remove_from_area(s, root, me, a - A_TAKEBACK)
+    # keeping at least one emissary takes control and a combat token; the take-back ends by itself when
+    # no emissary is left to choose (all taken back, or the rest lies before the last pick)
+    cdef int root = s.ev_root[s.ev_pos], i
+    if a != A_TAKEBACK:
+        _return_emissary(s, a - A_TAKEBACK_TILE)
+        s.tb_next = <uint8_t>(a - A_TAKEBACK_TILE + 1)
+        for i in range(s.tb_next, s.n_placed):
+            if _sendable(s, root, i, me):
+                return 0             # more to decide
+    s.tb_next = 0
     if _own_free_in_area(s, root, me) > 0:
         _control_token(s, me)        # control kept: 1 combat token
     s.ev_pos += 1

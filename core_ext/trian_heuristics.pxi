@@ -57,8 +57,10 @@ cdef action_t trian_policy(const void* p, Rng* rng, action_t* scratch) noexcept 
             if scratch[k] == A_RESEARCH:
                 return A_RESEARCH
         return A_PASS
-    if s.mode == M_TAKEBACK:
-        return scratch[n - 2] if n >= 2 else scratch[0]      # take back all but one
+    if s.mode == M_TAKEBACK:                # take back all but one: the first offered while 2 are left
+        if n >= 2 and _own_free_in_area(s, s.ev_root[s.ev_pos], s.turn_player) >= 2:
+            return scratch[1]
+        return A_TAKEBACK
     if s.mode == M_DECLARE:
         return scratch[n - 1]
     if s.mode == M_REROLL:

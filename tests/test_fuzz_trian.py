@@ -23,20 +23,27 @@ from orrery.core_ext import load_game
 
 GAMES = (("beginner", 2), ("beginner", 4), ("ships", 3), ("full", 2), ("full", 3), ("full", 4))
 # the first action id of each kind of decision (docs/rules/trian.md, section 10): a cheap phase key
-ACTION_KINDS = (0, 240, 242, 243, 584, 600, 616, 618, 620, 704, 1024, 10000, 20000, 40000, 50000)
+ACTION_KINDS = (0, 240, 242, 243, 584, 600, 616, 618, 620, 704, 788, 1024, 10000, 20000, 40000, 50000)
 
 
-def send_home_position():
-    """A beginner position waiting for a send_home choice (random games seldom reach one): a tied clash
-    between two seats with two emissaries each (tests/test_trian.py)."""
+def per_emissary_decisions():
+    """Beginner positions random games seldom reach (tests/test_trian.py): a send_home choice after a
+    tied clash of two seats with two emissaries each, and a take-back after its first pick."""
     from test_trian import Scenario, two_against_two
 
-    sc = Scenario(["planet-end", "planet-link", "planet-link", "planet-link", "planet-end"])
+    faces = ["planet-end", "planet-link", "planet-link", "planet-link", "planet-end"]
+    sc = Scenario(faces)
     two_against_two(sc)
     sc.fix_dice([3, 3])
     sc.act("declare", plus=0, rerolls=0)
     sc.act("declare", plus=0, rerolls=0)
-    return sc.game, [sc.state]
+    taking_back = Scenario(faces)
+    for x, kind in ((0, "expedition"), (1, "pass"), (2, "expedition"), (3, "pass")):
+        taking_back.turn(x, 0, faces[x], kind, **({"right": "P"} if x == 0 else {"left": "P", "right": "P"}))
+    taking_back.place(4, 0, "planet-end", left="P")
+    taking_back.act("expedition")
+    taking_back.act("take_back", x=0, y=0)
+    return sc.game, [sc.state, taking_back.state]
 
 
 def decision_kind(state) -> tuple:
@@ -50,7 +57,7 @@ def seeds() -> tuple[tuple[Seed, ...], tuple[Seed, ...]]:
     """(state seeds, observation seeds): positions of seeded random games, one per kind of decision."""
     states: list[Seed] = []
     observations: list[Seed] = []
-    built = [(load_game("trian", players=p, variant=v), None) for v, p in GAMES] + [send_home_position()]
+    built = [(load_game("trian", players=p, variant=v), None) for v, p in GAMES] + [per_emissary_decisions()]
     for game, built_positions in built:
         players = game.num_players
         positions = built_positions or random_positions(game, range(3), decision_kind)

@@ -176,24 +176,24 @@ def test_an_inconsistent_retired_state_is_refused_by_the_upgrade():
 
 
 def as_trian_v2(text: str) -> str:
-    """A current Trian state written as orrery.trian.state/2 wrote it (the same payload without send_home,
-    the decision format 3 added)."""
+    """A current Trian state written as orrery.trian.state/2 wrote it (the same payload without send_home
+    and take_back, the decisions format 3 added)."""
     document = json.loads(text)
-    assert document["state"].pop("send_home") is None
+    assert document["state"].pop("send_home") is None and document["state"].pop("take_back") is None
     document["format"] = "orrery.trian.state/2"
     return json.dumps(document)
 
 
 def test_trian_state_2_is_read_through_the_upgrade():
-    # issue 16: format 3 added the send_home decision; no version-2 state can be waiting for it
+    # issue 16: format 3 added the send_home and take_back decisions; no version-2 state waits for them
     game, state = replayed(next(s for s in untouched() if json.loads(s["state_json"])["variant"] == "full"))
     old = as_trian_v2(state.to_json())
     with pytest.raises(StateFormatError, match="orrery.trian.state/2' is no longer supported"):
         game.state_from_json(old)
     assert game.upgrade_state_json(old) == state.to_json()
     document = json.loads(old)
-    document["state"]["send_home"] = None
-    with pytest.raises(StateFormatError, match="send_home' is new in orrery.trian.state/3"):
+    document["state"]["take_back"] = None
+    with pytest.raises(StateFormatError, match="take_back' is new in orrery.trian.state/3"):
         game.upgrade_state_json(json.dumps(document))
     document["format"] = "orrery.trian.state/1"
     with pytest.raises(StateFormatError, match="state/1 cannot be upgraded"):

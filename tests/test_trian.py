@@ -292,7 +292,7 @@ def test_closing_a_3_tile_system_with_1_emissary_pays_8_and_a_token():
     system_line(sc)
     before, tokens = sc.credits(A), sc.tokens(A)
     sc.act("pass")  # events after the (skipped) action
-    sc.act("take_back", count=0)  # A keeps its emissary: control and a combat token
+    sc.act("take_back_done")  # A keeps its emissary: control and a combat token
     assert sc.credits(A) == before + 8
     assert sc.tokens(A) == tokens + 1
 
@@ -339,7 +339,7 @@ def test_nebula_3_tiles_plus_emissary_pays_4_and_4_minerals():
     sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")  # B
     before = sc.credits(A)
     sc.turn(2, 0, "nebula-cap", "pass", left="N")  # A closes
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     assert sc.credits(A) == before + 4  # (3 tiles + 1 emissary) x 1
     assert sc.nebula_minerals() == 4
 
@@ -352,7 +352,7 @@ def test_extractor_nebula_with_emissary_taken_back_pays_8_5_minerals_and_no_toke
     sc.place(2, 0, "extractor-cap", left="N")  # A closes; no emissary may stand on an extractor
     assert not sc.has("expedition")
     sc.act("pass")
-    sc.act("take_back", count=1)
+    sc.act("take_back", x=0, y=0)  # A's only emissary: the take-back ends by itself
     assert sc.credits(A) == before + 8  # (3 + 1) x (1 + 1)
     assert sc.nebula_minerals() == 5  # 3 tiles + 1 emissary + 1 extractor
     assert sc.tokens(A) == tokens  # no control kept, no token
@@ -367,7 +367,7 @@ def test_expedition_before_events_joins_the_closing_area():
     before, tokens = sc.credits(A), sc.tokens(A)
     sc.place(2, 0, "nebula-cap", left="N")
     sc.act("expedition")  # the only action ends phase 3; events follow
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     assert sc.credits(A) == before + 4
     assert sc.tokens(A) == tokens + 1
     assert sc.nebula_minerals() == 4
@@ -448,7 +448,7 @@ def test_figure_one_tile_closes_a_planetary_system_and_a_nebula_for_6_and_2_mine
 def test_construction_in_a_system_pays_tiles_plus_emissaries_times_4():
     sc = Scenario(["planet-end", "starlight-path", "planet-end", "space", "space", "space", "space"])
     system_line(sc, closer_expedition=True)  # A: 2 emissaries, closes after the expedition
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     sc.turn(-1, 0, "space", "pass", right="S")  # B
     before = sc.credits(A)
     sc.place(0, 1, "space", vert="S")  # A
@@ -471,7 +471,7 @@ def test_construction_in_a_nebula_pays_tiles_plus_emissaries_and_adds_minerals()
     sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")  # B
     sc.place(2, 0, "nebula-cap", left="N")  # A
     sc.act("expedition")
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     minerals = sc.nebula_minerals()
     assert minerals == 5  # 3 tiles + 2 emissaries
     sc.turn(0, 1, "space", "pass", vert="S")  # B
@@ -492,7 +492,7 @@ def test_gaining_minerals_from_a_controlled_nebula_with_a_station():
     sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
     sc.place(2, 0, "nebula-cap", left="N")
     sc.act("pass")
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     sc.turn(0, 1, "space", "pass", vert="S")  # B
     assert not sc.has("gain_mineral"), "emissaries alone give no minerals"
     sc.place(-1, 0, "space", right="S")
@@ -543,7 +543,7 @@ def test_battle_bonus_stays_for_the_whole_battle():
     assert [(e["seat"], e["bonus"]) for e in data["battle"]["seats"]] == [(A, 2), (B, 1)]
     for _ in range(2):
         sc.act("declare", plus=0, rerolls=0)
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     assert sc.credits(A) == before + (3 + 3) * 2  # value counted when the system closed
     assert sc.emissaries()[:3] == [-1, -1, A]
 
@@ -652,6 +652,44 @@ def test_a_send_home_decision_in_json_must_agree_with_the_battle():
         with pytest.raises(StateFormatError, match=says):
             sc.game.state_from_json(json.dumps(document))
     assert sc.game.state_from_json(good) == sc.state
+
+
+def test_the_closer_chooses_which_emissaries_to_take_back_one_at_a_time():
+    # Section VI.1.A: "If there are only your emissaries in the area you're closing, after you gained the
+    # points for that closing you can take any number of your emissary miniatures back to your supplies".
+    # Which ones is the closer's choice too: one decision per emissary, up the galaxy's order.
+    sc = Scenario(["planet-end", "planet-link", "planet-link", "planet-link", "planet-end"])
+    sc.turn(0, 0, "planet-end", "expedition", right="P")  # A
+    sc.turn(1, 0, "planet-link", "pass", left="P", right="P")  # B
+    sc.turn(2, 0, "planet-link", "expedition", left="P", right="P")  # A
+    sc.turn(3, 0, "planet-link", "pass", left="P", right="P")  # B
+    sc.place(4, 0, "planet-end", left="P")  # A closes
+    sc.act("expedition")  # A's third emissary, then the events
+    tokens = sc.tokens(A)
+    offered = [sc.state.action_to_struct(a) for a in sc.state.legal_actions()]
+    assert [(d["kind"], d.get("x")) for d in offered] == [
+        ("take_back_done", None),
+        ("take_back", 0),
+        ("take_back", 2),
+        ("take_back", 4),
+    ]
+    sc.act("take_back", x=2, y=0)
+    assert sc.data()["take_back"] == {"after": {"x": 2, "y": 0}}
+    Draft202012Validator(load_schema("trian")).validate(json.loads(sc.state.to_json()))
+    assert [sc.state.action_to_struct(a).get("x") for a in sc.state.legal_actions()] == [None, 4]
+    for change, says in (
+        (lambda d: d["take_back"].update(after={"x": 4, "y": 0}), "take_back.after is set only in"),
+        (lambda d: d["take_back"].update(after={"x": 9, "y": 0}), "take_back.after"),
+        (lambda d: d.update(take_back="x"), "take_back"),
+    ):
+        document = json.loads(sc.state.to_json())
+        change(document["state"])
+        with pytest.raises(StateFormatError, match=says):
+            sc.game.state_from_json(json.dumps(document))
+    sc.act("take_back_done")
+    assert sc.emissaries() == [A, -1, -1, -1, A]
+    assert sc.tokens(A) == tokens + 1, "an emissary kept: control and a combat token"
+    assert sc.data()["take_back"] is None
 
 
 def test_combat_tokens_declared_face_down_then_plus_one_and_reroll_after_the_roll():
@@ -887,7 +925,8 @@ def test_three_player_battle_bonuses_1_2_3_and_the_winner_removes_one_of_each():
     sc.fix_dice([6, 1])
     sc.act("declare", plus=0, rerolls=0)
     sc.act("declare", plus=0, rerolls=0)
-    sc.act("take_back", count=1)
+    sc.act("take_back", x=0, y=0)
+    sc.act("take_back_done")  # yellow keeps the emissary on (6, 0)
     assert sc.credits(0) == before + (7 + 6) * 2
 
 
@@ -975,7 +1014,7 @@ def test_construction_in_a_system_3_tiles_1_emissary_pays_16():
     sc = Scenario(["planet-end", "starlight-path", "planet-end", "space", "space"])
     system_line(sc)
     sc.act("pass")
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     sc.turn(-1, 0, "space", "pass", right="S")  # B
     before = sc.credits(A)
     sc.place(0, 1, "space", vert="S")
@@ -990,7 +1029,7 @@ def test_a_space_station_gives_2_minerals_per_turn_and_never_more():
     sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
     sc.place(2, 0, "nebula-cap", left="N")
     sc.act("pass")
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     sc.turn(0, 1, "space", "pass", vert="S")  # B
     sc.place(-1, 0, "space", right="S")
     sc.act("construct", x=0, y=0)  # research station
@@ -1079,11 +1118,11 @@ def test_events_before_or_after_the_action_pay_the_same_here():
         before = sc.credits(A)
         if first:
             sc.act("events_first")
-            sc.act("take_back", count=0)
+            sc.act("take_back_done")
             sc.act("research")
         else:
             sc.act("research")
-            sc.act("take_back", count=0)
+            sc.act("take_back_done")
         paid.append(sc.credits(A) - before)
         assert sc.state.current_player == B
     assert paid == [8, 8]

@@ -36,7 +36,7 @@ def test_a_slave_minion_goes_with_the_expedition_for_1_yellow_and_counts_as_an_e
     assert d["players"][A]["minerals"]["yellow"] == 0
     assert d["players"][A]["supply"]["emissaries"] == 8, "the Slave-minion is not taken from the emissaries"
     assert sc.seat == A and d["phase"] == "take_back", "phase 3 ended: the events (take back) follow"
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     assert sc.credits(A) == before + (3 + 2) * 1, "it counts as an emissary when the nebula closes"
 
 
@@ -52,7 +52,8 @@ def test_no_slave_minion_without_a_yellow_mineral_or_when_declined():
 def test_a_returned_slave_minion_goes_back_to_the_race_not_to_the_emissaries():
     sc = nebula_mission()
     sc.act("slave_minion", x=1, y=0)
-    sc.act("take_back", count=2)  # the latest tiles first: the emissary on (2,0), then the minion
+    sc.act("take_back", x=1, y=0)  # the minion
+    sc.act("take_back", x=2, y=0)  # then the emissary: none left, the take-back ends
     assert sc.emissaries()[:3] == [-1, -1, -1]
     assert sc.player(A)["supply"]["emissaries"] == 9
 
@@ -76,7 +77,7 @@ def test_the_additional_slave_minion_gives_a_second_token():
 def test_living_structures_builds_a_space_station_at_once_on_a_slave_minion_with_both_bonuses():
     sc = nebula_mission(LIVING)
     sc.act("slave_minion", x=1, y=0)
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     sc.turn(0, 1, "space", "pass")  # B
     sc.place(2, 1, "space")  # A
     before, neb = sc.credits(A), sc.nebula_minerals()

@@ -92,5 +92,5 @@ def test_holographic_trick_gives_one_more_combat_token_on_taking_control():
         system_line(sc)
         tokens = sc.tokens(A)
         sc.act("pass")
-        sc.act("take_back", count=0)
+        sc.act("take_back_done")
         assert sc.tokens(A) == tokens + gained

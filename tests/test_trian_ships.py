@@ -366,7 +366,7 @@ def plunder(levels: int, corvettes: tuple[int, ...] = (1, 2)) -> Scenario:
     sc.turn(1, 0, "starlight-path", "pass", left="P", right="P")  # B
     sc.place(2, 0, "planet-end", left="P")  # A closes alone
     sc.act("pass")
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     sc.turn(-1, 0, "space", "pass")  # B
     sc.place(0, 1, "space")  # A
     if levels:

@@ -131,7 +131,7 @@ def test_gain_more_from_systems_pays_1_more_per_tile_for_a_system_the_closer_con
     system_line(sc)
     before = sc.credits(A)
     sc.act("pass")
-    sc.act("take_back", count=0)
+    sc.act("take_back_done")
     assert sc.credits(A) == before + 8 + 3
 
 
