@@ -28,7 +28,15 @@ FAMILIES = {
     "teleport": ("#8a8d93", "TT"),
     "exmitter": ("#8a8d93", "EX"),
 }
-SHORT = {"nebula-gas": "ng", "nebula-band": "nb", "gas-band": "gb"}
+# mixed faces (two features on one side) share one fill
+SHORT = {
+    "nebula-gas": "ng",
+    "nebula-band": "nb",
+    "gas-band": "gb",
+    "nebula-path": "n-",
+    "planet-gas-end": "pg",
+    "path-gas": "-g",
+}
 LEVELS = {"cap": "1", "end": "1", "bend": "2", "link": "2", "core": "3", "hub": "3"}
 PHASES = {
     "phase1": "phase 1 (extraction)",
@@ -41,6 +49,7 @@ PHASES = {
     "game_over": "game over",
     "ship_target": "ship battle: choose a target",
     "racial_step": "racial power",
+    "send_home": "battle: choose an emissary to send home",
 }
 
 
