@@ -255,7 +255,8 @@ class Obj(Node):
             yield Row(offset, 1, f"{path} present", "1 if not null", relative)
             offset += 1
         for key, node in self.fields:
-            yield from node.rows(f"{path}.{key}" if path else key, offset, relative)
+            name = f"{path} (x, y)" if key == SELF else f"{path}.{key}" if path else key
+            yield from node.rows(name, offset, relative)
             offset += node.size
 
 
@@ -288,15 +289,28 @@ class Seq(Node):
     def rows(self, path: str, offset: int, relative: bool) -> Iterable[Row]:
         i = "ijlm"[sum(path.count(f"[{c}]") for c in "ijlm")]
         last = "; a longer list keeps its last entries" if self.keep_last else ""
-        yield Row(
-            offset,
-            self.size,
-            f"{path}[{i}], {i} < {self.cap}",
-            f"{self.cap} entries of {self.stride} floats{last}",
-            relative,
-        )
+        entries = f"{self.cap} entries `[{i}]` of {self.stride} floats{last}"
+        yield Row(offset, self.size, path, entries, relative)
         yield Row(0, 1, f"{path}[{i}] present", f"1 if entry {i} exists", True)
         yield from self.item.rows(f"{path}[{i}]", 1, True)
+
+
+class ObserverSeat(Node):
+    """The observer's own seat number, absolute (everything else is seat-relative, but where a seat sits in
+    the fixed turn order matters, as in Kuhn poker). Read from the context; its key in an Obj is SELF."""
+
+    size = MAX_SEATS
+
+    def write(self, out: np.ndarray, offset: int, value: Any, ctx: Context) -> None:
+        out[offset + ctx.observer] = 1.0
+
+    def rows(self, path: str, offset: int, relative: bool) -> Iterable[Row]:
+        yield Row(
+            offset, self.size, "observer", f"the observing seat's number, one-hot over {MAX_SEATS}", relative
+        )
+
+
+OBSERVER = (SELF, ObserverSeat())  # the first field of every game's global part
 
 
 @dataclass(frozen=True)

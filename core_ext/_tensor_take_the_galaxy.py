@@ -1,6 +1,6 @@
 """Take The Galaxy's observation tensor (layout: docs/rules/take_the_galaxy.md, "Observation tensor")."""
 
-from orrery.core_ext._tensor import Counts, Flag, Length, Obj, OneHot, Scalar, Seat, Seq, TensorSpec
+from orrery.core_ext._tensor import OBSERVER, Counts, Flag, Length, Obj, OneHot, Scalar, Seat, Seq, TensorSpec
 from orrery.core_ext.take_the_galaxy import CARD_NAMES, RESOURCE_NAMES, SPACE_NAMES
 
 # The engine's bounds (core_ext/take_the_galaxy.pxd): explored cards, systems, slots, ships.
@@ -17,6 +17,7 @@ def _card_counts(cap: int) -> Counts:
 
 
 GLOBAL = Obj(
+    OBSERVER,
     ("turn", Scalar(100)),
     ("phase", OneHot(("frontier", "action", "payment", "over"))),
     ("current", Seat()),

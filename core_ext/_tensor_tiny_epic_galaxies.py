@@ -5,6 +5,7 @@ from typing import Any
 
 import numpy as np
 from orrery.core_ext._tensor import (
+    OBSERVER,
     Context,
     Counts,
     Custom,
@@ -73,6 +74,7 @@ DECISION = Obj(
 )
 
 GLOBAL = Obj(
+    OBSERVER,
     ("round", Scalar(60)),
     ("active", Seat("rogue")),
     ("over", Flag()),

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 from orrery.core_ext._tensor import (
+    OBSERVER,
     SELF,
     Context,
     Counts,
@@ -46,7 +47,7 @@ SPECIAL_TOKENS = 3  # the most racial tokens one race has on the board (SYLPHEX)
 REACH = 84  # |x|, |y| of a placed tile is below the tile count
 
 FACE = OneHot(FACE_NAMES, label=f"the {len(FACE_NAMES)} faces in catalogue order")
-TILE_ID = OneHot(range(TILES), label="tile ids 0..83 (null, hidden: all 0)")
+TILE_ID = OneHot(range(TILES), label="tile ids 0..83 (null where hidden)")
 COORDINATE = Scalar(REACH, low=-REACH)
 MINERALS = Counts(COLOR_NAMES, cap=10)
 RACIAL_USES = tuple(name for uses in RACIAL_USE_IDS.values() for _, name in uses)
@@ -138,6 +139,7 @@ RACIAL_STEP = Obj(
 )
 
 GLOBAL = Obj(
+    OBSERVER,
     ("turn", Scalar(120)),
     ("phase", OneHot(tuple(PHASE_IDS.values()))),
     ("turn_player", Seat()),
