@@ -239,16 +239,22 @@ class Obj(Node):
         self.fields = fields
         self.present = present
         self.size = int(present) + sum(node.size for _, node in fields)
+        # (key, node's write, offset from the object's start): the hot loop of every tensor
+        self._plan = []
+        at = int(present)
+        for key, node in fields:
+            self._plan.append((key, node.write, at))
+            at += node.size
 
     def write(self, out: np.ndarray, offset: int, value: Any, ctx: Context) -> None:
         if value is None:
             return
         if self.present:
             out[offset] = 1.0
-            offset += 1
-        for key, node in self.fields:
-            node.write(out, offset, value if key == SELF else value.get(key), ctx)
-            offset += node.size
+        for key, write, at in self._plan:
+            field = value if key == SELF else value.get(key)
+            if field is not None:  # a null writes zeros, which the buffer already holds
+                write(out, offset + at, field, ctx)
 
     def rows(self, path: str, offset: int, relative: bool) -> Iterable[Row]:
         if self.present:

@@ -183,6 +183,21 @@ def test_hidden_facts_do_not_reach_the_tensor():
     assert changed, "the determinizations never changed the hidden hand"
 
 
+def test_observation_method_is_the_function():
+    state = load_game("take_the_galaxy", players=3).new_initial_state(seed=4)
+    for p in range(3):
+        obs = state.observation(p)
+        assert np.array_equal(obs.tensor(), observation_tensor(obs))
+
+
+def test_bench_tensor_reports_the_build_cost():
+    from orrery.core_ext._cli import bench_tensor
+
+    result = bench_tensor("kuhn", 3, None, 0.01, 5)
+    assert result["bench"] == "tensor" and result["floats"] == 29 + 3 * 6
+    assert result["tensors"] >= 100 and result["microseconds_per_tensor"] > 0
+
+
 def write_docs() -> None:
     for info in registered_games():
         path = DOCS / f"{info.name}.md"
