@@ -330,6 +330,8 @@ class TensorSpec:
     prepare: Callable[[dict[str, Any], Context], None] | None = None
     # The number of seat blocks for a player count (the Tiny Epic Galaxies solo Rogue takes a block).
     blocks: Callable[[int], int] = lambda players: players
+    # Payload keys left out on purpose (a constant version string); any other key must be encoded.
+    not_encoded: tuple[str, ...] = ()
 
     def shape(self, players: int) -> tuple[int, ...]:
         return (self.global_part.size + self.blocks(players) * self.seat_block.size,)
@@ -361,6 +363,8 @@ class TensorSpec:
             "| offset | size | field | encoding |",
             "| --- | --- | --- | --- |",
         ]
+        if self.not_encoded:
+            lines[1:1] = ["", f"Not encoded: {', '.join(f'`{key}`' for key in self.not_encoded)} (constant)."]
         rows = list(self.global_part.rows("", 0, False))
         block = f"block k (seat observer + k) at {self.global_part.size} + k * {self.seat_block.size}"
         rows.append(Row(self.global_part.size, self.seat_block.size, f"{self.seats_key}[k]", block, False))

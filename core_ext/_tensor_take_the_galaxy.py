@@ -55,4 +55,4 @@ PLAYER = Obj(
     ("renown_tokens", Scalar(30, low=-10)),
 )
 
-SPEC = TensorSpec(global_part=GLOBAL, seats_key="players", seat_block=PLAYER)
+SPEC = TensorSpec(global_part=GLOBAL, seats_key="players", seat_block=PLAYER, not_encoded=("version",))

@@ -163,4 +163,5 @@ SPEC = TensorSpec(
     seats_key="galaxies",
     seat_block=GALAXY,
     blocks=lambda players: 2 if players == 1 else players,  # solo: block 1 is the Rogue
+    not_encoded=("version",),
 )

@@ -24,7 +24,7 @@ from orrery.core_ext import (
     observation_tensor_shape,
     registered_games,
 )
-from orrery.core_ext._tensor import MAX_SEATS, tensor_spec
+from orrery.core_ext._tensor import MAX_SEATS, SELF, Maybe, Obj, Seq, tensor_spec
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
 BEGIN, END = (
@@ -93,6 +93,41 @@ def test_shape_is_fixed_per_game_variant_and_player_count(name, variant, players
     assert shape == (spec.global_part.size + blocks * spec.seat_block.size,)
     game = load_game(name, players=players, variant=variant)
     assert observation_tensor(game.new_initial_state(seed=3).observation(0)).shape == shape
+
+
+def keys_left_out(node, value, path: str):
+    """Paths of object keys in `value` that the encoder tree `node` does not read."""
+    if isinstance(node, Obj) and isinstance(value, dict):
+        listed = dict(node.fields)
+        read_whole = ("x", "y") if SELF in listed else ()  # a cell written inline: its x and y
+        for key, item in value.items():
+            if key not in listed and key not in read_whole:
+                yield f"{path}.{key}"
+            elif key in listed and item is not None:
+                yield from keys_left_out(listed[key], item, f"{path}.{key}")
+    elif isinstance(node, Seq) and isinstance(value, list):
+        for i, item in enumerate(value):
+            if item is not None:
+                yield from keys_left_out(node.item, item, f"{path}[{i}]")
+    elif isinstance(node, Maybe):
+        yield from keys_left_out(node.node, value, path)
+
+
+@pytest.mark.parametrize("name,variant,players", every_game())
+def test_every_fact_of_the_observation_is_encoded(name, variant, players):
+    """No key of the observation payload is skipped by the encoders (but the documented constants), so a
+    fact a game adds later fails here until its tensor reads it."""
+    spec = tensor_spec(name)
+    game = load_game(name, players=players, variant=variant)
+    left_out = set()
+    for _, observations in sampled_observations(game, seeds=range(2), max_steps=80):
+        for obs in observations:
+            payload = obs.to_dict()["state"]
+            rest = {k: v for k, v in payload.items() if k not in spec.not_encoded and k != spec.seats_key}
+            left_out.update(keys_left_out(spec.global_part, rest, ""))
+            for seat in payload[spec.seats_key]:
+                left_out.update(keys_left_out(spec.seat_block, seat, f"{spec.seats_key}[k]"))
+    assert not left_out, f"observation facts the tensor does not encode: {sorted(left_out)}"
 
 
 def test_shape_rejects_what_the_registry_does_not_offer():
