@@ -88,6 +88,7 @@ GLOBAL = Obj(
             ("activated", FACE_COUNTS),
             ("rerolls", Scalar(8)),
             ("converter_used", Flag()),
+            ("hiring", FACE_COUNTS),  # Beyond the Black: dice activated to hire pilots (from the btb branch)
         ),
     ),
     ("follow_cost", Scalar(2)),

@@ -51,6 +51,9 @@ TILE_ID = OneHot(range(TILES), label="tile ids 0..83 (null where hidden)")
 COORDINATE = Scalar(REACH, low=-REACH)
 MINERALS = Counts(COLOR_NAMES, cap=10)
 RACIAL_USES = tuple(name for uses in RACIAL_USE_IDS.values() for _, name in uses)
+# The engine's phases, and `send_home` (the emissary-clash decision of the issue 16 ruling, branch
+# `rulings`) so that merging it does not move the layout; an unknown phase raises.
+PHASES = tuple(PHASE_IDS.values()) + (("send_home",) if "send_home" not in PHASE_IDS.values() else ())
 
 
 def _write_cell(out: np.ndarray, offset: int, cell: Any, ctx: Context) -> None:
@@ -141,7 +144,7 @@ RACIAL_STEP = Obj(
 GLOBAL = Obj(
     OBSERVER,
     ("turn", Scalar(120)),
-    ("phase", OneHot(tuple(PHASE_IDS.values()))),
+    ("phase", OneHot(PHASES)),
     ("turn_player", Seat()),
     ("first_player", Seat()),
     ("stacks", Seq(2, Obj(("size", Scalar(STACK)), ("top_face", FACE)))),
@@ -183,6 +186,9 @@ GLOBAL = Obj(
     ("battle", BATTLE),
     ("ship_battle", Obj(("attacker", CELL), ("defender", CELL), present=True)),
     ("racial_step", RACIAL_STEP),
+    # after an emissary clash (with the `rulings` branch): the clash's winner, or null after a tie, and the
+    # seats still to send an emissary home, in battle order
+    ("send_home", Obj(("winner", Seat()), ("seats", Seq(BATTLE_SEATS, Seat())), present=True)),
 )
 
 TOKENS = Obj(("count", Scalar(11)), ("plus", Maybe(Scalar(11))))
