@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 from orrery.core_ext._registry import MAX_SEATS, game_info
+from orrery.core_ext.game import Observation
 
 # The module that describes each built-in game's tensor; it defines SPEC, a TensorSpec.
 TENSOR_MODULES = {
@@ -401,6 +402,9 @@ def observation_tensor_shape(game: str, *, variant: str | None = None, num_playe
 def observation_tensor(observation: Any) -> np.ndarray:
     """One seat's observation as a float32 vector of observation_tensor_shape(...), built from the
     observation's facts only (layout: the game's rules doc, section "Observation tensor")."""
+    if not isinstance(observation, Observation):
+        kind = type(observation).__name__
+        raise TypeError(f"observation_tensor takes an Observation (state.observation(seat)), not a {kind}")
     game = observation.game
     spec = tensor_spec(game.name)
     state = observation.to_dict()["state"]

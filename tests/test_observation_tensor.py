@@ -130,6 +130,12 @@ def test_every_fact_of_the_observation_is_encoded(name, variant, players):
     assert not left_out, f"observation facts the tensor does not encode: {sorted(left_out)}"
 
 
+def test_a_state_is_not_an_observation():
+    state = load_game("kuhn", players=2).new_initial_state(seed=0)
+    with pytest.raises(TypeError, match="takes an Observation"):
+        observation_tensor(state)
+
+
 def test_shape_rejects_what_the_registry_does_not_offer():
     with pytest.raises(UnknownGameError):
         observation_tensor_shape("chess", num_players=2)
