@@ -1,0 +1,203 @@
+"""Two `orrery serve` replicas on one PostgreSQL (a real server on loopback, tests/postgres_server.py):
+hosted matches played through both at once with one replica killed (SIGKILL) mid-play, AI seats played
+once between the two, and WatchMatch on one replica streaming moves applied on the other. Kuhn poker,
+in-process search with small iteration budgets, so this stays a few seconds."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import urllib.request
+
+import grpc
+import pytest
+from orrery.service._spawn import start_server
+from orrery.service.client import OrreryClient, ai_seat
+from orrery.v1 import orrery_pb2 as pb
+
+pytestmark = pytest.mark.slow
+
+SERVE = [
+    "--backend",
+    "in-process",
+    "--workers",
+    "1",
+    "--config",
+    "test-fast",
+    "--max-matches-per-minute",
+    "0",
+]
+
+
+RETRIED = (
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+)
+
+
+def replica(url: str, folder):
+    folder.mkdir(exist_ok=True)
+    return start_server([*SERVE, "--db", url], cwd=str(folder), same_imports=True)
+
+
+@pytest.fixture
+def two_replicas(postgres_server, tmp_path):
+    url = postgres_server.new_database()
+    servers = [replica(url, tmp_path / "a"), replica(url, tmp_path / "b")]
+    yield url, servers
+    for server in servers:
+        server.terminate()
+
+
+def stored_moves(url: str) -> dict[tuple[str, int], tuple[int, int, int]]:
+    """(match_id, move_number) -> (seat, action id, by_ai), straight from the database."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT match_id, move_number, seat, action, by_ai FROM moves").fetchall()
+    return {(m, n): (seat, action, by_ai) for m, n, seat, action, by_ai in rows}
+
+
+def test_a_kill_9_of_one_replica_mid_play_loses_no_acknowledged_move(two_replicas):
+    url, (a, b) = two_replicas
+    acknowledged: list[tuple[str, int, int, int]] = []  # (match_id, move_number, seat, action)
+    record = threading.Lock()
+    killed = threading.Event()
+    errors: list[BaseException] = []
+
+    def play(player: int) -> None:
+        clients = [OrreryClient(s.target, timeout=10) for s in (a, b)]
+        rng = random.Random(player)
+
+        def live(i: int) -> OrreryClient:  # replica A until it is killed
+            return clients[1] if killed.is_set() else clients[i % 2]
+
+        try:
+            for game in range(4):
+                match = _retrying(lambda g=game: live(g + player).create_match("kuhn", players=3, seed=g))
+                while True:
+                    client = live(player + rng.randrange(2))
+                    try:
+                        view = client.observation(match, 0, token=match.tokens[0])
+                        if view.game_over:
+                            break
+                        seat = view.current_player
+                        seen = client.observation(match, seat, token=match.tokens[seat])
+                        action = rng.choice(seen.legal_actions).id
+                        done = client.apply(
+                            match,
+                            seat,
+                            action_id=action,
+                            expected_move_number=view.move_number,
+                            token=match.tokens[seat],
+                        )
+                    except grpc.RpcError as exc:
+                        # The replica died under the call (not acknowledged: it may or may not have
+                        # committed), or another player's move got in first: look again.
+                        if exc.code() not in (
+                            grpc.StatusCode.UNAVAILABLE,
+                            grpc.StatusCode.FAILED_PRECONDITION,
+                        ):
+                            raise
+                        continue
+                    with record:
+                        acknowledged.append((match.match_id, done.move_number, seat, action))
+        except BaseException as exc:  # noqa: BLE001 - reported by the test thread
+            errors.append(exc)
+        finally:
+            for c in clients:
+                c.close()
+
+    players = [threading.Thread(target=play, args=(i,)) for i in range(4)]
+    for t in players:
+        t.start()
+    deadline = time.monotonic() + 60
+    while len(acknowledged) < 12 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    a.process.kill()  # SIGKILL, mid-play: other players' calls to it are in flight
+    a.process.wait()
+    killed.set()
+    for t in players:
+        t.join(120)
+    assert not errors, errors
+    before_kill = 12
+    assert len(acknowledged) > before_kill  # play went on through the other replica
+    stored = stored_moves(url)
+    for match_id, move_number, seat, action in acknowledged:
+        assert stored[(match_id, move_number)][:2] == (seat, action)
+    by_match: dict[str, list[int]] = {}
+    for match_id, n in stored:
+        by_match.setdefault(match_id, []).append(n)
+    assert len(by_match) == 16 and all(sorted(ns) == list(range(1, len(ns) + 1)) for ns in by_match.values())
+
+
+def _retrying(call):
+    for _ in range(50):
+        try:
+            return call()
+        except grpc.RpcError as exc:
+            if exc.code() != grpc.StatusCode.UNAVAILABLE:
+                raise
+            time.sleep(0.05)
+    return call()
+
+
+def searches_finished(server) -> float:
+    text = urllib.request.urlopen(server.metrics_url, timeout=10).read().decode()
+    return sum(
+        float(line.split()[-1])
+        for line in text.splitlines()
+        if line.startswith("orrery_search_seconds_count")
+    )
+
+
+def test_ai_seats_are_played_once_between_two_replicas(two_replicas):
+    url, servers = two_replicas
+    before = [searches_finished(s) for s in servers]
+    clients = [OrreryClient(s.target, timeout=30) for s in servers]
+    try:
+        seats = [ai_seat(milliseconds=150, seed=s) for s in range(3)]  # long enough for sweeps to run
+        matches = [clients[i % 2].create_match("kuhn", players=3, seed=i, seats=seats) for i in range(8)]
+        for i, match in enumerate(matches):  # each watched through the replica that did not create it
+            events = list(clients[(i + 1) % 2].watch(match, token=match.spectator_token, timeout=60))
+            assert events[-1].kind == pb.MATCH_EVENT_END and events[-1].status == pb.MATCH_STATUS_FINISHED
+        time.sleep(0.5)  # the last searches' metrics
+        searched = sum(searches_finished(s) for s in servers) - sum(before)
+    finally:
+        for c in clients:
+            c.close()
+    moves = stored_moves(url)
+    assert all(by_ai for _, _, by_ai in moves.values())
+    assert searched == len(moves)  # one search per AI move, on one replica or the other
+
+
+def test_watch_on_one_replica_streams_moves_applied_on_the_other(two_replicas):
+    _, (a, b) = two_replicas
+    with OrreryClient(a.target, timeout=30) as on_a, OrreryClient(b.target, timeout=30) as on_b:
+        match = on_b.create_match("kuhn", players=3, seed=4)
+        stream = on_a.watch(match, token=match.spectator_token, timeout=60)
+        assert next(stream).kind == pb.MATCH_EVENT_SYNC
+        rng = random.Random(1)
+        played = []
+        started = time.monotonic()
+        while True:
+            view = on_b.observation(match, 0, token=match.tokens[0])
+            if view.game_over:
+                break
+            seat = view.current_player
+            seen = on_b.observation(match, seat, token=match.tokens[seat])
+            action = rng.choice(seen.legal_actions).id
+            done = on_b.apply(match, seat, action_id=action, token=match.tokens[seat])
+            played.append((done.move_number, seat, action))
+            event = next(stream)  # relayed by replica A from B's NOTIFY
+            assert (event.kind, event.move_number, event.seat, event.action.id) == (
+                pb.MATCH_EVENT_MOVE,
+                done.move_number,
+                seat,
+                action,
+            )
+        end = next(stream)
+        assert end.kind == pb.MATCH_EVENT_END and end.move_number == played[-1][0]
+        assert time.monotonic() - started < 30
