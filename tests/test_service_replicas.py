@@ -5,6 +5,7 @@ in-process search with small iteration budgets, so this stays a few seconds."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -201,3 +202,49 @@ def test_watch_on_one_replica_streams_moves_applied_on_the_other(two_replicas):
         end = next(stream)
         assert end.kind == pb.MATCH_EVENT_END and end.move_number == played[-1][0]
         assert time.monotonic() - started < 30
+
+
+def grpc_calls_started(server, method: str) -> float:
+    text = urllib.request.urlopen(server.metrics_url, timeout=10).read().decode()
+    mark = f'grpc_method="{method}"'
+    return sum(
+        float(line.split()[-1])
+        for line in text.splitlines()
+        if line.startswith("grpc_server_started_total{") and mark in line
+    )
+
+
+def test_envoy_balances_native_grpc_calls_over_both_replicas(two_replicas, tmp_path):
+    """The gateway's Envoy config (as compose runs it, with the two addresses compose's DNS would give
+    for "orrery" as two endpoints) sends native gRPC calls of one client connection to both replicas,
+    and a match made through one is played through the other."""
+    import subprocess
+
+    from gateway_helpers import envoy_available, free_port
+    from orrery.service._gateway import GatewayConfig, envoy_command, render_config
+
+    reason = envoy_available()
+    if reason:
+        pytest.skip(reason)
+    _, (a, b) = two_replicas
+    port = free_port()
+    config = render_config(GatewayConfig(port=port, upstream=a.target, web=False))
+    endpoints = config["static_resources"]["clusters"][0]["load_assignment"]["endpoints"][0]["lb_endpoints"]
+    second = {"endpoint": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": b.port}}}}
+    endpoints.append(second)
+    path = tmp_path / "envoy.json"
+    path.write_text(json.dumps(config))
+    envoy = subprocess.Popen(envoy_command(path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        before = [grpc_calls_started(s, "CreateMatch") for s in (a, b)]
+        with OrreryClient(f"127.0.0.1:{port}", timeout=30) as client:
+            client.wait_ready(60)
+            matches = [_retrying(lambda: client.create_match("kuhn", players=2, seed=1)) for _ in range(10)]
+            for match in matches:  # whichever replica made it, any replica plays it
+                view = client.observation(match, 0, token=match.tokens[0])
+                client.apply(match, 0, action_id=view.legal_actions[0].id, token=match.tokens[0])
+        per_replica = [grpc_calls_started(s, "CreateMatch") - n for s, n in zip((a, b), before, strict=True)]
+        assert sum(per_replica) == 10 and min(per_replica) >= 3, per_replica  # round robin: 5 and 5
+    finally:
+        envoy.terminate()
+        envoy.wait(20)
