@@ -20,6 +20,7 @@ under an advisory lock, so replicas starting together apply each once and never 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -210,9 +211,16 @@ class PostgresMatchStore(MatchStore):
         self._listening = threading.Event()
 
     def close(self) -> None:
+        """Stop listening, give up this replica's AI claims (the others take those turns at their next
+        look, not after the lease), close the pool."""
         self._closing.set()
         if self._listener is not None:
             self._listener.join(timeout=5 * LISTEN_TIMEOUT_S)
+        try:
+            with self._transaction() as db:
+                db.execute("DELETE FROM ai_claims WHERE owner = ?", (self.replica,))
+        except Exception:  # noqa: BLE001 - the database is gone: the claims lapse with their lease
+            log.warning("could not release this replica's AI claims; they lapse with their lease")
         self._pool.close()
 
     def _count_active(self) -> int:
@@ -221,9 +229,16 @@ class PostgresMatchStore(MatchStore):
 
     @contextmanager
     def _reading(self) -> Iterator[Any]:
-        with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            yield _Connection(conn)
+        # BEGIN with its isolation level in one statement (conn.transaction() would take two round trips).
+        with self._pool.connection() as conn:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            try:
+                yield _Connection(conn)
+            except BaseException:
+                with contextlib.suppress(Exception):  # a broken connection: the pool discards it
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:

@@ -207,6 +207,8 @@ def test_an_ai_turn_is_claimed_by_one_replica_until_its_lease_lapses(postgres_se
         assert b.active_ai_matches() == [created.match_id]
         assert b.ai_turn(created.match_id) is not None
         assert a.ai_turn(created.match_id) is None
+        b.close()  # a replica that stops gives its claims up: no wait for the lease
+        assert a.ai_turn(created.match_id) is not None
     finally:
         a.close()
         b.close()

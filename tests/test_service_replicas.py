@@ -202,6 +202,13 @@ def test_watch_on_one_replica_streams_moves_applied_on_the_other(two_replicas):
         end = next(stream)
         assert end.kind == pb.MATCH_EVENT_END and end.move_number == played[-1][0]
         assert time.monotonic() - started < 30
+        # A resignation on B ends the stream on A too.
+        other = on_a.create_match("kuhn", players=2, seed=5)
+        watched = on_a.watch(other, 1, token=other.tokens[1], timeout=60)
+        assert next(watched).kind == pb.MATCH_EVENT_SYNC
+        on_b.resign(other, 0, token=other.tokens[0])
+        end = next(watched)
+        assert (end.kind, end.status, end.resigned_seat) == (pb.MATCH_EVENT_END, pb.MATCH_STATUS_RESIGNED, 0)
 
 
 def grpc_calls_started(server, method: str) -> float:
