@@ -81,30 +81,17 @@ def test_a_kill_9_of_one_replica_mid_play_loses_no_acknowledged_move(two_replica
                 while True:
                     client = live(player + rng.randrange(2))
                     try:
-                        view = client.observation(match, 0, token=match.tokens[0])
-                        if view.game_over:
+                        move = play_a_move(client, match, rng)
+                        if move is None:
                             break
-                        seat = view.current_player
-                        seen = client.observation(match, seat, token=match.tokens[seat])
-                        action = rng.choice(seen.legal_actions).id
-                        done = client.apply(
-                            match,
-                            seat,
-                            action_id=action,
-                            expected_move_number=view.move_number,
-                            token=match.tokens[seat],
-                        )
                     except grpc.RpcError as exc:
                         # The replica died under the call (not acknowledged: it may or may not have
                         # committed), or another player's move got in first: look again.
-                        if exc.code() not in (
-                            grpc.StatusCode.UNAVAILABLE,
-                            grpc.StatusCode.FAILED_PRECONDITION,
-                        ):
+                        if exc.code() not in RETRIED:
                             raise
                         continue
                     with record:
-                        acknowledged.append((match.match_id, done.move_number, seat, action))
+                        acknowledged.append((match.match_id, *move))
         except BaseException as exc:  # noqa: BLE001 - reported by the test thread
             errors.append(exc)
         finally:
@@ -132,6 +119,20 @@ def test_a_kill_9_of_one_replica_mid_play_loses_no_acknowledged_move(two_replica
     for match_id, n in stored:
         by_match.setdefault(match_id, []).append(n)
     assert len(by_match) == 16 and all(sorted(ns) == list(range(1, len(ns) + 1)) for ns in by_match.values())
+
+
+def play_a_move(client: OrreryClient, match, rng: random.Random) -> tuple[int, int, int] | None:
+    """A random legal move for the seat to move, sent with expected_move_number: (move number, seat,
+    action id) once acknowledged; None if the match is over."""
+    view = client.observation(match, 0, token=match.tokens[0])
+    if view.game_over:
+        return None
+    seat = view.current_player
+    seen = client.observation(match, seat, token=match.tokens[seat])
+    action = rng.choice(seen.legal_actions).id
+    token = match.tokens[seat]
+    done = client.apply(match, seat, action_id=action, expected_move_number=view.move_number, token=token)
+    return done.move_number, seat, action
 
 
 def _retrying(call):
@@ -183,21 +184,12 @@ def test_watch_on_one_replica_streams_moves_applied_on_the_other(two_replicas):
         rng = random.Random(1)
         played = []
         started = time.monotonic()
-        while True:
-            view = on_b.observation(match, 0, token=match.tokens[0])
-            if view.game_over:
-                break
-            seat = view.current_player
-            seen = on_b.observation(match, seat, token=match.tokens[seat])
-            action = rng.choice(seen.legal_actions).id
-            done = on_b.apply(match, seat, action_id=action, token=match.tokens[seat])
-            played.append((done.move_number, seat, action))
+        while (move := play_a_move(on_b, match, rng)) is not None:
+            played.append(move)
             event = next(stream)  # relayed by replica A from B's NOTIFY
             assert (event.kind, event.move_number, event.seat, event.action.id) == (
                 pb.MATCH_EVENT_MOVE,
-                done.move_number,
-                seat,
-                action,
+                *move,
             )
         end = next(stream)
         assert end.kind == pb.MATCH_EVENT_END and end.move_number == played[-1][0]
