@@ -5,6 +5,7 @@ in-process search with small iteration budgets, so this stays a few seconds."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -28,6 +29,8 @@ SERVE = [
     "test-fast",
     "--max-matches-per-minute",
     "0",
+    "--max-budget-ms",  # so an AI turn's claim lapses after 2 x 1 s + 10 s
+    "1000",
 ]
 
 
@@ -43,13 +46,28 @@ def replica(url: str, folder):
     return start_server([*SERVE, "--db", url], cwd=str(folder), same_imports=True)
 
 
-@pytest.fixture
-def two_replicas(postgres_server, tmp_path):
+@contextlib.contextmanager
+def replicas_on_a_new_database(postgres_server, folder):
     url = postgres_server.new_database()
-    servers = [replica(url, tmp_path / "a"), replica(url, tmp_path / "b")]
-    yield url, servers
-    for server in servers:
-        server.terminate()
+    servers = [replica(url, folder / "a"), replica(url, folder / "b")]
+    try:
+        yield url, servers
+    finally:
+        for server in servers:
+            server.terminate()
+
+
+@pytest.fixture(scope="module")
+def two_replicas(postgres_server, tmp_path_factory):
+    """Shared by the tests that leave both running (each counts only its own matches and calls)."""
+    with replicas_on_a_new_database(postgres_server, tmp_path_factory.mktemp("replicas")) as pair:
+        yield pair
+
+
+@pytest.fixture
+def two_replicas_to_kill(postgres_server, tmp_path):
+    with replicas_on_a_new_database(postgres_server, tmp_path) as pair:
+        yield pair
 
 
 def stored_moves(url: str) -> dict[tuple[str, int], tuple[int, int, int]]:
@@ -61,8 +79,24 @@ def stored_moves(url: str) -> dict[tuple[str, int], tuple[int, int, int]]:
     return {(m, n): (seat, action, by_ai) for m, n, seat, action, by_ai in rows}
 
 
-def test_a_kill_9_of_one_replica_mid_play_loses_no_acknowledged_move(two_replicas):
-    url, (a, b) = two_replicas
+def ai_claim(url: str, match_id: str) -> tuple[str, int] | None:
+    """(owner, move number) of the match's AI claim."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        found = conn.execute("SELECT owner, move_number FROM ai_claims WHERE match_id = %s", (match_id,))
+        row = found.fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+def test_a_kill_9_of_one_replica_mid_play_loses_no_acknowledged_move(two_replicas_to_kill):
+    """People play 16 matches through both replicas while replica A also plays a match of AI seats
+    (1 s per move); A is SIGKILLed mid-play. Every acknowledged move is stored, and B takes over A's
+    AI match once A's claim lapses and plays it to the end."""
+    url, (a, b) = two_replicas_to_kill
+    with OrreryClient(a.target, timeout=30) as on_a:
+        seats = [ai_seat(milliseconds=1000, seed=s) for s in range(3)]
+        ai_match = on_a.create_match("kuhn", players=3, seed=9, seats=seats)
     acknowledged: list[tuple[str, int, int, int]] = []  # (match_id, move_number, seat, action)
     record = threading.Lock()
     killed = threading.Event()
@@ -104,12 +138,19 @@ def test_a_kill_9_of_one_replica_mid_play_loses_no_acknowledged_move(two_replica
     deadline = time.monotonic() + 60
     while len(acknowledged) < 12 and time.monotonic() < deadline:
         time.sleep(0.01)
+    claim_at_kill = ai_claim(url, ai_match.match_id)
     a.process.kill()  # SIGKILL, mid-play: other players' calls to it are in flight
     a.process.wait()
     killed.set()
+    ai_moves_at_kill = sum(m == ai_match.match_id for m, _ in stored_moves(url))
     for t in players:
         t.join(120)
     assert not errors, errors
+    with OrreryClient(b.target, timeout=30) as on_b:
+        events = list(on_b.watch(ai_match, token=ai_match.spectator_token, timeout=90))
+    assert events[-1].kind == pb.MATCH_EVENT_END and events[-1].status == pb.MATCH_STATUS_FINISHED
+    assert claim_at_kill is not None and ai_moves_at_kill < events[-1].move_number  # it was mid-play
+    assert ai_claim(url, ai_match.match_id)[0] != claim_at_kill[0]  # B played the rest
     before_kill = 12
     assert len(acknowledged) > before_kill  # play went on through the other replica
     stored = stored_moves(url)
@@ -118,7 +159,7 @@ def test_a_kill_9_of_one_replica_mid_play_loses_no_acknowledged_move(two_replica
     by_match: dict[str, list[int]] = {}
     for match_id, n in stored:
         by_match.setdefault(match_id, []).append(n)
-    assert len(by_match) == 16 and all(sorted(ns) == list(range(1, len(ns) + 1)) for ns in by_match.values())
+    assert len(by_match) == 17 and all(sorted(ns) == list(range(1, len(ns) + 1)) for ns in by_match.values())
 
 
 def play_a_move(client: OrreryClient, match, rng: random.Random) -> tuple[int, int, int] | None:
@@ -170,7 +211,8 @@ def test_ai_seats_are_played_once_between_two_replicas(two_replicas):
     finally:
         for c in clients:
             c.close()
-    moves = stored_moves(url)
+    ours = {m.match_id for m in matches}
+    moves = {key: move for key, move in stored_moves(url).items() if key[0] in ours}
     assert all(by_ai for _, _, by_ai in moves.values())
     assert searched == len(moves)  # one search per AI move, on one replica or the other
 
