@@ -1,5 +1,5 @@
 """Single-minded Tiny Epic Galaxies: Beyond the Black bots for the balance report (tournament `factory`
-bots, docs/rules/tiny_epic_galaxies.md section 13.14). Run with PYTHONPATH=tests.
+bots, docs/rules/tiny_epic_galaxies.md section 13.15). Run with PYTHONPATH=tests.
 
 `balanced` is a one-ply evaluate() bot that looks through its own micro-steps: a choice that opens a
 decision of its own (hire: pilot, then ship, then dice, then the ship replaced; explore: take or reveal;
