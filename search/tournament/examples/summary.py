@@ -101,6 +101,29 @@ class BtbTally:
             print(f"    Wilson interval wholly above {fair:.2f}: {', '.join(r[2] for r in above) or 'none'}")
 
 
+def table_shares(complete: list[list[dict]]) -> None:
+    """3-5 players, two bots: each bot's share of the wins (first places of any of its seats). A set
+    seats each bot equally often in every seat, so 0.5 is even; the Wilson interval treats games as
+    independent, which they are not quite (one deal per set)."""
+    shares: dict[tuple[str, ...], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    counts: dict[tuple[str, ...], int] = defaultdict(int)
+    for rs in complete:
+        for r in rs:
+            bots = tuple(sorted(set(r["seats"])))
+            if len(bots) != 2:
+                continue
+            counts[bots] += 1
+            for seat, bot in enumerate(r["seats"]):
+                shares[bots][bot] += win_share(r, seat)
+    for bots, n in sorted(counts.items()):
+        for bot in bots:
+            lo, hi = wilson(shares[bots][bot], n)
+            print(
+                f"  {bot} in {' vs '.join(bots)}: wins {shares[bots][bot]:g}/{n} = {shares[bots][bot] / n:.3f}, "
+                f"Wilson [{lo:.3f}, {hi:.3f}]"
+            )
+
+
 def summarize(path: str) -> None:
     with open(path) as f:
         lines = [json.loads(line) for line in f if line.strip()]
@@ -145,6 +168,7 @@ def summarize(path: str) -> None:
     if expansion is not None:
         expansion.report(len(games))
     if players != 2:
+        table_shares(complete)
         return
     pairs = defaultdict(list)  # (bot, opponent) -> per-set scores of bot
     for rs in complete:
