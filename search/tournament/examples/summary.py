@@ -117,11 +117,10 @@ def table_shares(complete: list[list[dict]]) -> None:
                 shares[bots][bot] += win_share(r, seat)
     for bots, n in sorted(counts.items()):
         for bot in bots:
-            lo, hi = wilson(shares[bots][bot], n)
-            print(
-                f"  {bot} in {' vs '.join(bots)}: wins {shares[bots][bot]:g}/{n} = {shares[bots][bot] / n:.3f}, "
-                f"Wilson [{lo:.3f}, {hi:.3f}]"
-            )
+            won = shares[bots][bot]
+            lo, hi = wilson(won, n)
+            table = " vs ".join(bots)
+            print(f"  {bot} in {table}: wins {won:g}/{n} = {won / n:.3f}, Wilson [{lo:.3f}, {hi:.3f}]")
 
 
 def summarize(path: str) -> None:
