@@ -1,19 +1,27 @@
 // The Orrery reference web client: every call goes through the gateway (Envoy) as gRPC-Web.
 // Flow: ListGames -> CreateMatch (you are seat 0, the other seats are AI) -> WatchMatch (server
 // stream: each move as it happens) + GetObservation (board picture, legal moves) -> ApplyAction;
-// Hint = Analyze (server stream, top three candidates); Replay = GetReplay with pictures.
-// document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "over", "error") and
-// dataset.moves (moves played) say where the page is, for people and for tests.
+// Hint = Analyze (server stream, top three candidates); Resign = ResignMatch; Replay = GetReplay
+// with pictures (opens once the match is over).
+// document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "over", "error"),
+// dataset.moves (moves played) and dataset.views (pictures shown) say where the page is, for people
+// and for tests.
 import { connect } from "./grpcweb.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT = 0;
 const ORDINAL = ["1st", "2nd", "3rd", "4th", "5th"];
+const FILTER_FROM = 12;  // show the filter box when there are at least this many legal moves
+const HINT_MS = 500;  // the hint's search budget
 let client = null;
 let games = [];
-let match = null;  // {id, players, token, ai: [bool], moveNumber, view}
-let refreshSerial = 0;
+let match = null;  // {id, players, token, ai: [bool], moveNumber, view, over}
 let watchAbort = null;
+let views = 0;
+// One GetObservation at a time; moves that arrive meanwhile ask for one more afterwards (an AI
+// seat may play many moves in a burst: the page shows the latest, not every step).
+let refreshing = null;
+let refreshAgain = false;
 
 function setState(state, text, error = false) {
   document.body.dataset.state = state;
@@ -36,7 +44,9 @@ async function start() {
   games = (await client.unary("ListGames", {})).games;
   const select = $("game");
   for (const g of games) {
-    select.add(new Option(g.testingOnly ? `${g.title} (test game)` : g.title, g.name));
+    const option = new Option(g.testingOnly ? `${g.title} (test game)` : g.title, g.name);
+    option.title = g.title;
+    select.add(option);
   }
   select.value = games.some((g) => g.name === "trian") ? "trian" : games[0].name;
   select.onchange = fillGameOptions;
@@ -44,7 +54,9 @@ async function start() {
   fillGameOptions();
   $("setup").onsubmit = (e) => { e.preventDefault(); newMatch().catch(fail); };
   $("hint").onclick = () => hint().catch(fail);
+  $("resign").onclick = () => resign().catch(fail);
   $("replay").onclick = () => replay().catch(fail);
+  $("filter").oninput = applyFilter;
   $("new-match").disabled = false;
   setState("ready", "Pick a game and start a match against the AI.");
 }
@@ -55,22 +67,23 @@ function currentGame() {
 
 function fillGameOptions() {
   const g = currentGame();
+  $("game").title = g.title;
   const variant = $("variant");
   variant.length = 0;
-  for (const v of g.variants) variant.add(new Option(v, v));
+  for (const v of g.variants) variant.add(new Option(v.replaceAll("_", " "), v));
   fillPlayers();
 }
 
+// A variant listed in variantPlayerCounts is playable at exactly those counts; the others at the
+// game's counts.
 function fillPlayers() {
   const g = currentGame();
-  const counts = new Set(g.playerCounts);
-  for (const vp of g.variantPlayerCounts || []) {
-    if (vp.variant === $("variant").value) vp.playerCounts.forEach((n) => counts.add(n));
-  }
+  const own = (g.variantPlayerCounts || []).find((vp) => vp.variant === $("variant").value);
+  const counts = own ? own.playerCounts : g.playerCounts;
   const players = $("players");
   players.length = 0;
   for (const n of [...counts].sort((a, b) => a - b)) players.add(new Option(String(n), String(n)));
-  players.value = counts.has(2) ? "2" : players.options[0].value;
+  players.value = counts.includes(2) ? "2" : players.options[0].value;
 }
 
 async function newMatch() {
@@ -87,9 +100,12 @@ async function newMatch() {
     ai: created.seatTokens.map((t) => t.ai), moveNumber: 0, view: null, over: false,
   };
   $("log").replaceChildren();
-  $("hint-list").replaceChildren();
+  clearHint();
+  $("filter").value = "";
   $("replay-bar").hidden = true;
   $("replay").disabled = true;
+  $("resign").disabled = false;
+  delete document.body.dataset.replay;
   await refresh();
   watch(match);
 }
@@ -101,15 +117,10 @@ async function watch(m) {
     for await (const ev of events) {
       if (m !== match) return;
       if (ev.kind === "MATCH_EVENT_MOVE") {
-        const li = document.createElement("li");
-        li.value = ev.moveNumber;
-        li.textContent = `seat ${ev.seat}${ev.byAi ? " (AI)" : " (you)"}: ${ev.action.label}`;
-        if (ev.byAi) li.classList.add("ai");
-        $("log").append(li);
-        li.scrollIntoView({ block: "nearest" });
-        await refresh();
+        logMove(ev);
+        refresh().catch(fail);
       } else if (ev.kind === "MATCH_EVENT_END") {
-        await refresh();
+        refresh().catch(fail);
       }
     }
   } catch (err) {
@@ -117,25 +128,59 @@ async function watch(m) {
   }
 }
 
+function logMove(ev) {
+  const log = $("log");
+  const li = document.createElement("li");
+  li.value = ev.moveNumber;
+  li.textContent = `seat ${ev.seat}${ev.byAi ? " (AI)" : " (you)"}: ${ev.action.label}`;
+  if (ev.byAi) li.classList.add("ai");
+  log.append(li);
+  log.scrollTop = log.scrollHeight;  // scroll the list, never the page
+}
+
 async function refresh() {
-  const serial = ++refreshSerial;
-  const m = match;
-  const view = await client.unary("GetObservation", { matchId: m.id, seat: SEAT }, md());
-  if (serial !== refreshSerial || m !== match) return;  // a newer refresh is on its way
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    try {
+      do {
+        refreshAgain = false;
+        const m = match;
+        const view = await client.unary("GetObservation", { matchId: m.id, seat: SEAT }, md());
+        if (m === match && view.moveNumber >= m.moveNumber) show(m, view);
+      } while (refreshAgain);
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+function show(m, view) {
+  const turnChanged = !m.view || m.view.moveNumber !== view.moveNumber || m.view.gameOver !== view.gameOver;
   m.view = view;
   m.moveNumber = view.moveNumber;
   document.body.dataset.moves = String(view.moveNumber);
-  $("board").innerHTML = view.svg;
-  showMoves(view);
+  if (document.body.dataset.replay === undefined) {
+    $("board").innerHTML = view.svg;
+    document.body.dataset.views = String(++views);
+  }
+  if (turnChanged) {
+    showMoves(view);
+    clearHint();
+  }
   if (view.gameOver) {
     m.over = true;
     const place = view.ranks.length ? ORDINAL[view.ranks[SEAT]] || `#${view.ranks[SEAT] + 1}` : "no result";
     const scores = view.scores.map((s, i) => `seat ${i}: ${Number(s).toFixed(2)}`).join(", ");
     setState("over", `Game over (${view.status.replace("MATCH_STATUS_", "").toLowerCase()}): you finished ${place}. ${scores}`);
     $("hint").disabled = true;
+    $("resign").disabled = true;
     $("replay").disabled = false;
   } else if (view.yourTurn) {
-    setState("your-turn", `Your turn — move ${view.moveNumber + 1}.`);
+    setState("your-turn", `Your turn — move ${view.moveNumber + 1} (${view.legalActions.length} legal).`);
     $("hint").disabled = false;
   } else {
     setState("waiting", `Seat ${view.currentPlayer}${m.ai[view.currentPlayer] ? " (AI)" : ""} is thinking…`);
@@ -143,37 +188,69 @@ async function refresh() {
   }
 }
 
+function kindOf(action) {
+  try {
+    return JSON.parse(action.structJson || "{}").kind || "move";
+  } catch {
+    return "move";
+  }
+}
+
+// Legal moves grouped by the action's kind (in the order the game lists them); a filter box for
+// long lists (Galaxy of Trian and Tiny Epic Galaxies can offer dozens).
 function showMoves(view) {
   const box = $("moves");
   box.replaceChildren();
-  $("hint-list").replaceChildren();
   const groups = new Map();
   for (const a of view.legalActions) {
-    const kind = JSON.parse(a.structJson || "{}").kind || "move";
+    const kind = kindOf(a);
     if (!groups.has(kind)) groups.set(kind, []);
     groups.get(kind).push(a);
   }
   for (const [kind, actions] of groups) {
-    const group = document.createElement("div");
+    const group = document.createElement("details");
     group.className = "group";
-    const h = document.createElement("h3");
-    h.textContent = kind.replaceAll("_", " ");
-    group.append(h);
+    group.open = true;
+    group.dataset.kind = kind;
+    const summary = document.createElement("summary");
+    summary.textContent = kind.replaceAll("_", " ");
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = String(actions.length);
+    summary.append(count);
+    group.append(summary);
     for (const a of actions) {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = a.label;
+      b.title = a.label;
       b.dataset.action = String(a.id);
       b.onclick = () => play(a.id).catch(fail);
-      b.onmouseenter = () => mark(a.id, true);
-      b.onmouseleave = () => mark(a.id, false);
+      b.onmouseenter = b.onfocus = () => mark(a.id, true);
+      b.onmouseleave = b.onblur = () => mark(a.id, false);
       group.append(b);
     }
     box.append(group);
   }
+  $("filter").hidden = view.legalActions.length < FILTER_FROM;
+  $("move-count").textContent = view.legalActions.length ? `(${view.legalActions.length})` : "";
+  applyFilter();
 }
 
-// Show the board cells a move touches (the picture carries them as hidden .target outlines).
+function applyFilter() {
+  const words = $("filter").hidden ? [] : $("filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+  for (const group of $("moves").querySelectorAll(".group")) {
+    let shown = 0;
+    for (const b of group.querySelectorAll("button")) {
+      const text = `${group.dataset.kind} ${b.textContent}`.toLowerCase().replaceAll("_", " ");
+      b.hidden = !words.every((w) => text.includes(w));
+      if (!b.hidden) shown += 1;
+    }
+    group.hidden = shown === 0;
+  }
+}
+
+// Show the board parts a move touches (the picture carries them as hidden .target outlines).
 function mark(id, on) {
   for (const el of $("board").querySelectorAll(".target")) {
     if ((el.dataset.actions || "").split(" ").includes(String(id))) el.classList.toggle("on", on);
@@ -189,35 +266,61 @@ async function play(id) {
   await refresh();
 }
 
-async function hint() {
+function clearHint() {
   const list = $("hint-list");
+  list.replaceChildren();
+  delete list.dataset.final;
+  for (const b of $("moves").querySelectorAll("button.hinted")) b.classList.remove("hinted");
+}
+
+async function hint() {
+  const m = match;
+  const list = $("hint-list");
+  clearHint();
   $("hint").disabled = true;
-  const query = { match: { matchId: match.id, seat: SEAT }, params: { budget: { milliseconds: 500 }, topK: 3 } };
+  const query = { match: { matchId: m.id, seat: SEAT }, params: { budget: { milliseconds: HINT_MS }, topK: 3 } };
   for await (const update of client.stream("Analyze", { query, progressIntervalMs: 150 }, md())) {
+    if (m !== match) return;
     if (!update.result) continue;  // a progress message before the first answer
-    const items = [];
-    for (const c of update.result.candidates.slice(0, 3)) {
-      const li = document.createElement("li");
-      li.textContent = `${c.action.label} — value ${c.value.toFixed(3)}, ${(100 * c.visitShare).toFixed(0)}% of visits`;
-      const bar = document.createElement("span");
-      bar.className = "bar";
-      bar.style.width = `${Math.round(80 * c.visitShare)}px`;
-      li.append(bar);
-      items.push(li);
-    }
+    const items = update.result.candidates.slice(0, 3).map(hintItem);
     list.replaceChildren(...items);
     if (update.final) {
       list.dataset.final = "1";
       const best = update.result.candidates[0];
-      for (const b of $("moves").querySelectorAll("button")) {
-        b.classList.toggle("hinted", best && b.dataset.action === String(best.action.id));
+      const button = best && $("moves").querySelector(`button[data-action='${best.action.id}']`);
+      if (button) {
+        button.classList.add("hinted");
+        button.closest("details").open = true;
+        button.scrollIntoView({ block: "nearest" });
       }
     }
   }
   $("hint").disabled = !(match.view && match.view.yourTurn);
 }
 
+function hintItem(c) {
+  const li = document.createElement("li");
+  li.dataset.action = String(c.action.id);
+  li.textContent = `${c.action.label} — value ${c.value.toFixed(3)}, ${(100 * c.visitShare).toFixed(0)}% of visits`;
+  const bar = document.createElement("span");
+  bar.className = "bar";
+  bar.style.width = `${Math.round(80 * c.visitShare)}px`;
+  li.append(bar);
+  li.onmouseenter = () => mark(c.action.id, true);
+  li.onmouseleave = () => mark(c.action.id, false);
+  return li;
+}
+
+async function resign() {
+  if (!match || match.over) return;
+  $("resign").disabled = true;
+  await client.unary("ResignMatch", { matchId: match.id, seat: SEAT }, md());
+  await refresh();
+}
+
 async function replay() {
+  $("replay").disabled = true;
+  setState("over", "Loading the replay…");
   const r = await client.unary("GetReplay", { matchId: match.id, svgSeat: SEAT });
   const frames = [{ svg: r.initialSvg, text: "start" }].concat(
     r.moves.map((mv) => ({ svg: mv.svg, text: `move ${mv.moveNumber}: seat ${mv.seat} ${mv.action.label}` })));
@@ -233,6 +336,8 @@ async function replay() {
   $("replay-prev").onclick = () => show(Math.max(0, Number(slider.value) - 1));
   $("replay-next").onclick = () => show(Math.min(frames.length - 1, Number(slider.value) + 1));
   $("replay-bar").hidden = false;
+  $("replay").disabled = false;
+  setState("over", `Replay: ${frames.length - 1} moves (◀ ▶ or the slider).`);
   show(0);
 }
 
