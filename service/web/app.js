@@ -11,7 +11,7 @@ import { connect } from "./grpcweb.js";
 const $ = (id) => document.getElementById(id);
 const SEAT = 0;
 const ORDINAL = ["1st", "2nd", "3rd", "4th", "5th"];
-const FILTER_FROM = 12;  // show the filter box when there are at least this many legal moves
+const FILTER_FROM = 2;  // the filter box shows whenever there is a choice to narrow
 const HINT_MS = 500;  // the hint's search budget
 let client = null;
 let games = [];
@@ -196,8 +196,8 @@ function kindOf(action) {
   }
 }
 
-// Legal moves grouped by the action's kind (in the order the game lists them); a filter box for
-// long lists (Galaxy of Trian and Tiny Epic Galaxies can offer dozens).
+// Legal moves grouped by the action's kind (in the order the game lists them), with a filter box:
+// Galaxy of Trian and Tiny Epic Galaxies can offer dozens.
 function showMoves(view) {
   const box = $("moves");
   box.replaceChildren();
