@@ -13,6 +13,7 @@ const SEAT = 0;
 const ORDINAL = ["1st", "2nd", "3rd", "4th", "5th"];
 const FILTER_FROM = 2;  // the filter box shows whenever there is a choice to narrow
 const HINT_MS = 500;  // the hint's search budget
+const RESOURCE_EXHAUSTED = 8;  // gRPC status code
 let client = null;
 let games = [];
 let match = null;  // {id, players, token, ai: [bool], moveNumber, view, over}
@@ -318,17 +319,28 @@ async function resign() {
   await refresh();
 }
 
+// A replay with a picture per move; a match too long for that in one answer (a Tiny Epic Galaxies
+// game can pass the server's 16 MiB message limit) gets its moves without pictures instead.
 async function replay() {
   $("replay").disabled = true;
   setState("over", "Loading the replay…");
-  const r = await client.unary("GetReplay", { matchId: match.id, svgSeat: SEAT });
+  let r;
+  let pictures = true;
+  try {
+    r = await client.unary("GetReplay", { matchId: match.id, svgSeat: SEAT });
+  } catch (err) {
+    if (err.code !== RESOURCE_EXHAUSTED) throw err;
+    r = await client.unary("GetReplay", { matchId: match.id });
+    pictures = false;
+  }
   const frames = [{ svg: r.initialSvg, text: "start" }].concat(
     r.moves.map((mv) => ({ svg: mv.svg, text: `move ${mv.moveNumber}: seat ${mv.seat} ${mv.action.label}` })));
   const slider = $("replay-slider");
   slider.max = String(frames.length - 1);
+  const final = match.view ? match.view.svg : "";
   const show = (i) => {
     slider.value = String(i);
-    $("board").innerHTML = frames[i].svg;
+    $("board").innerHTML = pictures ? frames[i].svg : final;
     $("replay-pos").textContent = `${i} / ${frames.length - 1} — ${frames[i].text}`;
     document.body.dataset.replay = String(i);
   };
@@ -337,7 +349,8 @@ async function replay() {
   $("replay-next").onclick = () => show(Math.min(frames.length - 1, Number(slider.value) + 1));
   $("replay-bar").hidden = false;
   $("replay").disabled = false;
-  setState("over", `Replay: ${frames.length - 1} moves (◀ ▶ or the slider).`);
+  setState("over", pictures ? `Replay: ${frames.length - 1} moves (◀ ▶ or the slider).`
+    : `Replay: ${frames.length - 1} moves, too many for a picture each: the final position is shown.`);
   show(0);
 }
 
