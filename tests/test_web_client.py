@@ -248,7 +248,8 @@ def check_groups_and_filter(browser) -> None:  # type: ignore[no-untyped-def]
 
 
 def check_highlight(browser) -> None:  # type: ignore[no-untyped-def]
-    """Pointing at a move shows the board parts it touches (where the picture marks any)."""
+    """Pointing at a move shows the board parts it touches (where the picture marks any); clicking such a
+    part narrows the moves to those touching it."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
@@ -262,9 +263,21 @@ def check_highlight(browser) -> None:  # type: ignore[no-untyped-def]
         return
     button = browser.find_element(By.CSS_SELECTOR, f"#moves button[data-action='{action}']")
     ActionChains(browser).move_to_element(button).perform()
-    assert browser.find_elements(By.CSS_SELECTOR, "#board .target.on")
+    lit = browser.find_elements(By.CSS_SELECTOR, "#board .target.on")
+    assert lit
     ActionChains(browser).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()
     assert not browser.find_elements(By.CSS_SELECTOR, "#board .target.on")
+    # Clicking that part of the board keeps only the moves that touch it; "all moves" undoes it.
+    ActionChains(browser).move_to_element(lit[0]).click().perform()
+    picked = browser.find_elements(By.CSS_SELECTOR, "#board .target.picked")
+    assert len(picked) == 1  # the outline under the pointer (lit[0], or one drawn over its centre)
+    touching = set(picked[0].get_attribute("data-actions").split())
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#moves button")
+    shown = {b.get_attribute("data-action") for b in buttons if b.is_displayed()}
+    assert shown and shown == touching & {b.get_attribute("data-action") for b in buttons}
+    browser.find_element(By.ID, "pick-clear").click()
+    everything = browser.find_elements(By.CSS_SELECTOR, "#moves button")
+    assert all(b.is_displayed() for b in everything[:20])
 
 
 def assert_not_blank(path: Path) -> None:

@@ -58,6 +58,7 @@ async function start() {
   $("resign").onclick = () => resign().catch(fail);
   $("replay").onclick = () => replay().catch(fail);
   $("filter").oninput = applyFilter;
+  $("pick-clear").onclick = () => { if (picked) pick(picked.el); };
   $("new-match").disabled = false;
   setState("ready", "Pick a game and start a match against the AI.");
 }
@@ -164,11 +165,8 @@ function show(m, view) {
   m.view = view;
   m.moveNumber = view.moveNumber;
   document.body.dataset.moves = String(view.moveNumber);
-  if (document.body.dataset.replay === undefined) {
-    $("board").innerHTML = view.svg;
-    document.body.dataset.views = String(++views);
-  }
   if (turnChanged) {
+    if (document.body.dataset.replay === undefined) showBoard(view.svg);
     showMoves(view);
     clearHint();
   }
@@ -240,15 +238,34 @@ function showMoves(view) {
 
 function applyFilter() {
   const words = $("filter").hidden ? [] : $("filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+  if (picked && !$("board").contains(picked.el)) picked = null;  // a new picture came
+  $("pick-clear").hidden = !picked;
   for (const group of $("moves").querySelectorAll(".group")) {
     let shown = 0;
     for (const b of group.querySelectorAll("button")) {
       const text = `${group.dataset.kind} ${b.textContent}`.toLowerCase().replaceAll("_", " ");
-      b.hidden = !words.every((w) => text.includes(w));
+      b.hidden = !words.every((w) => text.includes(w)) || (picked !== null && !picked.ids.has(b.dataset.action));
       if (!b.hidden) shown += 1;
     }
     group.hidden = shown === 0;
   }
+}
+
+function showBoard(svg) {
+  $("board").innerHTML = svg;
+  document.body.dataset.views = String(++views);
+  for (const el of $("board").querySelectorAll(".target")) el.onclick = () => pick(el);
+}
+
+// A click on a lit part of the board keeps the moves that touch it (click again or "all" to undo).
+let picked = null;  // {el, ids: Set of action ids} or null
+
+function pick(el) {
+  const same = picked && picked.el === el;
+  if (picked) picked.el.classList.remove("picked");
+  picked = same ? null : { el, ids: new Set((el.dataset.actions || "").split(" ").filter(Boolean)) };
+  if (picked) el.classList.add("picked");
+  applyFilter();
 }
 
 // Show the board parts a move touches (the picture carries them as hidden .target outlines).
@@ -340,9 +357,12 @@ async function replay() {
   const final = match.view ? match.view.svg : "";
   const show = (i) => {
     slider.value = String(i);
-    $("board").innerHTML = pictures ? frames[i].svg : final;
+    showBoard(pictures ? frames[i].svg : final);
     $("replay-pos").textContent = `${i} / ${frames.length - 1} — ${frames[i].text}`;
     document.body.dataset.replay = String(i);
+    for (const li of $("log").children) li.classList.toggle("current", li.value === i);
+    const current = $("log").querySelector("li.current");
+    if (current) $("log").scrollTop = current.offsetTop - $("log").offsetTop - 40;
   };
   slider.oninput = () => show(Number(slider.value));
   $("replay-prev").onclick = () => show(Math.max(0, Number(slider.value) - 1));
