@@ -92,8 +92,8 @@ def wait_for(driver, script: str, what: str, timeout: float = 120):  # type: ign
         raise AssertionError(f"waiting for {what}; page state {page()}")
 
 
-def open_client(browser, base: str) -> None:  # type: ignore[no-untyped-def]
-    browser.get(base + "/")
+def open_client(browser, base: str, query: str = "") -> None:  # type: ignore[no-untyped-def]
+    browser.get(base + "/" + query)
     wait_for(browser, "return document.body.dataset.state === 'ready'", "the game list (ListGames)")
 
 
@@ -157,7 +157,7 @@ def test_play_kuhn_against_the_ai_in_a_browser(browser, gateway) -> None:  # typ
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    open_client(browser, gateway)
+    open_client(browser, gateway, "?replay-window=2")  # the replay's pictures come two at a time
     titles = [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "game")).options]
     assert {"kuhn", "trian", "take_the_galaxy", "tiny_epic_galaxies"} <= set(titles)
     new_match(browser, "kuhn")

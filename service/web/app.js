@@ -13,7 +13,8 @@ const SEAT = 0;
 const ORDINAL = ["1st", "2nd", "3rd", "4th", "5th"];
 const FILTER_FROM = 2;  // the filter box shows whenever there is a choice to narrow
 const HINT_MS = 500;  // the hint's search budget
-const RESOURCE_EXHAUSTED = 8;  // gRPC status code
+// Pictures per GetReplay call (at most about 35 KB each); ?replay-window=N changes it (tests use 2).
+const REPLAY_WINDOW = Number(new URLSearchParams(location.search).get("replay-window")) || 100;
 let client = null;
 let games = [];
 let match = null;  // {id, players, token, ai: [bool], moveNumber, view, over}
@@ -336,42 +337,44 @@ async function resign() {
   await refresh();
 }
 
-// A replay with a picture per move; a match too long for that in one answer (a Tiny Epic Galaxies
-// game can pass the server's 16 MiB message limit) gets its moves without pictures instead.
+// A replay with a picture per position, fetched REPLAY_WINDOW pictures at a time (a long Tiny Epic
+// Galaxies game's pictures would not fit in one answer: the server's 16 MiB message limit).
 async function replay() {
+  const m = match;
   $("replay").disabled = true;
   setState("over", "Loading the replay…");
-  let r;
-  let pictures = true;
-  try {
-    r = await client.unary("GetReplay", { matchId: match.id, svgSeat: SEAT });
-  } catch (err) {
-    if (err.code !== RESOURCE_EXHAUSTED) throw err;
-    r = await client.unary("GetReplay", { matchId: match.id });
-    pictures = false;
-  }
+  const r = await client.unary("GetReplay", { matchId: m.id, svgSeat: SEAT, svgFrom: 0, svgCount: REPLAY_WINDOW });
   const frames = [{ svg: r.initialSvg, text: "start" }].concat(
     r.moves.map((mv) => ({ svg: mv.svg, text: `move ${mv.moveNumber}: seat ${mv.seat} ${mv.action.label}` })));
   const slider = $("replay-slider");
   slider.max = String(frames.length - 1);
-  const final = match.view ? match.view.svg : "";
-  const show = (i) => {
+  let serial = 0;
+  const show = async (i) => {
+    const mine = ++serial;
     slider.value = String(i);
-    showBoard(pictures ? frames[i].svg : final);
+    if (!frames[i].svg) {
+      $("replay-pos").textContent = `${i} / ${frames.length - 1} — loading…`;
+      const from = i - (i % REPLAY_WINDOW);
+      const w = await client.unary("GetReplay", { matchId: m.id, svgSeat: SEAT, svgFrom: from, svgCount: REPLAY_WINDOW });
+      if (w.initialSvg) frames[0].svg = w.initialSvg;
+      for (const mv of w.moves) if (mv.svg) frames[mv.moveNumber].svg = mv.svg;
+      if (mine !== serial || m !== match) return;  // the slider moved on meanwhile
+    }
+    showBoard(frames[i].svg);
     $("replay-pos").textContent = `${i} / ${frames.length - 1} — ${frames[i].text}`;
     document.body.dataset.replay = String(i);
     for (const li of $("log").children) li.classList.toggle("current", li.value === i);
     const current = $("log").querySelector("li.current");
     if (current) $("log").scrollTop = current.offsetTop - $("log").offsetTop - 40;
   };
-  slider.oninput = () => show(Number(slider.value));
-  $("replay-prev").onclick = () => show(Math.max(0, Number(slider.value) - 1));
-  $("replay-next").onclick = () => show(Math.min(frames.length - 1, Number(slider.value) + 1));
+  const go = (i) => show(i).catch(fail);
+  slider.oninput = () => go(Number(slider.value));
+  $("replay-prev").onclick = () => go(Math.max(0, Number(slider.value) - 1));
+  $("replay-next").onclick = () => go(Math.min(frames.length - 1, Number(slider.value) + 1));
   $("replay-bar").hidden = false;
   $("replay").disabled = false;
-  setState("over", pictures ? `Replay: ${frames.length - 1} moves (◀ ▶ or the slider).`
-    : `Replay: ${frames.length - 1} moves, too many for a picture each: the final position is shown.`);
-  show(0);
+  setState("over", `Replay: ${frames.length - 1} moves (◀ ▶ or the slider).`);
+  await show(0);
 }
 
 start().catch(fail);
