@@ -233,7 +233,6 @@ function showMoves(view) {
     box.append(group);
   }
   $("filter").hidden = view.legalActions.length < FILTER_FROM;
-  $("move-count").textContent = view.legalActions.length ? `(${view.legalActions.length})` : "";
   applyFilter();
 }
 
@@ -241,15 +240,22 @@ function applyFilter() {
   const words = $("filter").hidden ? [] : $("filter").value.toLowerCase().split(/\s+/).filter(Boolean);
   if (picked && !$("board").contains(picked.el)) picked = null;  // a new picture came
   $("pick-clear").hidden = !picked;
+  let total = 0;
+  let all = 0;
   for (const group of $("moves").querySelectorAll(".group")) {
     let shown = 0;
     for (const b of group.querySelectorAll("button")) {
       const text = `${group.dataset.kind} ${b.textContent}`.toLowerCase().replaceAll("_", " ");
       b.hidden = !words.every((w) => text.includes(w)) || (picked !== null && !picked.ids.has(b.dataset.action));
       if (!b.hidden) shown += 1;
+      all += 1;
     }
     group.hidden = shown === 0;
+    const count = group.querySelectorAll("button").length;
+    group.querySelector(".count").textContent = shown === count ? String(count) : `${shown} of ${count}`;
+    total += shown;
   }
+  $("move-count").textContent = all === 0 ? "" : total === all ? `(${all})` : `(${total} of ${all})`;
 }
 
 function showBoard(svg) {
