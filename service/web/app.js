@@ -46,7 +46,8 @@ async function start() {
   games = (await client.unary("ListGames", {})).games;
   const select = $("game");
   for (const g of games) {
-    const option = new Option(g.testingOnly ? `${g.title} (test game)` : g.title, g.name);
+    const short = g.title.split(" (")[0];  // titles may go on with player counts and variants
+    const option = new Option(g.testingOnly ? `${short} (test game)` : short, g.name);
     option.title = g.title;
     select.add(option);
   }
