@@ -160,6 +160,17 @@ def test_play_kuhn_against_the_ai_in_a_browser(browser, gateway) -> None:  # typ
     open_client(browser, gateway, "?replay-window=2")  # the replay's pictures come two at a time
     titles = [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "game")).options]
     assert {"kuhn", "trian", "take_the_galaxy", "tiny_epic_galaxies"} <= set(titles)
+    # Player counts follow the variant (ListGames' variant_player_counts).
+    for game, variant, counts in [
+        ("tiny_epic_galaxies", "beyond_the_black_rogue_1", ["1"]),
+        ("tiny_epic_galaxies", "beyond_the_black", ["1", "2", "3", "4", "5"]),
+        ("take_the_galaxy", "team", ["4"]),
+        ("trian", "full", ["2", "3", "4"]),
+    ]:
+        Select(browser.find_element(By.ID, "game")).select_by_value(game)
+        Select(browser.find_element(By.ID, "variant")).select_by_value(variant)
+        players = Select(browser.find_element(By.ID, "players")).options
+        assert [o.get_attribute("value") for o in players] == counts, (game, variant)
     new_match(browser, "kuhn")
     assert browser.find_element(By.CSS_SELECTOR, "#board svg title").get_attribute("textContent")
     ask_hint(browser)
