@@ -13,11 +13,12 @@ const SEAT = 0;
 const ORDINAL = ["1st", "2nd", "3rd", "4th", "5th"];
 const FILTER_FROM = 2;  // the filter box shows whenever there is a choice to narrow
 const HINT_MS = 500;  // the hint's search budget
+const WATCH_RETRIES = 5;  // WatchMatch failures in a row before the page shows the error
 // Pictures per GetReplay call (at most about 35 KB each); ?replay-window=N changes it (tests use 2).
 const REPLAY_WINDOW = Number(new URLSearchParams(location.search).get("replay-window")) || 100;
 let client = null;
 let games = [];
-let match = null;  // {id, players, token, ai: [bool], moveNumber, view, over}
+let match = null;  // {id, players, token, ai: [bool], moveNumber, view, over, logged: last move logged}
 let watchAbort = null;
 let views = 0;
 // One GetObservation at a time; moves that arrive meanwhile ask for one more afterwards (an AI
@@ -101,7 +102,7 @@ async function newMatch() {
   });
   match = {
     id: created.matchId, players, token: created.seatTokens[SEAT].token,
-    ai: created.seatTokens.map((t) => t.ai), moveNumber: 0, view: null, over: false,
+    ai: created.seatTokens.map((t) => t.ai), moveNumber: 0, view: null, over: false, logged: 0,
   };
   $("log").replaceChildren();
   clearHint();
@@ -114,25 +115,41 @@ async function newMatch() {
   watch(match);
 }
 
+// WatchMatch for as long as the match runs. A stream that breaks (the gateway closes one idle for an
+// hour, the server restarts) is opened again after the last move shown, so no move is lost or doubled;
+// only repeated failures in a row show an error.
 async function watch(m) {
-  watchAbort = new AbortController();
-  try {
-    const events = client.stream("WatchMatch", { matchId: m.id, seat: SEAT, afterMove: 0 }, md(), watchAbort.signal);
-    for await (const ev of events) {
-      if (m !== match) return;
-      if (ev.kind === "MATCH_EVENT_MOVE") {
-        logMove(ev);
-        refresh().catch(fail);
-      } else if (ev.kind === "MATCH_EVENT_END") {
-        refresh().catch(fail);
+  const abort = new AbortController();
+  watchAbort = abort;
+  let failures = 0;
+  while (m === match && !abort.signal.aborted) {
+    try {
+      const request = { matchId: m.id, seat: SEAT, afterMove: m.logged };
+      for await (const ev of client.stream("WatchMatch", request, md(), abort.signal)) {
+        if (m !== match) return;
+        failures = 0;
+        if (ev.kind === "MATCH_EVENT_MOVE") {
+          if (ev.moveNumber > m.logged) logMove(m, ev);
+          refresh().catch(fail);
+        } else if (ev.kind === "MATCH_EVENT_END") {
+          refresh().catch(fail);
+          return;
+        }
+      }
+    } catch (err) {
+      if (err.name === "AbortError" || m !== match) return;
+      failures += 1;
+      if (failures > WATCH_RETRIES) {
+        fail(err);
+        return;
       }
     }
-  } catch (err) {
-    if (err.name !== "AbortError" && m === match) fail(err);
+    await new Promise((done) => setTimeout(done, 250 * 2 ** failures));
   }
 }
 
-function logMove(ev) {
+function logMove(m, ev) {
+  m.logged = ev.moveNumber;
   const log = $("log");
   const li = document.createElement("li");
   li.value = ev.moveNumber;
