@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from gateway_helpers import envoy_available, running_gateway
+from gateway_helpers import envoy_available, free_port, running_gateway
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -33,14 +33,21 @@ SHOTS = Path(__file__).resolve().parents[1] / "build" / "web-client"
 
 
 @pytest.fixture(scope="module")
-def gateway():  # type: ignore[no-untyped-def]
-    """`orrery serve` (in-process search, one worker) behind `orrery gateway`: the base URL."""
+def service():  # type: ignore[no-untyped-def]
+    """`orrery serve` (in-process search, one worker): its gRPC target."""
     from orrery.service._spawn import running_server
 
     with tempfile.TemporaryDirectory() as folder:
         args = ["--backend", "in-process", "--workers", "1", "--db", str(Path(folder) / "m.sqlite3")]
-        with running_server(args, same_imports=True) as server, running_gateway(server.target) as base:
-            yield base
+        with running_server(args, same_imports=True) as server:
+            yield server.target
+
+
+@pytest.fixture(scope="module")
+def gateway(service):  # type: ignore[no-untyped-def]
+    """`orrery gateway` in front of the service: the base URL."""
+    with running_gateway(service) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -236,6 +243,34 @@ def ai_answered(browser) -> bool:  # type: ignore[no-untyped-def]
             "return ours >= 0 && log.slice(ours).some((li) => li.classList.contains('ai'));"
         )
     )
+
+
+def test_the_page_follows_the_match_across_a_gateway_restart(browser, service) -> None:  # type: ignore[no-untyped-def]
+    """WatchMatch breaks when Envoy goes; the page opens it again after the last move it showed, so the
+    AI's moves keep coming and the log holds each move once."""
+    port = free_port()
+    with running_gateway(service, port) as base:
+        open_client(browser, base)
+        new_match(browser, "take_the_galaxy", "standard")
+        play_move(browser)
+    with running_gateway(service, port):
+        played = 0
+        while not (played >= 2 and ai_answered(browser)):
+            assert (
+                played < MAX_HUMAN_MOVES
+                and browser.execute_script("return document.body.dataset.state") != "error"
+            )
+            wait_for(
+                browser, "return document.body.dataset.state === 'your-turn'", "our turn after the restart"
+            )
+            play_move(browser)
+            played += 1
+        moves = int(browser.execute_script("return document.body.dataset.moves"))
+        wait_for(browser, f"return document.querySelectorAll('#log li').length >= {moves}", "the whole log")
+        logged = browser.execute_script(
+            "return [...document.querySelectorAll('#log li')].map((li) => li.value)"
+        )
+        assert logged == list(range(1, moves + 1))
 
 
 def check_groups_and_filter(browser) -> None:  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ const SEAT = 0;
 const ORDINAL = ["1st", "2nd", "3rd", "4th", "5th"];
 const FILTER_FROM = 2;  // the filter box shows whenever there is a choice to narrow
 const HINT_MS = 500;  // the hint's search budget
-const WATCH_RETRIES = 5;  // WatchMatch failures in a row before the page shows the error
+const WATCH_RETRIES = 8;  // WatchMatch failures in a row (about 45 s of retries) before the page shows the error
 // Pictures per GetReplay call (at most about 35 KB each); ?replay-window=N changes it (tests use 2).
 const REPLAY_WINDOW = Number(new URLSearchParams(location.search).get("replay-window")) || 100;
 let client = null;
@@ -144,7 +144,7 @@ async function watch(m) {
         return;
       }
     }
-    await new Promise((done) => setTimeout(done, 250 * 2 ** failures));
+    await new Promise((done) => setTimeout(done, Math.min(10000, 250 * 2 ** failures)));
   }
 }
 
