@@ -3,7 +3,8 @@ every call goes through Envoy as gRPC-Web. Kuhn: create a match against an AI se
 moves, see the AI answer, reach the end, step through the replay. Each big game (Galaxy of Trian, Take
 The Galaxy, Tiny Epic Galaxies and its Beyond the Black variant): create a two-player match against an
 easy AI seat, make a few moves, get a hint, see the AI answer and the picture change, resign and open
-the replay. Every test checks its screenshot is a picture, not a blank page.
+the replay. The game tests check their screenshots are pictures, not blank pages. And a match goes on across a
+restart of Envoy (the page reopens WatchMatch).
 
 One server, one Envoy and one browser serve the whole module (start-up is most of the cost).
 
