@@ -303,9 +303,15 @@ function mark(id, on) {
 async function play(id) {
   for (const b of $("moves").querySelectorAll("button")) b.disabled = true;
   setState("waiting", "Playing…");
-  await client.unary("ApplyAction", {
-    matchId: match.id, seat: SEAT, actionId: id, expectedMoveNumber: match.moveNumber,
-  }, md());
+  try {
+    await client.unary("ApplyAction", {
+      matchId: match.id, seat: SEAT, actionId: id, expectedMoveNumber: match.moveNumber,
+    }, md());
+  } catch (err) {
+    fail(err);  // the message says why; the moves come back for another try
+    if (match.view) showMoves(match.view);
+    return;
+  }
   await refresh();
 }
 
