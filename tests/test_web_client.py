@@ -288,8 +288,12 @@ def check_groups_and_filter(browser) -> None:  # type: ignore[no-untyped-def]
         return
     word = buttons[-1].text.split()[-1]
     box.send_keys(word)
-    shown = [b.text for b in buttons if b.is_displayed()]
-    assert shown and all(word.lower() in b.lower() for b in shown)
+    shown = browser.execute_script(  # what the filter reads: the group's kind and the label
+        "return [...document.querySelectorAll('#moves button')].filter((b) => b.offsetParent !== null)"
+        ".map((b) => `${b.closest('details').dataset.kind.replaceAll('_', ' ')} ${b.textContent}`)"
+    )
+    assert shown and all(word.lower() in text.lower() for text in shown), (word, shown)
+    assert buttons[-1].is_displayed()
     box.clear()
     browser.execute_script("document.getElementById('filter').dispatchEvent(new Event('input'))")
 
@@ -309,12 +313,14 @@ def check_highlight(browser) -> None:  # type: ignore[no-untyped-def]
     if action is None:
         return
     button = browser.find_element(By.CSS_SELECTOR, f"#moves button[data-action='{action}']")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", button)
     ActionChains(browser).move_to_element(button).perform()
     lit = browser.find_elements(By.CSS_SELECTOR, "#board .target.on")
     assert lit
     ActionChains(browser).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()
     assert not browser.find_elements(By.CSS_SELECTOR, "#board .target.on")
     # Clicking that part of the board keeps only the moves that touch it; "all moves" undoes it.
+    browser.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", lit[0])
     ActionChains(browser).move_to_element(lit[0]).click().perform()
     picked = browser.find_elements(By.CSS_SELECTOR, "#board .target.picked")
     assert len(picked) == 1  # the outline under the pointer (lit[0], or one drawn over its centre)
