@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import dataclasses
 import functools
 import json
 import logging
@@ -35,6 +36,7 @@ from orrery.service._matches import (
     AiTurn,
     Ended,
     History,
+    Replay,
     replay_pictures,
 )
 from orrery.service._metrics import ServiceMetrics
@@ -98,6 +100,26 @@ def _rpc(method: Callable[..., Any]) -> Callable[..., Any]:
             await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged on the server)")
 
     return wrapper
+
+
+def _replay_window(replay: Replay, request: pb.GetReplayRequest) -> range:
+    """The positions whose pictures GetReplay asks for (0 = before move 1, n = after move n): svg_from ..
+    svg_from + svg_count - 1, or to the end when svg_count is 0. A window keeps a long match's answer
+    under the message limit (a 1,431-move Tiny Epic Galaxies game is 46.6 MB of pictures)."""
+    if request.svg_seat >= replay.players:
+        raise invalid("svg_seat", f"must be below players ({replay.players})")
+    total = len(replay.moves) + 1
+    if request.svg_from >= total:
+        raise invalid("svg_from", f"must be below {total} (this match's positions: its moves + 1)")
+    end = total if request.svg_count == 0 else min(total, request.svg_from + request.svg_count)
+    return range(request.svg_from, end)
+
+
+def _window_pictures(replay: Replay, seat: int, window: range) -> dict[int, str]:
+    """The pictures of the positions in `window`, as `seat` saw them. Positions before the window are
+    drawn too (replay_pictures draws from the start), so a late window costs more than an early one."""
+    pictures = replay_pictures(dataclasses.replace(replay, moves=replay.moves[: window.stop - 1]), seat)
+    return {n: pictures[n] for n in window}
 
 
 def _action(view: ActionView) -> pb.Action:
@@ -498,11 +520,12 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     async def GetReplay(self, request: pb.GetReplayRequest, context: Any) -> pb.GetReplayResponse:
         required(request.match_id, "match_id")
         replay = await self.db(self.store.replay, request.match_id)
-        pictures: list[str] = []
+        pictures: dict[int, str] = {}  # position (0 = before move 1, n = after move n) -> SVG
         if request.HasField("svg_seat"):
-            if request.svg_seat >= replay.players:
-                raise invalid("svg_seat", f"must be below players ({replay.players})")
-            pictures = await self.cpu(replay_pictures, replay, request.svg_seat)
+            window = _replay_window(replay, request)
+            pictures = await self.cpu(_window_pictures, replay, request.svg_seat, window)
+        elif request.svg_from or request.svg_count:
+            raise invalid("svg_from" if request.svg_from else "svg_count", "needs svg_seat")
         return pb.GetReplayResponse(
             match_id=replay.match_id,
             game=replay.game,
@@ -510,10 +533,10 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             players=replay.players,
             seed=replay.seed,
             moves=[
-                pb.ReplayMove(move_number=n, seat=s, action=_action(a), svg=pictures[n] if pictures else "")
+                pb.ReplayMove(move_number=n, seat=s, action=_action(a), svg=pictures.get(n, ""))
                 for n, s, a in replay.moves
             ],
-            initial_svg=pictures[0] if pictures else "",
+            initial_svg=pictures.get(0, ""),
             final_state_json=replay.final_state_json,
             scores=list(replay.scores),
             ranks=list(replay.ranks),
