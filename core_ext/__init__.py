@@ -3,6 +3,7 @@
     game = load_game("trian", players=2)
     state = game.new_initial_state(seed=7)
     obs = state.observation(state.current_player)
+    features = observation_tensor(obs)  # float32, observation_tensor_shape("trian", num_players=2)
 
 See core_ext/game.pxd for the C-level contract that search kernels use without the GIL.
 """
@@ -16,6 +17,7 @@ from orrery.core_ext._registry import (
     register,
     registered_games,
 )
+from orrery.core_ext._tensor import observation_tensor, observation_tensor_shape
 from orrery.core_ext.game import Game, Observation, State
 
 __all__ = [
@@ -30,6 +32,8 @@ __all__ = [
     "game_bounds",
     "game_info",
     "load_game",
+    "observation_tensor",
+    "observation_tensor_shape",
     "register",
     "registered_games",
 ]

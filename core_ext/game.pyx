@@ -592,6 +592,12 @@ cdef class Observation:
         head = f"{g.name}/{g.variant}/{g.num_players}/{self.player}:".encode()
         return head + self.raw_bytes()
 
+    def tensor(self):
+        """orrery.core_ext.observation_tensor(self): this seat's view as a float32 vector of the game's
+        fixed shape (layout: the game's rules doc, "Observation tensor")."""
+        from orrery.core_ext._tensor import observation_tensor
+        return observation_tensor(self)
+
     def clone(self):
         cdef Observation c = new_observation(self.game, self.player)
         memcpy(c.ptr, self.ptr, self.game.ops.state_size)

@@ -476,7 +476,9 @@ cdef void _finish_hire(TegState* s, TegTask* t, int k) noexcept nogil:
     cdef TegTask* fo
     _pop(s)
     s.pool[f] -= cost
-    s.bay[f] += cost
+    # Kept apart from the action dice: Piedes repeats "a die already activated this turn" and a hiring
+    # die had no action to repeat (docs section 13.2).
+    s.hire_bay[f] += cost
     s.btb.pilot_where[p] = <uint8_t>(PW_HIRED + g)
     s.gal[g].pilot[kind] = <uint8_t>p
     if k != TEG_NONE:

@@ -83,6 +83,14 @@ cdef object _counts_dict(const uint8_t* counts):
     return {FACE_NAMES[f]: counts[f] for f in range(TEG_FACES) if counts[f]}
 
 
+cdef dict _dice_json(const TegState* s):
+    dice = {"inactive": _counts_dict(s.pool), "activated": _counts_dict(s.bay), "rerolls": s.rerolls,
+            "converter_used": bool(s.converter_used)}
+    if s.btb.on:
+        dice["hiring"] = _counts_dict(s.hire_bay)   # dice activated to hire pilots: no action of their own
+    return dice
+
+
 cdef object _galaxy_name(const TegState* s, int g):
     return "rogue" if s.solo and g == ROGUE else g
 
@@ -164,8 +172,7 @@ cdef dict _dump(const TegState* s, bint with_chance):
         "row": [None if s.row[i] == TEG_NONE else PLANET_NAMES[s.row[i]] for i in range(s.row_size)],
         "discarded": [PLANET_NAMES[p] for p in range(N_PLANETS) if s.where[p] == W_DISCARD],
         "galaxies": gals,
-        "dice": {"inactive": _counts_dict(s.pool), "activated": _counts_dict(s.bay), "rerolls": s.rerolls,
-                 "converter_used": bool(s.converter_used)},
+        "dice": _dice_json(s),
         "follow_cost": s.follow_cost,
         "follow_bonus": [RESOURCE_NAMES[r] for r in range(2) if (s.follow_bonus >> r) & 1],
         "pending": [_task_json(s, &s.stack[i]) for i in range(s.depth)],
@@ -409,13 +416,15 @@ cdef void _load(TegState* s, dict d, int observer) except *:
             any(s.where[p] == W_DECK for p in range(N_PLANETS)):
         # colonies are loaded below; an empty slot needs an empty deck once they are
         pass
-    dice = _obj(d["dice"], "dice", ("inactive", "activated", "rerolls", "converter_used"))
+    dice = _obj(d["dice"], "dice", ("inactive", "activated", "rerolls", "converter_used"),
+                ("hiring",) if s.btb.on else ())
     pool = _faces_counts(dice["inactive"], "dice.inactive", 7)
     bay = _faces_counts(dice["activated"], "dice.activated", 7)
-    if sum(pool) + sum(bay) > 7:
+    hire_bay = _faces_counts(dice.get("hiring", {}), "dice.hiring", 7)
+    if sum(pool) + sum(bay) + sum(hire_bay) > 7:
         _fail("dice", "more than 7 dice")
     for f in range(TEG_FACES):
-        s.pool[f], s.bay[f] = pool[f], bay[f]
+        s.pool[f], s.bay[f], s.hire_bay[f] = pool[f], bay[f], hire_bay[f]
     s.rerolls = _int(dice["rerolls"], "dice.rerolls", 0, 60)
     s.converter_used = _bool(dice["converter_used"], "dice.converter_used")
     s.follow_cost = _int(d["follow_cost"], "follow_cost", 1, 2)
@@ -680,7 +689,8 @@ cdef str _render_state(const TegState* s):
     if s.btb.on:
         lines[1:1] = _render_btb_table(s)
     if s.depth:
-        lines.append(f"dice: inactive {_counts_dict(s.pool) or '-'}, activated {_counts_dict(s.bay) or '-'}")
+        lines.append(f"dice: inactive {_counts_dict(s.pool) or '-'}, activated {_counts_dict(s.bay) or '-'}"
+                     + (f", hiring {_counts_dict(s.hire_bay)}" if _counts_dict(s.hire_bay) else ""))
         lines.append("pending: " + " > ".join(TASK_NAMES[s.stack[i].kind] for i in range(s.depth)))
     return "\n".join(lines)
 

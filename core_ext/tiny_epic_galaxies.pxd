@@ -86,7 +86,8 @@ ctypedef struct TegState:
     uint8_t row[TEG_ROW]          # planet ids, TEG_NONE for an empty slot
     uint8_t where[TEG_PLANET_ROOM]  # W_DECK, W_ROW, W_DISCARD, or W_COLONY + galaxy
     uint8_t pool[TEG_FACES]       # inactive dice of the turn, per face
-    uint8_t bay[TEG_FACES]        # dice activated this turn, per face
+    uint8_t bay[TEG_FACES]        # dice activated this turn for their actions, per face
+    uint8_t hire_bay[TEG_FACES]   # dice activated this turn to hire pilots (no action), per face
     uint8_t rerolls               # rerolls made this turn
     uint8_t converter_used
     uint8_t follow_cost           # 1, or 2 under Nibiru

@@ -467,6 +467,7 @@ cdef void _reset_turn(TegState* s) noexcept nogil:
         s.gal[g].once_used = 0
     memset(s.pool, 0, sizeof(s.pool))
     memset(s.bay, 0, sizeof(s.bay))
+    memset(s.hire_bay, 0, sizeof(s.hire_bay))
     s.rerolls = 0
     s.converter_used = 0
     s.follow_cost = 1

@@ -4,13 +4,17 @@ colonies, points, the secret mission), the Rogue's in solo, from one seat's obse
 
 Reads the `tiny_epic_galaxies/1` payload (docs/rules/tiny_epic_galaxies.md section 10) and the catalogue
 for what a planet or mission name means. Another seat's mission is "?" in an observation and is drawn
-face down. Beyond the Black (pilots, the exploration row) is drawn from the observation when it has those
-fields (`_expansion`), so the base game does not depend on them.
+face down. Beyond the Black (section 13.7 of the rules doc) is drawn when the observation carries its
+fields, so the base game does not depend on them: the table's `beyond_the_black.pilot_row` and
+`exploration_row` (`_expansion`), and on each mat the `hangar` (advanced ship kind -> pilot and ship),
+`retired_pilots`, `exploration_cards` (names the observer may see) and `hidden_cards` (another seat's
+face-down cards: badge and dwarf points only), and ships in Unexplored Space or on a danger track.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from xml.sax.saxutils import quoteattr
 
 from orrery.render._svg import INK, clip, document, marks, rect, seat_colour, text, wrap
 
@@ -27,7 +31,7 @@ FACE_STYLE = {
     "economy": ("#3f8f3a", "ECON", "Advance Economy"),
     "colony": ("#5b6f8a", "UTIL", "Utilize a Colony"),
 }
-RESOURCE_COLOUR = {"energy": "#d89a00", "culture": "#c2185b"}
+RESOURCE_COLOUR = {"energy": "#d89a00", "culture": "#c2185b", "both": "#8a5a8c"}  # both: Beyond the Black
 TRACK_COLOUR = {"diplomacy": "#7b4fa8", "economy": "#3f8f3a"}
 DECISIONS = {
     "keep_mission": "choose a secret mission to keep",
@@ -62,11 +66,15 @@ def _cat() -> dict[str, Any]:
         from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
 
         _catalogue = {
-            "planets": {p["name"]: p for p in CATALOGUE["planets"]},
+            "planets": {
+                p["name"]: p for p in CATALOGUE["planets"] + CATALOGUE["beyond_the_black"]["planets"]
+            },
             "missions": {m["name"]: m for m in CATALOGUE["missions"]},
             "empire": {e["level"]: e for e in CATALOGUE["empire"]},
             "spaces": {int(k): int(v) for k, v in CATALOGUE["spaces_by_vp"].items()},
             "points_to_end": CATALOGUE["points_to_end"],
+            "pilots": {p["name"]: p for p in CATALOGUE["beyond_the_black"]["pilots"]},
+            "cards": {c["name"]: c for c in CATALOGUE["beyond_the_black"]["exploration_cards"]},
         }
     return _catalogue
 
@@ -85,10 +93,30 @@ def _planet(name: str) -> dict[str, Any]:
 
 
 def points(galaxy: dict[str, Any]) -> int:
-    """Colonies' VP + the empire level's VP (missions are scored at the end and not included)."""
+    """Colonies' VP + the empire level's VP, and in Beyond the Black 1 per pilot hired (retired ones too)
+    and the dwarf planets' VP (missions and badge majorities are scored at the end and not included)."""
     cat = _cat()
     total = sum(int(_planet(p).get("vp", 0)) for p in galaxy.get("colonies", []))
+    total += len(_pilots(galaxy)) + sum(_dwarf_vp(c) for c in _cards(galaxy))
     return total + int(cat["empire"].get(int(galaxy.get("empire", 1)), {}).get("vp", 0))
+
+
+def _pilots(galaxy: dict[str, Any]) -> list[str]:
+    """Beyond the Black: every pilot the galaxy has hired, the flying ones first."""
+    hangar = galaxy.get("hangar") or {}
+    return [h["pilot"] for h in hangar.values() if h] + list(galaxy.get("retired_pilots") or [])
+
+
+def _cards(galaxy: dict[str, Any]) -> list[Any]:
+    """Beyond the Black: the galaxy's exploration cards, by name where the observer may see it, else the
+    public part ({"badge", "dwarf_planet_vp"})."""
+    return list(galaxy.get("exploration_cards") or []) + list(galaxy.get("hidden_cards") or [])
+
+
+def _dwarf_vp(card: Any) -> int:
+    if isinstance(card, dict):
+        return int(card.get("dwarf_planet_vp", 0))
+    return int(_cat()["cards"].get(card, {}).get("dwarf_planet_vp", 0))
 
 
 def mission_text(name: str) -> str:
@@ -336,7 +364,12 @@ def _planet_card(
     )
     out.append(
         text(
-            x + 8, y + 40, f"{p['resource']} · {p['track']} track", size=11, fill=track_colour, weight="bold"
+            x + 8,
+            y + 40,
+            f"{'energy & culture' if p['resource'] == 'both' else p['resource']} · {p['track']} track",
+            size=11,
+            fill=track_colour,
+            weight="bold",
         )
     )
     # the orbit track: spaces 0..N, then the colony flag (N + 1 advances colonize)
@@ -473,9 +506,15 @@ def _mat(
             home += 1
         elif ship == "locked":
             lines.append(f"ship {k} locked")
+        elif ship == "unexplored":
+            lines.append(f"ship {k}{_advanced(galaxy, k)} in Unexplored Space")
+        elif isinstance(ship, dict) and "danger" in ship:
+            lines.append(
+                f"ship {k}{_advanced(galaxy, k)} on {ship['danger']} (danger {ship.get('track', 0)})"
+            )
         elif isinstance(ship, dict):
             where = "surface" if ship.get("surface") else f"track {ship.get('track', 0)}"
-            lines.append(f"ship {k} at {ship.get('planet')} ({where})")
+            lines.append(f"ship {k}{_advanced(galaxy, k)} at {ship.get('planet')} ({where})")
     out.append(
         text(
             x + 76 + 22 * max(home, 0),
@@ -545,10 +584,8 @@ def _mat(
             cy += 16
             out.append(text(x + 70, cy, clip(mission_text(mission), 46), size=11, fill="#555"))
         cy += 8
-    for key, value in galaxy.items():  # a per-galaxy field this renderer does not know (Beyond the Black)
-        if key in ("pilots", "hangar") and value:
-            cy += 16
-            out.append(text(x + 12, cy, clip(f"{key}: {', '.join(_names(value))}", 52), size=11))
+    part, cy = _hangar_lines(x, cy, galaxy)
+    out += part
     if galaxy.get("once_used"):
         cy += 16
         out.append(
@@ -566,27 +603,90 @@ def _mat(
     return [frame, *out], h
 
 
-def _names(items: Any) -> list[str]:
-    if isinstance(items, dict):
-        return [f"{k} {v}" for k, v in items.items()]
-    if not isinstance(items, list):
-        return [str(items)]
-    return [str(i.get("name", i)) if isinstance(i, dict) else str(i) for i in items]
+def _advanced(galaxy: dict[str, Any], k: int) -> str:
+    """ " (Aurora)" when ship k has become an advanced ship (Beyond the Black), else ""."""
+    for kind, h in (galaxy.get("hangar") or {}).items():
+        if h and h.get("ship") == k:
+            return f" ({kind})"
+    return ""
+
+
+def _hangar_lines(x: float, cy: float, galaxy: dict[str, Any]) -> tuple[list[str], float]:
+    """Beyond the Black on a mat: the hangar (each advanced ship's active pilot), the retired pilots, the
+    exploration cards (names the observer may see; another seat's face-down ones by count) and the badges
+    (pilots' and cards' badges, all public)."""
+    if "hangar" not in galaxy and "exploration_cards" not in galaxy:
+        return [], cy
+    cat, out = _cat(), []
+    lines: list[tuple[str, str]] = []
+    if "hangar" in galaxy:
+        flying = [(kind, h["pilot"]) for kind, h in galaxy["hangar"].items() if h]
+        if not flying:
+            lines.append(("pilot", "hangar: no pilot yet"))
+        for kind, pilot in flying:  # one line each, the ability clipped: the name must stay whole
+            ability = cat["pilots"].get(pilot, {}).get("text", "")
+            lines.append(("pilot", clip(f"{kind}: {pilot} ({ability})", 56)))
+        if galaxy.get("retired_pilots"):
+            lines.append(("pilot", "retired pilots: " + ", ".join(galaxy["retired_pilots"])))
+    known = list(galaxy.get("exploration_cards") or [])
+    hidden = list(galaxy.get("hidden_cards") or [])
+    desc = ", ".join(known) or "none"
+    if hidden:
+        desc = (", ".join(known) + ", " if known else "") + f"{len(hidden)} face down"
+    lines.append(("exploration", f"exploration cards ({len(known) + len(hidden)}): {desc}"))
+    badges: dict[str, int] = {}
+    for pilot in _pilots(galaxy):
+        for b in cat["pilots"].get(pilot, {}).get("badges", []):
+            badges[b] = badges.get(b, 0) + 1
+    for card in known + hidden:
+        b = card.get("badge") if isinstance(card, dict) else cat["cards"].get(card, {}).get("badge")
+        if b:
+            badges[b] = badges.get(b, 0) + 1
+    lines.append(
+        ("badges", "badges: " + (", ".join(f"{b} {n}" for b, n in sorted(badges.items())) or "none"))
+    )
+    for kind, line in lines:
+        for part in wrap(line, 56)[:3]:
+            cy += 15
+            out.append(text(x + 12, cy, part, size=11, extra=f"data-btb='{kind}'"))
+    return out, cy
 
 
 def _expansion(state: dict[str, Any], y: float) -> tuple[list[str], float]:
-    """Beyond the Black, when the observation carries it: the pilots for hire and the exploration row
-    (any of the fields below that is present), one labelled line each."""
-    fields = [
-        (k, state[k]) for k in ("pilots", "pilot_row", "exploration", "exploration_row") if state.get(k)
-    ]
-    if not fields:
+    """Beyond the Black, when the observation carries it (`beyond_the_black`): the pilots for hire, each
+    with what it is trained for, and the face-up exploration row, each card with its effect."""
+    btb = state.get("beyond_the_black")
+    if not isinstance(btb, dict):
         return [], 0
+    cat = _cat()
     out = [text(16, y + 14, "Beyond the Black", size=14, weight="bold")]
     h = 22.0
-    for key, value in fields:
-        out.append(
-            text(16, y + h + 12, clip(f"{key.replace('_', ' ')}: {', '.join(_names(value))}", 150), size=12)
-        )
-        h += 18
+    rows = (
+        ("pilot", "Pilots for hire", btb.get("pilot_row") or [], cat["pilots"]),
+        ("exploration", "Exploration row", btb.get("exploration_row") or [], cat["cards"]),
+    )
+    for kind, title, names, entries in rows:
+        out.append(text(16, y + h + 12, f"{title}:", size=12, weight="bold"))
+        if not names:
+            out.append(text(130, y + h + 12, "empty", size=12, fill="#999"))
+        for i, name in enumerate(names):
+            bx = 130 + i * 166
+            if name is None:
+                out.append(text(bx, y + h + 12, "(empty slot)", size=11, fill="#999"))
+                continue
+            entry = entries.get(name, {})
+            detail = ", ".join(entry.get("trained", [])) if kind == "pilot" else entry.get("text", "")
+            out.append(rect(bx - 4, y + h, 160, 32, fill="#f4f1ea", stroke="#bbb", rx=4))
+            out.append(
+                text(
+                    bx,
+                    y + h + 12,
+                    clip(name, 24),
+                    size=11,
+                    weight="bold",
+                    extra=f"data-{kind}={quoteattr(name)}",
+                )
+            )
+            out.append(text(bx, y + h + 26, clip(detail, 28), size=10, fill="#555"))
+        h += 38
     return out, h + 8

@@ -50,11 +50,30 @@ def _serve(args: argparse.Namespace) -> int:
         metrics = f"metrics on :{server.metrics_port}" if config.metrics else "metrics off"
         print(f"orrery serving on {config.host}:{server.port} ({metrics})", flush=True)
 
+    from orrery.service._postgres import DatabaseUnavailableError
+
     try:
         asyncio.run(serve(config, on_ready=ready))
-    except StoredMatchesError as exc:
+    except (StoredMatchesError, DatabaseUnavailableError) as exc:
         print(f"orrery serve: {exc}", file=sys.stderr, flush=True)
         return 2
+    return 0
+
+
+def _db_upgrade(args: argparse.Namespace) -> int:
+    from orrery.service._postgres import DatabaseUnavailableError, redacted
+    from orrery.service._store import upgrade_store
+
+    try:
+        before, after = upgrade_store(args.db)
+    except (StoredMatchesError, DatabaseUnavailableError) as exc:
+        print(f"orrery db upgrade: {exc}", file=sys.stderr, flush=True)
+        return 2
+    print(
+        f"{redacted(args.db)}: schema {before} -> {after}"
+        if after != before
+        else f"{redacted(args.db)}: schema {after}, up to date"
+    )
     return 0
 
 
@@ -79,7 +98,12 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--workers", type=int, default=None, help="search workers (default: one per CPU)")
     p.add_argument("--backend", choices=BACKENDS, default="ray", help="ray (default) or in-process threads")
-    p.add_argument("--db", default="orrery-matches.sqlite3", help="SQLite file for hosted matches")
+    p.add_argument(
+        "--db",
+        default="orrery-matches.sqlite3",
+        help="hosted matches: a SQLite file (default orrery-matches.sqlite3, one server), or "
+        "postgresql://user:password@host:port/database (several replicas; needs orrery[postgresql])",
+    )
     p.add_argument("--tls-cert", default=None, help="PEM certificate chain (enables TLS with --tls-key)")
     p.add_argument("--tls-key", default=None, help="PEM private key")
     p.add_argument("--max-budget-ms", type=float, default=10_000.0, help="longest search allowed (ms)")
@@ -264,6 +288,44 @@ def _bench_matches(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_hosted(args: argparse.Namespace) -> int:
+    import contextlib
+    import tempfile
+
+    from orrery.service._bench_hosted import run_hosted_bench
+    from orrery.service._spawn import running_server
+
+    def run(targets: list[str]) -> dict:
+        return run_hosted_bench(
+            targets,
+            game=args.game,
+            concurrency=args.concurrency,
+            seconds=args.seconds,
+            seed=args.seed,
+            ai_iterations=args.ai_iterations,
+        )
+
+    if args.target:
+        result = run(args.target)
+    else:
+        with contextlib.ExitStack() as stack:
+            db = args.db or os.path.join(stack.enter_context(tempfile.TemporaryDirectory()), "hosted.sqlite3")
+            if args.replicas > 1 and not db.startswith(("postgresql://", "postgres://")):
+                print("orrery bench hosted: --replicas > 1 needs --db postgresql://...", file=sys.stderr)
+                return 2
+            serve_args = ["--backend", args.backend, "--workers", str(args.workers), "--db", db]
+            serve_args += ["--max-matches-per-minute", "0", "--config", args.config]
+            servers = [
+                stack.enter_context(running_server(serve_args, same_imports=True))
+                for _ in range(args.replicas)
+            ]
+            result = run([s.target for s in servers])
+            result["server"] = f"{args.replicas} x orrery serve {' '.join(serve_args)}"
+            result["store"] = "postgresql" if db.startswith("postgres") else "sqlite"
+    print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    return 0
+
+
 def _add_search_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ms", type=int, default=None, help="budget in milliseconds")
     p.add_argument("--iterations", type=int, default=None, help="budget in iterations (reproducible)")
@@ -313,6 +375,14 @@ def register(commands: Any, bench: Any) -> None:
     )
     p.set_defaults(func=_serve)
 
+    p = commands.add_parser("db", help="the hosted-match database")
+    db_commands = p.add_subparsers(dest="db_command", required=True, metavar="DB_COMMAND")
+    p = db_commands.add_parser(
+        "upgrade", help="apply the schema migrations the database lacks (serve does too)"
+    )
+    p.add_argument("--db", required=True, help="a SQLite file or a postgresql:// URL, as for serve")
+    p.set_defaults(func=_db_upgrade)
+
     p = commands.add_parser("suggest", help="ask a running server for a move")
     p.add_argument("--target", default="localhost:50051", help="server address (default localhost:50051)")
     p.add_argument("--tls", action="store_true", help="connect with TLS (system roots)")
@@ -355,6 +425,23 @@ def register(commands: Any, bench: Any) -> None:
     p.add_argument("--db", default="orrery-bench.sqlite3", help="for the server it starts")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_service)
+
+    p = bench.add_parser("hosted", help="hosted-match throughput: CreateMatch, ApplyAction, AI seat moves")
+    p.add_argument("--target", action="append", help="a running server (repeat for replicas; default: start)")
+    p.add_argument("--db", default=None, help="for the servers it starts (default: a temporary SQLite file)")
+    p.add_argument("--replicas", type=int, default=1, help="servers to start on --db (PostgreSQL for > 1)")
+    p.add_argument("--backend", choices=BACKENDS, default="in-process", help="for the servers it starts")
+    p.add_argument("--workers", type=int, default=1, help="search workers of each server it starts")
+    p.add_argument("--config", default="test-fast", help="search configuration of the servers it starts")
+    p.add_argument(
+        "--concurrency", type=int, default=8, help="client threads, each playing one match at a time"
+    )
+    p.add_argument("--seconds", type=float, default=10.0)
+    p.add_argument("--game", default="kuhn")
+    p.add_argument("--ai-iterations", type=int, default=50, help="the AI seat's budget per move")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_hosted)
 
     p = bench.add_parser("matches", help="CreateMatch latency with many matches already stored")
     p.add_argument("--stored", type=int, nargs="+", default=[100, 100_000], help="matches in the store")

@@ -34,6 +34,12 @@ class MatchEvents:
             for event in events:
                 queue.put_nowait(event)
 
+    def is_watched(self, match_id: str) -> bool:
+        return match_id in self._watchers
+
+    def watched_matches(self) -> list[str]:
+        return list(self._watchers)
+
     @property
     def watching(self) -> int:
         return sum(len(q) for q in self._watchers.values())

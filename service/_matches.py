@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from orrery.core_ext import GameInputError, game_info, load_game
+from orrery.core_ext import GameInputError, StateFormatError, game_info, load_game
 from orrery.render import to_svg
 from orrery.service._errors import invalid, not_found, precondition
 
@@ -266,9 +266,13 @@ class _Row:
     finished: bool
 
     def state(self) -> Any:
-        return load_game(self.game, players=self.players, variant=self.variant).state_from_json(
-            self.state_json
-        )
+        game = load_game(self.game, players=self.players, variant=self.variant)
+        try:
+            return game.state_from_json(self.state_json)
+        except StateFormatError:
+            # a state stored in an earlier format of its game: the PostgreSQL store's migrations are SQL
+            # only, so its rows are upgraded as they are read (and stored in the current one by the next move)
+            return game.state_from_json(game.upgrade_state_json(self.state_json))
 
 
 def _digest(token: str) -> str:
@@ -319,7 +323,13 @@ def _result(state: Any, status: int, resigned_seat: int, players: int) -> tuple[
 
 
 class MatchStore:
-    """All hosted matches. Thread-safe (one lock); the server calls it from one worker thread."""
+    """All hosted matches in one SQLite file. Thread-safe (one lock); the server calls it from one worker
+    thread. The reference implementation of the MatchStoreBackend protocol (orrery.service._store)."""
+
+    FOR_UPDATE = ""  # what locks a match's row in a change: nothing here (BEGIN IMMEDIATE serialises)
+    SKIP_LOCKED = ""  # what makes a batch skip rows another change holds: nothing here
+    shared = False  # one process only: several replicas need the PostgreSQL store
+    threads = 1  # store calls that may run at once (one connection)
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -387,7 +397,13 @@ class MatchStore:
             self._db.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _reading(self) -> Iterator[Any]:
+        """The connection for a read (several statements, one consistent view)."""
+        with self._lock:
+            yield self._db
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -397,10 +413,12 @@ class MatchStore:
                 raise
             self._db.execute("COMMIT")
 
-    def _row(self, db: sqlite3.Connection, match_id: str) -> _Row:
+    def _row(self, db: Any, match_id: str, *, lock: bool = False) -> _Row:
+        """lock: in a change, lock the match's row until the change commits (a no-op on SQLite, where
+        BEGIN IMMEDIATE already serialises every change)."""
         found = db.execute(
             "SELECT match_id, game, variant, players, seed, state_json, move_number, finished "
-            "FROM matches WHERE match_id = ?",
+            "FROM matches WHERE match_id = ?" + (self.FOR_UPDATE if lock else ""),
             (match_id,),
         ).fetchone()
         if found is None:
@@ -413,16 +431,16 @@ class MatchStore:
     def check_seat_token(self, match_id: str, seat: int, token: str) -> bool:
         """True if `token` is seat's token (seat SPECTATOR: the spectator token). Raises NOT_FOUND /
         INVALID_ARGUMENT for a bad match or seat."""
-        with self._lock:
-            row = self._row(self._db, match_id)
+        with self._reading() as db:
+            row = self._row(db, match_id)
             if seat == SPECTATOR:
-                (stored,) = self._db.execute(
+                (stored,) = db.execute(
                     "SELECT spectator_sha256 FROM matches WHERE match_id = ?", (match_id,)
                 ).fetchone()
                 return stored is not None and hmac.compare_digest(stored, _digest(token))
             if not 0 <= seat < row.players:
                 raise invalid("seat", f"{seat} is not a seat of this {row.players}-player match")
-            (stored,) = self._db.execute(
+            (stored,) = db.execute(
                 "SELECT token_sha256 FROM seats WHERE match_id = ? AND seat = ?", (match_id, seat)
             ).fetchone()
         return hmac.compare_digest(stored, _digest(token))
@@ -431,7 +449,7 @@ class MatchStore:
         """Matches being played (a counter kept with every change, not a query)."""
         return self.active
 
-    def _meta(self, db: sqlite3.Connection, match_id: str) -> MatchMeta:
+    def _meta(self, db: Any, match_id: str) -> MatchMeta:
         found = db.execute(
             "SELECT status, to_move, has_ai, resigned_seat, creator, created_at, updated_at "
             "FROM matches WHERE match_id = ?",
@@ -443,7 +461,7 @@ class MatchStore:
         return MatchMeta(status, to_move, bool(has_ai), resigned, creator, created, updated)
 
     @staticmethod
-    def _ai_specs(db: sqlite3.Connection, match_id: str) -> tuple[AiSpec | None, ...]:
+    def _ai_specs(db: Any, match_id: str) -> tuple[AiSpec | None, ...]:
         rows = db.execute(
             "SELECT ai_json FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)
         ).fetchall()
@@ -517,10 +535,10 @@ class MatchStore:
         )
 
     def seat_view(self, match_id: str, seat: int) -> SeatView:
-        with self._lock:
-            row = self._row(self._db, match_id)
-            meta = self._meta(self._db, match_id)
-            specs = self._ai_specs(self._db, match_id)
+        with self._reading() as db:
+            row = self._row(db, match_id)
+            meta = self._meta(db, match_id)
+            specs = self._ai_specs(db, match_id)
         state = row.state()
         observation = state.observation(seat)
         live = meta.status == ACTIVE and not state.is_terminal()
@@ -548,9 +566,9 @@ class MatchStore:
 
     def observation_at(self, match_id: str, seat: int) -> tuple[Any, int]:
         """(the seat's Observation, the move number it is at), after checking it is that seat's turn."""
-        with self._lock:
-            row = self._row(self._db, match_id)
-            meta = self._meta(self._db, match_id)
+        with self._reading() as db:
+            row = self._row(db, match_id)
+            meta = self._meta(db, match_id)
         self._check_active(meta)
         state = row.state()
         self._check_turn(state, seat)
@@ -569,7 +587,7 @@ class MatchStore:
         """Play an action for a seat. by_ai: the server plays it for an AI seat (only those; a human
         seat's call cannot act for an AI seat)."""
         with self._transaction() as db:
-            row = self._row(db, match_id)
+            row = self._row(db, match_id, lock=True)
             meta = self._meta(db, match_id)
             self._check_active(meta)
             specs = self._ai_specs(db, match_id)
@@ -608,6 +626,7 @@ class MatchStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (match_id, move_number, seat, action, applied.label, applied.struct_json, int(by_ai)),
             )
+            self._changed(db, match_id, move_number)
             self.active -= over
         scores, ranks = (tuple(state.scores()), tuple(state.ranks())) if over else ((), ())
         return AppliedAction(
@@ -627,7 +646,7 @@ class MatchStore:
     def resign(self, match_id: str, seat: int) -> Ended:
         """The seat gives up: the match ends, that seat last."""
         with self._transaction() as db:
-            row = self._row(db, match_id)
+            row = self._row(db, match_id, lock=True)
             meta = self._meta(db, match_id)
             self._check_active(meta)
             self._end(db, match_id, RESIGNED, resigned_seat=seat)
@@ -638,18 +657,23 @@ class MatchStore:
         """End the match without a result."""
         del seat  # any human seat may (its token was checked)
         with self._transaction() as db:
-            row = self._row(db, match_id)
+            row = self._row(db, match_id, lock=True)
             self._check_active(self._meta(db, match_id))
             self._end(db, match_id, ABANDONED)
         return Ended(match_id, row.move_number, ABANDONED, (), ())
 
-    def _end(self, db: sqlite3.Connection, match_id: str, status: int, resigned_seat: int = -1) -> None:
+    def _end(self, db: Any, match_id: str, status: int, resigned_seat: int = -1) -> None:
         db.execute(
             "UPDATE matches SET status = ?, finished = 1, to_move = -1, resigned_seat = ?, updated_at = ? "
             "WHERE match_id = ?",
             (status, resigned_seat, time.time(), match_id),
         )
+        self._changed(db, match_id, -1)
         self.active -= 1
+
+    def _changed(self, db: Any, match_id: str, move_number: int) -> None:
+        """A change to a match, inside its transaction: other replicas are told at commit (PostgreSQL);
+        nothing to do for a store only this process uses. move_number -1: the match ended."""
 
     def expire(self, ttl_s: float, now: float | None = None) -> tuple[list[Ended], int]:
         """Matches with no change for ttl_s: active ones end as EXPIRED (and are deleted ttl_s later);
@@ -660,7 +684,8 @@ class MatchStore:
         while True:
             with self._transaction() as db:
                 rows = db.execute(
-                    "SELECT match_id, move_number FROM matches WHERE status = 1 AND updated_at < ? LIMIT ?",
+                    "SELECT match_id, move_number FROM matches WHERE status = 1 AND updated_at < ? LIMIT ?"
+                    + self.SKIP_LOCKED,
                     (cutoff, EXPIRE_BATCH),
                 ).fetchall()
                 for match_id, move_number in rows:
@@ -674,7 +699,8 @@ class MatchStore:
                 ids = [
                     (mid,)
                     for (mid,) in db.execute(
-                        "SELECT match_id FROM matches WHERE status != 1 AND updated_at < ? LIMIT ?",
+                        "SELECT match_id FROM matches WHERE status != 1 AND updated_at < ? LIMIT ?"
+                        + self.SKIP_LOCKED,
                         (cutoff, EXPIRE_BATCH),
                     )
                 ]
@@ -690,16 +716,16 @@ class MatchStore:
 
     def active_ai_matches(self) -> list[str]:
         """Matches being played that have AI seats (through a partial index)."""
-        with self._lock:
-            rows = self._db.execute("SELECT match_id FROM matches WHERE status = 1 AND has_ai = 1").fetchall()
+        with self._reading() as db:
+            rows = db.execute("SELECT match_id FROM matches WHERE status = 1 AND has_ai = 1").fetchall()
         return [mid for (mid,) in rows]
 
     def ai_turn(self, match_id: str) -> AiTurn | None:
         """The AI seat to move and its observation, or None (a human's turn, or the match is over)."""
-        with self._lock:
-            row = self._row(self._db, match_id)
-            meta = self._meta(self._db, match_id)
-            specs = self._ai_specs(self._db, match_id)
+        with self._reading() as db:
+            row = self._row(db, match_id)
+            meta = self._meta(db, match_id)
+            specs = self._ai_specs(db, match_id)
         if meta.status != ACTIVE:
             return None
         state = row.state()
@@ -714,10 +740,10 @@ class MatchStore:
 
     def history(self, match_id: str, after: int) -> History:
         """The moves after move number `after`, and the match's standing now."""
-        with self._lock:
-            row = self._row(self._db, match_id)
-            meta = self._meta(self._db, match_id)
-            moves = self._db.execute(
+        with self._reading() as db:
+            row = self._row(db, match_id)
+            meta = self._meta(db, match_id)
+            moves = db.execute(
                 "SELECT move_number, seat, action, label, struct_json, by_ai FROM moves "
                 "WHERE match_id = ? AND move_number > ? ORDER BY move_number",
                 (match_id, after),
@@ -743,8 +769,8 @@ class MatchStore:
         if not digests:
             return []
         marks = ", ".join("?" * len(digests))
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT m.match_id, m.game, m.variant, m.players, s.seat, m.status, m.move_number, "
                 "m.to_move, m.created_at, m.updated_at "
                 "FROM seats s JOIN matches m ON m.match_id = s.match_id "
@@ -753,9 +779,9 @@ class MatchStore:
             ).fetchall()
             out = []
             for mid, game, variant, players, seat, status, moves, to_move, created, updated in rows:
-                ai = tuple(spec is not None for spec in self._ai_specs(self._db, mid))
+                ai = tuple(spec is not None for spec in self._ai_specs(db, mid))
                 if to_move is None:  # a schema-1 match: from its state
-                    to_move = -1 if status != ACTIVE else _current_player(self._row(self._db, mid).state())
+                    to_move = -1 if status != ACTIVE else _current_player(self._row(db, mid).state())
                 current = to_move if status == ACTIVE else -1
                 summary = Summary(
                     mid, game, variant, players, seat, status, moves, current, ai, created, updated
@@ -764,14 +790,14 @@ class MatchStore:
         return out
 
     def replay(self, match_id: str) -> Replay:
-        with self._lock:
-            row = self._row(self._db, match_id)
-            moves = self._db.execute(
+        with self._reading() as db:
+            row = self._row(db, match_id)
+            moves = db.execute(
                 "SELECT move_number, seat, action, label, struct_json FROM moves "
                 "WHERE match_id = ? ORDER BY move_number",
                 (match_id,),
             ).fetchall()
-            meta = self._meta(self._db, match_id)
+            meta = self._meta(db, match_id)
         if not row.finished:
             # The seed and the moves would reveal hidden information (the deal, private choices).
             raise precondition("match_id", "the match is still being played; its replay opens when it ends")

@@ -24,12 +24,12 @@ from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from orrery.service._auth_interceptor import AuthInterceptor
 from orrery.service._limits_interceptor import LimitsInterceptor
-from orrery.service._matches import MatchStore
 from orrery.service._metrics import ServiceMetrics
 from orrery.service._metrics_interceptor import MetricsInterceptor
 from orrery.service._search import SearchScheduler, lower_thread_priority
 from orrery.service._servicer import SERVICE_NAME, OrreryServicer
 from orrery.service._standard import HealthServicer, enable_reflection
+from orrery.service._store import open_store
 from orrery.v1 import orrery_pb2, orrery_pb2_grpc
 
 log = logging.getLogger("orrery.service")
@@ -170,7 +170,8 @@ class OrreryServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.metrics = ServiceMetrics(max_budget_s=config.max_budget_ms / 1000.0)
-        self.store = MatchStore(config.db)
+        # An AI turn's claim outlasts its longest search, so no other replica takes it over meanwhile.
+        self.store = open_store(config.db, claim_s=2 * config.max_budget_ms / 1000.0 + 10.0)
         self.metrics.matches_active.set(self.store.active_count())
         self.scheduler = SearchScheduler(
             self.metrics,
@@ -226,6 +227,7 @@ class OrreryServer:
         self.metrics_port = 0
         self._stopped = asyncio.Event()
         self._expiry: asyncio.Task[None] | None = None
+        self._ai_sweep: asyncio.Task[None] | None = None
 
     async def _set_health(self, status: int) -> None:
         for name in ("", SERVICE_NAME):
@@ -258,8 +260,29 @@ class OrreryServer:
         _freeze_startup_objects()
         await self._set_health(health_pb2.HealthCheckResponse.SERVING)
         self.servicer.resume_ai_matches(await self.servicer.db(self.store.active_ai_matches))
+        if self.store.shared:
+            self._watch_other_replicas()
         if c.match_ttl_s > 0:
             self._expiry = asyncio.get_running_loop().create_task(self._expire_matches(c.match_ttl_s))
+
+    def _watch_other_replicas(self) -> None:
+        """A shared store: relay other replicas' changes to this one's watchers, and take over AI turns
+        nobody holds (a killed replica's, once their claims lapse) every AI_SWEEP_S."""
+        from orrery.service._postgres import AI_SWEEP_S
+
+        loop = asyncio.get_running_loop()
+        relay = self.servicer.relay_change
+        self.store.listen(lambda match_id, move: loop.call_soon_threadsafe(relay, match_id, move))  # type: ignore[attr-defined]
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(AI_SWEEP_S)
+                try:
+                    self.servicer.resume_ai_matches(await self.servicer.db(self.store.active_ai_matches))
+                except Exception:  # noqa: BLE001 - retried at the next sweep
+                    log.exception("looking for AI turns failed")
+
+        self._ai_sweep = loop.create_task(sweep())
 
     async def _expire_matches(self, ttl_s: float) -> None:
         """Sweep for expired matches every tenth of the TTL (at least every minute, at most every second)."""
@@ -284,8 +307,9 @@ class OrreryServer:
         if self._stopped.is_set():
             return
         await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
-        if self._expiry is not None:
-            self._expiry.cancel()
+        for task in (self._expiry, self._ai_sweep):
+            if task is not None:
+                task.cancel()
         await self.servicer.ai.close()
         await self.scheduler.drain(self.config.drain_seconds)
         self.servicer.stop_all()

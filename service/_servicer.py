@@ -1,14 +1,15 @@
 """The orrery.v1.Orrery servicer: request validation, conversion to and from the wire types.
 
 Every handler raises ServiceError (or a game-layer input error) for bad requests; `_rpc` turns those
-into a status with the field named. Blocking work goes to threads: SQLite to one store thread,
-searches to the scheduler's request threads, so the event loop only moves messages.
+into a status with the field named. Blocking work goes to threads: the match store to its own (one for
+SQLite), searches to the scheduler's request threads, so the event loop only moves messages.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import dataclasses
 import functools
 import json
 import logging
@@ -34,7 +35,8 @@ from orrery.service._matches import (
     AiSpec,
     AiTurn,
     Ended,
-    MatchStore,
+    History,
+    Replay,
     replay_pictures,
 )
 from orrery.service._metrics import ServiceMetrics
@@ -47,6 +49,7 @@ from orrery.service._search import (
     SearchJob,
     SearchScheduler,
 )
+from orrery.service._store import MatchStoreBackend
 from orrery.v1 import orrery_pb2 as pb
 from orrery.v1 import orrery_pb2_grpc as pb_grpc
 
@@ -61,6 +64,7 @@ MIN_PROGRESS_MS = 20
 INLINE_JSON_CHARS = 32 * 1024
 DEFAULT_PROGRESS_MS = 500
 MAX_LIST_TOKENS = 100  # tokens one ListMatches call may ask about
+_AFTER_ALL = 1 << 31  # a history "after" every move: only the match's standing
 STOP_REASONS = {
     STOP_BUDGET: pb.STOP_REASON_BUDGET,
     STOP_DEADLINE: pb.STOP_REASON_DEADLINE,
@@ -98,6 +102,26 @@ def _rpc(method: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _replay_window(replay: Replay, request: pb.GetReplayRequest) -> range:
+    """The positions whose pictures GetReplay asks for (0 = before move 1, n = after move n): svg_from ..
+    svg_from + svg_count - 1, or to the end when svg_count is 0. A window keeps a long match's answer
+    under the message limit (a 1,431-move Tiny Epic Galaxies game is 46.6 MB of pictures)."""
+    if request.svg_seat >= replay.players:
+        raise invalid("svg_seat", f"must be below players ({replay.players})")
+    total = len(replay.moves) + 1
+    if request.svg_from >= total:
+        raise invalid("svg_from", f"must be below {total} (this match's positions: its moves + 1)")
+    end = total if request.svg_count == 0 else min(total, request.svg_from + request.svg_count)
+    return range(request.svg_from, end)
+
+
+def _window_pictures(replay: Replay, seat: int, window: range) -> dict[int, str]:
+    """The pictures of the positions in `window`, as `seat` saw them. Positions before the window are
+    drawn too (replay_pictures draws from the start), so a late window costs more than an early one."""
+    pictures = replay_pictures(dataclasses.replace(replay, moves=replay.moves[: window.stop - 1]), seat)
+    return {n: pictures[n] for n in window}
+
+
 def _action(view: ActionView) -> pb.Action:
     return pb.Action(id=view.id, label=view.label, struct_json=view.struct_json)
 
@@ -106,7 +130,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     def __init__(
         self,
         *,
-        store: MatchStore,
+        store: MatchStoreBackend,
         scheduler: SearchScheduler,
         metrics: ServiceMetrics,
         max_budget_ms: float,
@@ -122,7 +146,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         self.default_budget_ms = default_budget_ms
         self.default_config = default_config
         self.backend_name = backend_name
-        self._db_thread = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="orrery-store")
+        # SQLite: one store thread (one connection); PostgreSQL: one per pooled connection.
+        self._db_thread = cf.ThreadPoolExecutor(max_workers=store.threads, thread_name_prefix="orrery-store")
         # Parsing observation JSON and building answers take milliseconds for big games: off the loop.
         self._cpu_threads = cf.ThreadPoolExecutor(max_workers=2, thread_name_prefix="orrery-cpu")
         self._queries: dict[str, SearchJob] = {}
@@ -369,6 +394,23 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         for match_id in match_ids:
             self.ai.poke(match_id)
 
+    # ---- changes made by other replicas (a shared store) ----
+
+    def relay_change(self, match_id: str | None, move_number: int) -> None:
+        """On the event loop: another replica changed a match (move_number -1: it ended; match_id None:
+        changes may have been missed). Watchers of it here get the stored events; they skip repeats."""
+        targets = self.events.watched_matches() if match_id is None else [match_id]
+        for target in targets:
+            if not self.events.is_watched(target):
+                continue
+            after = 0 if match_id is None else (move_number - 1 if move_number > 0 else _AFTER_ALL)
+            task = asyncio.get_running_loop().create_task(self._relay(target, after))
+            task.add_done_callback(_consume_exception)
+
+    async def _relay(self, match_id: str, after: int) -> None:
+        history = await self.db(self.store.history, match_id, after)
+        self.events.publish(match_id, *_history_events(history))
+
     # ---- lifecycle ----
 
     @_rpc
@@ -443,30 +485,10 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 resigned_seat=-1,
             )
             sent = request.after_move
-            for i, move in enumerate(history.moves):
-                last = i == len(history.moves) - 1
-                following = history.current_player if last else history.moves[i + 1].seat
-                yield pb.MatchEvent(
-                    kind=pb.MATCH_EVENT_MOVE,
-                    move_number=move.move_number,
-                    seat=move.seat,
-                    action=_watched_action(move.action, move.seat, watcher),
-                    by_ai=move.by_ai,
-                    current_player=following,
-                    status=history.status if last else ACTIVE,
-                    resigned_seat=-1,
-                )
-                sent = move.move_number
+            for event in _history_events(history):
+                yield _as_seen_by(event, watcher)
+                sent = max(sent, event.move_number)
             if history.status != ACTIVE:
-                yield pb.MatchEvent(
-                    kind=pb.MATCH_EVENT_END,
-                    move_number=history.move_number,
-                    current_player=-1,
-                    status=history.status,
-                    scores=list(history.scores),
-                    ranks=list(history.ranks),
-                    resigned_seat=history.resigned_seat,
-                )
                 return
             while True:
                 event = await queue.get()
@@ -475,13 +497,20 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                         grpc.StatusCode.UNAVAILABLE,
                         f"the server is shutting down; watch again with after_move={sent}",
                     )
+                if event.kind == pb.MATCH_EVENT_MOVE and event.move_number <= sent:
+                    continue
+                # A gap: moves made on another replica arrived after a later one (or were missed):
+                # the store has them all, since the later event was committed after them.
+                gap = event.move_number - (1 if event.kind == pb.MATCH_EVENT_MOVE else 0)
+                if gap > sent:
+                    filled = await self.db(self.store.history, match_id, sent)
+                    for missed in _history_events(filled, moves_only=True):
+                        if missed.move_number <= gap:
+                            yield _as_seen_by(missed, watcher)
+                            sent = missed.move_number
                 if event.kind == pb.MATCH_EVENT_MOVE:
-                    if event.move_number <= sent:
-                        continue
                     sent = event.move_number
-                    if watcher != event.seat:
-                        event = _without_struct(event)
-                yield event
+                yield _as_seen_by(event, watcher)
                 if event.kind == pb.MATCH_EVENT_END:
                     return
         finally:
@@ -491,11 +520,12 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     async def GetReplay(self, request: pb.GetReplayRequest, context: Any) -> pb.GetReplayResponse:
         required(request.match_id, "match_id")
         replay = await self.db(self.store.replay, request.match_id)
-        pictures: list[str] = []
+        pictures: dict[int, str] = {}  # position (0 = before move 1, n = after move n) -> SVG
         if request.HasField("svg_seat"):
-            if request.svg_seat >= replay.players:
-                raise invalid("svg_seat", f"must be below players ({replay.players})")
-            pictures = await self.cpu(replay_pictures, replay, request.svg_seat)
+            window = _replay_window(replay, request)
+            pictures = await self.cpu(_window_pictures, replay, request.svg_seat, window)
+        elif request.svg_from or request.svg_count:
+            raise invalid("svg_from" if request.svg_from else "svg_count", "needs svg_seat")
         return pb.GetReplayResponse(
             match_id=replay.match_id,
             game=replay.game,
@@ -503,10 +533,10 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             players=replay.players,
             seed=replay.seed,
             moves=[
-                pb.ReplayMove(move_number=n, seat=s, action=_action(a), svg=pictures[n] if pictures else "")
+                pb.ReplayMove(move_number=n, seat=s, action=_action(a), svg=pictures.get(n, ""))
                 for n, s, a in replay.moves
             ],
-            initial_svg=pictures[0] if pictures else "",
+            initial_svg=pictures.get(0, ""),
             final_state_json=replay.final_state_json,
             scores=list(replay.scores),
             ranks=list(replay.ranks),
@@ -737,15 +767,34 @@ def _end_event(ended: Ended) -> pb.MatchEvent:
     )
 
 
-def _watched_action(view: ActionView, mover: int, watcher: int) -> pb.Action:
+def _history_events(history: History, *, moves_only: bool = False) -> list[pb.MatchEvent]:
+    """Stored moves as MOVE events (each with its structured action), then END if the match is over."""
+    events = []
+    for i, move in enumerate(history.moves):
+        last = i == len(history.moves) - 1
+        events.append(
+            pb.MatchEvent(
+                kind=pb.MATCH_EVENT_MOVE,
+                move_number=move.move_number,
+                seat=move.seat,
+                action=_action(move.action),
+                by_ai=move.by_ai,
+                current_player=history.current_player if last else history.moves[i + 1].seat,
+                status=history.status if last else ACTIVE,
+                resigned_seat=-1,
+            )
+        )
+    if history.status != ACTIVE and not moves_only:
+        h = history
+        events.append(_end_event(Ended("", h.move_number, h.status, h.scores, h.ranks, h.resigned_seat)))
+    return events
+
+
+def _as_seen_by(event: pb.MatchEvent, watcher: int) -> pb.MatchEvent:
     """A move as a watcher sees it: id and label; the structured form only for the seat that moved
     (it can carry details of that seat's own view)."""
-    if watcher == mover:
-        return _action(view)
-    return pb.Action(id=view.id, label=view.label)
-
-
-def _without_struct(event: pb.MatchEvent) -> pb.MatchEvent:
+    if event.kind != pb.MATCH_EVENT_MOVE or event.seat == watcher:
+        return event
     copy = pb.MatchEvent()
     copy.CopyFrom(event)
     copy.action.struct_json = ""

@@ -184,8 +184,15 @@ class OrreryClient:
             request.expected_move_number = expected_move_number
         return self.stub.ApplyAction(request, metadata=self._metadata(mid, seat, token), timeout=self.timeout)
 
-    def replay(self, match: Match | str) -> pb.GetReplayResponse:
-        return self.stub.GetReplay(pb.GetReplayRequest(match_id=self._id(match)), timeout=self.timeout)
+    def replay(
+        self, match: Match | str, *, svg_seat: int | None = None, svg_from: int = 0, svg_count: int = 0
+    ) -> pb.GetReplayResponse:
+        """A finished match's moves; with svg_seat, pictures as that seat saw them: positions svg_from ..
+        svg_from + svg_count - 1 (0 = before move 1; svg_count 0 = to the end)."""
+        request = pb.GetReplayRequest(match_id=self._id(match), svg_from=svg_from, svg_count=svg_count)
+        if svg_seat is not None:
+            request.svg_seat = svg_seat
+        return self.stub.GetReplay(request, timeout=self.timeout)
 
     def watch(
         self,

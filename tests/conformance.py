@@ -212,3 +212,27 @@ def check_info_key(game, seed, max_steps, samples=4):
             assert seen.setdefault(key, pickle.dumps(ident)) == pickle.dumps(ident)
             for s in range(samples):
                 assert obs.determinize(s).observation(p).info_key() == key
+
+
+def check_observation_tensor(game, seed, max_steps, samples=3):
+    """observation_tensor is float32 of the game's fixed shape with values in [0, 1] at every step, and a
+    function of the observation only: a determinization (other hidden facts) and a JSON round trip of the
+    observation give the same tensor (issue 19)."""
+    import numpy as np
+    from orrery.core_ext import observation_tensor, observation_tensor_shape
+
+    shape = observation_tensor_shape(game.name, variant=game.variant, num_players=game.num_players)
+    for step, state in enumerate(trajectory(game, seed, max_steps)):
+        for p in range(game.num_players):
+            obs = state.observation(p)
+            tensor = observation_tensor(obs)
+            assert tensor.dtype == np.float32 and tensor.shape == shape
+            assert np.isfinite(tensor).all() and tensor.min() >= 0.0 and tensor.max() <= 1.0
+            if step % 4:
+                continue  # the sampling below is the slow part
+            assert np.array_equal(observation_tensor(game.observation_from_json(obs.to_json())), tensor)
+            for s in range(samples):
+                sample = state.determinize(p, seed=1000 * seed + s)
+                assert np.array_equal(observation_tensor(sample.observation(p)), tensor), (
+                    "hidden facts leaked"
+                )

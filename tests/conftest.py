@@ -19,6 +19,20 @@ def ray_session():
         ray.shutdown()
 
 
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One throwaway PostgreSQL server on loopback for the whole session (tests/postgres_server.py);
+    tests take a fresh database each with postgres_server.new_database(). Skipped, with the reason,
+    where the server binaries or the driver are missing."""
+    import postgres_server as pg
+
+    reason = pg.why_unavailable()
+    if reason:
+        pytest.skip(reason)
+    with pg.running_postgres() as server:
+        yield server
+
+
 # ---------------------------------------------------------------- the fast lane
 # `pytest -m "not slow"` must start no server and no Ray. A test that starts a gRPC server, an
 # `orrery serve` process or Ray is marked slow (and ray for Ray); this guard stops an unmarked one the

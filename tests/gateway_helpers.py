@@ -38,9 +38,10 @@ def envoy_available() -> str | None:
 
 
 @contextlib.contextmanager
-def running_gateway(upstream: str) -> Iterator[str]:
-    """`orrery gateway` in front of `upstream`; yields its base URL once /healthz answers."""
-    port = free_port()
+def running_gateway(upstream: str, port: int | None = None) -> Iterator[str]:
+    """`orrery gateway` in front of `upstream` (on `port`, default a free one); yields its base URL once
+    /healthz answers."""
+    port = port or free_port()
     command = [
         sys.executable,
         "-m",

@@ -83,3 +83,8 @@ def test_describe_action(name, variant, players, seed):
 @pytest.mark.parametrize("name,variant,players,seed", cases([0]))
 def test_info_key(name, variant, players, seed):
     cf.check_info_key(game_of(name, variant, players), seed, max_steps=15)
+
+
+@pytest.mark.parametrize("name,variant,players,seed", cases(SEEDS[:2]))
+def test_observation_tensor(name, variant, players, seed):
+    cf.check_observation_tensor(game_of(name, variant, players), seed, max_steps=40)

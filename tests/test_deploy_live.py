@@ -498,10 +498,11 @@ def prometheus_config_for(cluster: RayCluster, server: Server, prometheus_port: 
     for job in config["scrape_configs"]:
         for static in job.get("static_configs", []):
             static["targets"] = [targets[t] for t in static["targets"]]
-        if "dns_sd_configs" in job:  # compose's DNS finds the scaled workers; here there is one
+        if "dns_sd_configs" in job:  # compose's DNS finds the scaled replicas; here there is one
             (dns,) = job.pop("dns_sd_configs")
-            assert dns["port"] == 8080
-            job["static_configs"] = [{"targets": [f"127.0.0.1:{cluster.worker_metrics_port}"]}]
+            port = {"orrery": (9464, server.metrics_port), "ray-worker": (8080, cluster.worker_metrics_port)}
+            assert dns["port"] == port[job["job_name"]][0]
+            job["static_configs"] = [{"targets": [f"127.0.0.1:{port[job['job_name']][1]}"]}]
     return config
 
 

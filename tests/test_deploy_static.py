@@ -218,7 +218,9 @@ def test_docker_build_context_leaves_out_secrets_and_build_outputs() -> None:
 def test_dockerfile_drops_exactly_the_test_tools() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     test_extra = {requirement_name(r) for r in project["optional-dependencies"]["test"]}
-    tools = test_extra - runtime_closure(project["dependencies"])  # e.g. pyyaml stays: Ray needs it
+    # The image keeps the postgresql extra (compose and Kubernetes keep hosted matches in PostgreSQL).
+    kept = project["dependencies"] + project["optional-dependencies"]["postgresql"]
+    tools = test_extra - runtime_closure(kept)  # e.g. pyyaml stays: Ray needs it
     assert "pytest" in tools and "pyyaml" not in tools
     uninstall = next(
         run for instr, run in dockerfile_stages()["build"] if instr == "RUN" and "pip uninstall" in run
@@ -292,6 +294,21 @@ def test_compose_runs_ray_head_workers_service_prometheus_and_grafana() -> None:
     assert "exec orrery serve" in orrery["entrypoint"][2]
 
 
+def test_compose_runs_two_replicas_on_postgresql_behind_the_gateway() -> None:
+    services = compose()["services"]
+    orrery, postgres, gateway = services["orrery"], services["postgres"], services["gateway"]
+    assert orrery["deploy"]["replicas"] >= 2
+    assert "ports" not in orrery  # replicas would collide on host ports: clients use the gateway
+    (db,) = [a for a in orrery["command"] if a.startswith("--db=")]
+    assert db == "--db=postgresql://orrery:${POSTGRES_PASSWORD}@postgres:5432/orrery"
+    assert postgres["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    assert postgres["environment"]["POSTGRES_USER"] == "orrery" == postgres["environment"]["POSTGRES_DB"]
+    assert orrery["depends_on"]["postgres"] == {"condition": "service_healthy"}
+    assert "pg_isready" in postgres["healthcheck"]["test"]
+    assert "--upstream=orrery:50051" in gateway["command"]  # STRICT_DNS: every replica's address
+    assert {"8080:8080", "50051:8080"} <= set(gateway["ports"])
+
+
 def shell_syntax_errors(script: str) -> str:
     result = subprocess.run(["sh", "-n", "-c", script], capture_output=True, text=True, timeout=30)
     return result.stderr if result.returncode else ""
@@ -322,11 +339,13 @@ def test_prometheus_scrapes_the_service_and_ray() -> None:
         job: [t for static in spec.get("static_configs", []) for t in static["targets"]]
         for job, spec in jobs.items()
     }
-    assert targets["orrery"] == ["orrery:9464"]  # the contract's --metrics-port default
+    # Compose's DNS finds every replica, on the contract's --metrics-port default.
+    assert jobs["orrery"]["dns_sd_configs"][0]["names"] == ["orrery"]
+    assert jobs["orrery"]["dns_sd_configs"][0]["port"] == 9464
     assert targets["ray-head"] == ["ray-head:8080"]
     assert jobs["ray-worker"]["dns_sd_configs"][0]["names"] == ["ray-worker"]
     services = compose()["services"]
-    assert "9464:9464" in services["orrery"]["ports"]
+    assert "9464" in services["orrery"]["expose"]
     assert "--metrics-export-port=8080" in services["ray-head"]["entrypoint"]
     assert "--metrics-export-port=8080" in services["ray-worker"]["entrypoint"]
 
@@ -471,8 +490,9 @@ def test_orrery_deployment_probes_grpc_health_and_reads_its_config() -> None:
     config = kube_object("ConfigMap", "orrery-config")["data"]
     assert container["envFrom"] == [{"configMapRef": {"name": "orrery-config"}}]
     script = container["args"][0]
+    env = {e["name"]: e for e in container["env"]}
     for variable in re.findall(r"\$([A-Z_]+)", script):
-        assert variable in config, f"{variable} used but not in the ConfigMap"
+        assert variable in config or variable in env, f"{variable} used but not in the ConfigMap or env"
     cluster = kube_object("RayCluster", "orrery-ray")
     assert config["RAY_ADDRESS"].startswith(f"{cluster['metadata']['name']}-head-svc.orrery.")
     assert "exec orrery serve" in script
@@ -480,9 +500,12 @@ def test_orrery_deployment_probes_grpc_health_and_reads_its_config() -> None:
     assert ray_auth_env(container) == CLUSTER_TOKEN
     assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
     assert pod["metadata"]["annotations"]["prometheus.io/port"] == config["ORRERY_METRICS_PORT"]
-    claim = kube_object("PersistentVolumeClaim", "orrery-data")
-    assert claim["spec"]["accessModes"] == ["ReadWriteOnce"]
-    assert deployment["spec"]["strategy"]["type"] == "Recreate"
+    # Several replicas on one PostgreSQL, its URL from a Secret (never in the ConfigMap).
+    assert deployment["spec"]["replicas"] > 1
+    assert deployment["spec"]["strategy"]["type"] == "RollingUpdate"
+    assert env["ORRERY_DB"]["valueFrom"]["secretKeyRef"] == {"name": "orrery-postgres", "key": "url"}
+    assert "ORRERY_DB" not in config
+    assert not [d for _, d in kube_documents() if d.get("kind") == "PersistentVolumeClaim"]
 
 
 def test_services_and_monitors_select_the_pods() -> None:

@@ -170,6 +170,20 @@ def test_grpc_web_unary_and_server_streaming(gateway: str) -> None:
     _, messages, _ = grpc_web_call(gateway, "GetReplay", pb.GetReplayRequest(match_id=match_id, svg_seat=0))
     replay = pb.GetReplayResponse.FromString(messages[0])
     assert replay.initial_svg.startswith("<svg") and all(m.svg.startswith("<svg") for m in replay.moves)
+    # A window of pictures: the position after move 1 only; the moves are all there, labels included.
+    request = pb.GetReplayRequest(match_id=match_id, svg_seat=0, svg_from=1, svg_count=1)
+    _, messages, _ = grpc_web_call(gateway, "GetReplay", request)
+    window = pb.GetReplayResponse.FromString(messages[0])
+    assert [m.action.label for m in window.moves] == [m.action.label for m in replay.moves]
+    assert window.initial_svg == "" and [m.svg for m in window.moves] == [replay.moves[0].svg] + [""] * (
+        len(replay.moves) - 1
+    )
+    # A window past the last position, or one without a seat, is refused with the field's name.
+    past = {"matchId": match_id, "svgSeat": 0, "svgFrom": len(replay.moves) + 1}
+    status, _, body = post_json(gateway, "GetReplay", past)
+    assert status == 400 and body["message"].startswith("svg_from:"), body
+    status, _, body = post_json(gateway, "GetReplay", {"matchId": match_id, "svgCount": 2})
+    assert status == 400 and body["message"].startswith("svg_count:"), body
 
 
 def _first_move(base: str, request: pb.WatchMatchRequest, auth: dict) -> tuple[dict, list[bytes], dict]:

@@ -86,6 +86,9 @@ GAMES = [
     ("tiny_epic_galaxies", 3, None),
     ("tiny_epic_galaxies", 4, None),
     ("tiny_epic_galaxies", 5, None),
+    ("tiny_epic_galaxies", 2, "beyond_the_black"),
+    ("tiny_epic_galaxies", 4, "beyond_the_black"),
+    ("tiny_epic_galaxies", 1, "beyond_the_black_rogue_5"),
 ]
 
 
@@ -183,6 +186,43 @@ def _check_tiny_epic_galaxies(root, shown, full, seen, seat) -> None:  # type: i
     mine = seen["galaxies"][seat].get("mission")
     if mine and mine != "?":
         assert mine in shown
+    if "beyond_the_black" in seen:  # another seat's face-down exploration cards are never named
+        for g, galaxy in enumerate(seen["galaxies"]):
+            secret = set(full["galaxies"][g]["exploration_cards"]) - set(galaxy["exploration_cards"])
+            for name in secret - set(seen["galaxies"][seat]["exploration_cards"]):
+                assert name not in shown, f"seat {seat} sees seat {g}'s exploration card {name}"
+
+
+def test_beyond_the_black_picture_shows_pilots_hangars_and_the_exploration_row() -> None:
+    # the fields come from the observation dict of the beyond_the_black variant (rules doc section 13.7)
+    g = load_game("tiny_epic_galaxies", players=3, variant="beyond_the_black")
+    rng = random.Random(4)
+    for seed in range(1, 40):
+        state = g.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            seen = state.observation(0).to_dict()["state"]
+            hired = [h["pilot"] for h in seen["galaxies"][0]["hangar"].values() if h]
+            if hired and seen["beyond_the_black"]["exploration_row"]:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        else:
+            continue
+        break
+    else:
+        pytest.fail("no random game reached a hire and a face-up exploration card")
+    root = ET.fromstring(to_svg(state.observation(0)))
+    shown = svg_text(root)
+    btb = seen["beyond_the_black"]
+    assert "Pilots for hire:" in shown and "Exploration row:" in shown
+    for name in [p for p in btb["pilot_row"] if p] + btb["exploration_row"]:
+        assert name[:23] in shown
+    pilots = {t.get("data-pilot") for t in root.iter(f"{SVG}text") if t.get("data-pilot")}
+    cards = {t.get("data-exploration") for t in root.iter(f"{SVG}text") if t.get("data-exploration")}
+    assert pilots == {p for p in btb["pilot_row"] if p} and cards == set(btb["exploration_row"])
+    for kind, h in seen["galaxies"][0]["hangar"].items():
+        if h:
+            assert f"{kind}: {h['pilot']}" in shown and f"ship {h['ship']} ({kind})" in shown
+    assert "badges: " in shown and "exploration cards (" in shown
 
 
 @pytest.mark.parametrize("game", ["take_the_galaxy", "tiny_epic_galaxies"])
@@ -219,12 +259,3 @@ def test_selfplay_writes_one_galaxy_picture_per_move(game: str, tmp_path, capsys
     assert len(files) == moves > 0
     for f in (files[0], files[len(files) // 2], files[-1]):
         assert ET.parse(f).getroot().tag == f"{SVG}svg"
-
-
-def test_tiny_epic_galaxies_draws_beyond_the_black_when_the_observation_has_it() -> None:
-    state = played("tiny_epic_galaxies", 2, 20)
-    data = state.observation(0).to_dict()
-    data["state"]["pilots"] = [{"name": "Test Pilot"}, "Second Pilot"]
-    data["state"]["exploration"] = ["Far Reach"]
-    shown = svg_text(ET.fromstring(to_svg(data)))
-    assert "Beyond the Black" in shown and "Test Pilot" in shown and "Far Reach" in shown

@@ -104,6 +104,12 @@ def test_full_hosted_match_to_the_end_never_leaks_hidden_cards(client, players, 
     assert list(replay.scores) == state.scores() == list(final.scores)
     assert list(final.ranks) == state.ranks()
     assert replay.final_state_json == state.to_json()
+    # A window of pictures: the last position only (a window past the end stops there), as seat 1 saw it.
+    from orrery.render import to_svg
+
+    last = client.replay(match, svg_seat=1, svg_from=len(replay.moves), svg_count=5)
+    assert [m.svg for m in last.moves[:-1]] == [""] * (len(replay.moves) - 1) and last.initial_svg == ""
+    assert last.moves[-1].svg == to_svg(state.observation(1).to_dict())
 
 
 def test_apply_by_structured_action_and_expected_move_number(client):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from orrery.core_ext import IllegalActionError, StateFormatError, load_game
-from orrery.service._matches import INDEXES, MIGRATE_TO_2, SCHEMA, MatchStore, StoredMatchesError
+from orrery.service._matches import INDEXES, MIGRATE_TO_2, SCHEMA, MatchStore, StoredMatchesError, _Row
 
 SAMPLES = Path(__file__).parent / "data" / "state_v1_samples.json.gz"
 VERSIONS = {"trian": 3, "kuhn": 2}  # each game's current format version
@@ -253,6 +253,18 @@ def test_stored_matches_are_upgraded_when_the_database_opens(tmp_path, schema):
     assert version == 4 and states == [replayed(s)[1].to_json() for s in chosen]
     MatchStore(str(tmp_path / "m.sqlite3")).close()  # schema 4 opens as it is
     assert stored(tmp_path / "m.sqlite3") == (version, states)
+
+
+def test_a_stored_row_in_an_earlier_format_is_read_through_the_upgrade():
+    # the PostgreSQL store migrates its schema with SQL only: a row it still holds in orrery.trian.state/2
+    # is upgraded as it is read
+    sample = next(s for s in untouched() if json.loads(s["state_json"])["variant"] == "ships")
+    game, state = replayed(sample)
+    header = json.loads(sample["state_json"])
+    row = _Row("m0", "trian", header["variant"], header["players"], 1, as_trian_v2(state.to_json()), 0, False)
+    assert row.state() == state
+    with pytest.raises(StateFormatError):
+        _Row("m1", "trian", header["variant"], header["players"], 1, "{}", 0, False).state()
 
 
 def unreadable_database(path: Path) -> None:

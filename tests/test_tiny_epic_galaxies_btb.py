@@ -21,6 +21,14 @@ def btb(st):
     return st_of(st)["beyond_the_black"]
 
 
+def hire_lightspeeder(st, ship=0):
+    """Lightspeeder on the Aurora for two move dice, replacing normal ship `ship`."""
+    do(st, "hire", pilot="Lightspeeder")
+    do(st, "hangar", ship_kind="Aurora")
+    do(st, "face", face="move")
+    do(st, "ship", ship=ship)
+
+
 # ---------------------------------------------------------------- set-up (Game setup)
 
 
@@ -69,7 +77,8 @@ def test_hire_trained_pilot_with_two_dice_of_a_hangar_symbol():
     do(st, "ship", ship=0)
     d = st_of(st)
     assert galaxy(st, 0)["hangar"]["Aurora"] == {"pilot": "Lightspeeder", "ship": 0}
-    assert d["dice"]["inactive"] == {"energy": 1} and d["dice"]["activated"] == {"move": 2}
+    assert d["dice"]["inactive"] == {"energy": 1} and d["dice"]["hiring"] == {"move": 2}
+    assert d["dice"]["activated"] == {}  # hiring dice have no action (section 13.2)
     assert "Lightspeeder" not in btb(st)["pilot_row"] and None not in btb(st)["pilot_row"]
 
 
@@ -86,27 +95,69 @@ def test_three_matching_dice_hire_any_pilot_for_any_ship():
     do(st, "hangar", ship_kind="Ambition")
     do(st, "face", face="culture")
     do(st, "ship", ship=0)
-    assert st_of(st)["dice"]["activated"] == {"culture": 3}
+    assert st_of(st)["dice"]["hiring"] == {"culture": 3}
     assert galaxy(st, 0)["hangar"]["Ambition"]["pilot"] == "Lightspeeder"
+
+
+def test_piedes_cannot_repeat_a_hiring_die():
+    # Hiring dice "are NOT used for their normal die actions; they are only for hiring pilots" (Additional
+    # rules for hiring pilots): Piedes repeats "the action of a die already activated", and a hiring die
+    # had none. Section 13.2.
+    st = position(
+        pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"],
+        dice={"move": 2, "energy": 1, "colony": 1},
+        gal={0: {"colonies": ["Piedes"], "energy": 0}},
+    )
+    hire_lightspeeder(st)
+    # the two move dice in the bay were hiring dice, and Piedes cannot copy itself: nothing to repeat, so
+    # the colony die (whose only use here is Piedes) is not even offered (section 2: activation is offered
+    # only when the die can do something)
+    assert st_of(st)["dice"]["hiring"] == {"move": 2}
+    assert not can(st, "activate", face="colony")
+
+
+def test_piedes_repeats_an_action_die_after_a_hire():
+    st = position(
+        pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"],
+        dice={"move": 2, "energy": 1, "colony": 1},
+        gal={0: {"colonies": ["Piedes"], "energy": 0}},
+    )
+    do(st, "activate", face="energy")
+    hire_lightspeeder(st)
+    do(st, "activate", face="colony")
+    do(st, "colony", planet="Piedes")
+    assert not can(st, "face", face="move") and can(st, "face", face="energy")
+    energy = galaxy(st, 0)["energy"]
+    do(st, "face", face="energy")
+    assert galaxy(st, 0)["energy"] > energy
+
+
+def test_hiring_dice_round_trip_in_json_and_count_toward_seven():
+    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2, "energy": 1})
+    hire_lightspeeder(st)
+    text = st.to_json()
+    assert game().state_from_json(text).to_json() == text
+    d = json.loads(text)
+    d["state"]["dice"]["hiring"] = {"move": 7}
+    with pytest.raises(StateFormatError, match="more than 7 dice"):
+        game().state_from_json(json.dumps(d))
+    d = json.loads(load_game("tiny_epic_galaxies", players=2).new_initial_state(seed=1).to_json())
+    d["state"]["dice"]["hiring"] = {}
+    with pytest.raises(StateFormatError, match="hiring"):
+        load_game("tiny_epic_galaxies", players=2).state_from_json(json.dumps(d))
 
 
 def test_a_hired_pilot_is_worth_one_point():
     st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2})
     before = st.scores()[0]
-    do(st, "hire", pilot="Lightspeeder")
-    do(st, "hangar", ship_kind="Aurora")
-    do(st, "face", face="move")
-    do(st, "ship", ship=0)
+    hire_lightspeeder(st)
     assert st.scores()[0] == before + 1
 
 
 def test_advanced_ship_replaces_a_normal_ship_where_it_stands():
     gal = {0: {"ships": ["home", orbit("Jakks", 1), "locked", "locked"]}}
     st = position(gal=gal, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2})
-    do(st, "hire", pilot="Lightspeeder")
-    do(st, "hangar", ship_kind="Aurora")
-    do(st, "face", face="move")
-    do(st, "ship", ship=1)
+    hire_lightspeeder(st, ship=1)
     g = galaxy(st, 0)
     assert g["hangar"]["Aurora"] == {"pilot": "Lightspeeder", "ship": 1}
     assert g["ships"][1] == orbit("Jakks", 1)
@@ -139,10 +190,7 @@ def test_replacing_a_pilot_keeps_its_point_and_badges_but_not_its_ability():
 def test_others_may_follow_only_the_last_hiring_die():
     gal = {1: {"culture": 2}}
     st = position(gal=gal, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2})
-    do(st, "hire", pilot="Lightspeeder")
-    do(st, "hangar", ship_kind="Aurora")
-    do(st, "face", face="move")
-    do(st, "ship", ship=0)
+    hire_lightspeeder(st)
     assert decision(st) == "follow" and st.current_player == 1
     assert st.action_to_struct(st.legal_actions()[1])["face"] == "move"
     do(st, "follow")

@@ -1,7 +1,10 @@
 """Tiny Epic Galaxies: Beyond the Black solo, the five harder Rogue galaxies (docs/rules/tiny_epic_galaxies.md
 section 13.13): their start, bonus dice and colony action at every empire level."""
 
+import json
+
 import pytest
+from orrery.core_ext import StateFormatError
 from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
 from teg_btb_setup import orbit, position
 from teg_setup import decision, do, galaxy, st_of
@@ -106,3 +109,62 @@ def test_the_hardest_rogue_plays_to_the_end():
     st = __import__("teg_btb_setup").game(1, variant(5)).new_initial_state(seed=9)
     st.playout(seed=3)
     assert st.is_terminal() and st.returns()[0] in (0.0, 0.5, 1.0)
+
+
+# ---------------------------------------------------------------- the Rogue and pilots, hiring, exploring
+# (section 13.14: the rulebook gives the Rogue no hire and no explore; it never has a hangar)
+
+
+def rogue_move(level):
+    pending = [
+        {"decision": "rogue_turn", "galaxy": "rogue", "dice_left": 0, "checked": False},
+        {"decision": "rogue_die", "galaxy": "rogue", "face": "move", "rerolled": False},
+    ]
+    return position(
+        1,
+        variant=variant(level),
+        row=ROW,
+        active="rogue",
+        dice={},
+        pending=pending,
+        exploration_row=["Ion Cloud"],
+        gal={0: {"energy": 1, "culture": 1}},  # the player may force a reroll: a decision is due
+    )
+
+
+@pytest.mark.parametrize("level", range(1, 6))
+def test_rogue_move_goes_to_a_planet_never_into_unexplored_space(level):
+    st = rogue_move(level)
+    before = st_of(st)["beyond_the_black"]
+    do(st, "done")
+    ships = galaxy(st, 1)["ships"]
+    assert ships[0] == orbit(ROW[0]) and ships[1:] == ["home"] * 3
+    assert st_of(st)["beyond_the_black"] == before  # the pilot row and the face-up card are untouched
+    assert galaxy(st, 1)["exploration_cards"] == []
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4, 5])
+def test_rogue_never_hires_nor_sends_a_ship_exploring(level):
+    g = __import__("teg_btb_setup").game(1, variant(level) if level else "beyond_the_black")
+    rogue_cards = 0
+    for seed in range(12):
+        st = g.new_initial_state(seed=seed)
+        while not st.is_terminal():
+            rogue = st_of(st)["galaxies"][1]
+            assert "hangar" not in rogue and "retired_pilots" not in rogue
+            assert all(s in ("home", "locked") or "planet" in s for s in rogue["ships"])
+            if st_of(st)["active"] == "rogue":  # the player may follow a Rogue Move and explore, never hire
+                assert not any(st.action_to_struct(a)["kind"] == "hire" for a in st.legal_actions())
+            st.apply(st.legal_actions()[(seed * 7 + len(rogue["ships"])) % len(st.legal_actions())])
+        rogue_cards += len(st_of(st)["galaxies"][1]["exploration_cards"])
+    # only the colony action "it explores" at empire 1 (ours, section 13.13) gives it cards: Harbinger and
+    # Warden; Dominion and Void Emperor start at empire 2 and never use their empire-1 action
+    assert (rogue_cards > 0) == (level in (2, 3))
+
+
+def test_a_rogue_with_a_hangar_is_refused():
+    st = rogue_move(5)
+    d = st.to_dict()
+    d["state"]["galaxies"][1]["hangar"] = {"Aurora": None, "Intrepid": None, "Ambition": None, "Nexus": None}
+    with pytest.raises(StateFormatError, match="hangar"):
+        __import__("teg_btb_setup").game(1, variant(5)).state_from_json(json.dumps(d))

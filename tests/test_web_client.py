@@ -1,6 +1,12 @@
 """The reference web client in a real browser (headless Chromium through Selenium and chromedriver):
-every call goes through Envoy as gRPC-Web. Create a Kuhn match against an AI seat, get a hint, make
-moves, see the AI answer, reach the end, step through the replay, and check the screenshot is a picture.
+every call goes through Envoy as gRPC-Web. Kuhn: create a match against an AI seat, get a hint, make
+moves, see the AI answer, reach the end, step through the replay. Each big game (Galaxy of Trian, Take
+The Galaxy, Tiny Epic Galaxies and its Beyond the Black variant): create a two-player match against an
+easy AI seat, make a few moves, get a hint, see the AI answer and the picture change, resign and open
+the replay. The game tests check their screenshots are pictures, not blank pages. And a match goes on across a
+restart of Envoy (the page reopens WatchMatch).
+
+One server, one Envoy and one browser serve the whole module (start-up is most of the cost).
 
 Needs Debian's chromium and chromium-driver (.ci/run installs them); skips with the reason otherwise."""
 
@@ -11,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from gateway_helpers import envoy_available, running_gateway
+from gateway_helpers import envoy_available, free_port, running_gateway
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -27,7 +33,25 @@ pytestmark = [
 SHOTS = Path(__file__).resolve().parents[1] / "build" / "web-client"
 
 
-@pytest.fixture()
+@pytest.fixture(scope="module")
+def service():  # type: ignore[no-untyped-def]
+    """`orrery serve` (in-process search, one worker): its gRPC target."""
+    from orrery.service._spawn import running_server
+
+    with tempfile.TemporaryDirectory() as folder:
+        args = ["--backend", "in-process", "--workers", "1", "--db", str(Path(folder) / "m.sqlite3")]
+        with running_server(args, same_imports=True) as server:
+            yield server.target
+
+
+@pytest.fixture(scope="module")
+def gateway(service):  # type: ignore[no-untyped-def]
+    """`orrery gateway` in front of the service: the base URL."""
+    with running_gateway(service) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
 def browser():  # type: ignore[no-untyped-def]
     webdriver = pytest.importorskip("selenium.webdriver")
     options = webdriver.ChromeOptions()
@@ -76,54 +100,237 @@ def wait_for(driver, script: str, what: str, timeout: float = 120):  # type: ign
         raise AssertionError(f"waiting for {what}; page state {page()}")
 
 
-def test_play_kuhn_against_the_ai_in_a_browser(browser) -> None:  # type: ignore[no-untyped-def]
-    from orrery.service._spawn import running_server
+def open_client(browser, base: str, query: str = "") -> None:  # type: ignore[no-untyped-def]
+    browser.get(base + "/" + query)
+    wait_for(browser, "return document.body.dataset.state === 'ready'", "the game list (ListGames)")
+
+
+def new_match(browser, game: str, variant: str | None = None) -> None:  # type: ignore[no-untyped-def]
+    """Two players, we are seat 0, the other seat is an easy AI."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    with tempfile.TemporaryDirectory() as folder:
-        args = ["--backend", "in-process", "--workers", "1", "--db", str(Path(folder) / "m.sqlite3")]
-        with running_server(args, same_imports=True) as server, running_gateway(server.target) as base:
-            browser.get(base + "/")
-            wait_for(browser, "return document.body.dataset.state === 'ready'", "the game list (ListGames)")
-            titles = [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "game")).options]
-            assert {"kuhn", "trian"} <= set(titles)
-            Select(browser.find_element(By.ID, "game")).select_by_value("kuhn")
-            Select(browser.find_element(By.ID, "players")).select_by_value("2")
-            Select(browser.find_element(By.ID, "level")).select_by_value("LEVEL_EASY")
-            browser.find_element(By.ID, "new-match").click()
-            wait_for(browser, "return document.body.dataset.state === 'your-turn'", "our first turn")
-            assert browser.find_element(By.CSS_SELECTOR, "#board svg title").get_attribute("textContent")
-            # A hint: Analyze streams through Envoy; the top candidates appear with values and shares.
-            browser.find_element(By.ID, "hint").click()
-            wait_for(browser, "return document.getElementById('hint-list').dataset.final === '1'", "the hint")
-            hints = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#hint-list li")]
-            assert 1 <= len(hints) <= 3 and all("value" in h and "% of visits" in h for h in hints)
-            # Bet every time: the AI must answer (call or fold), and the hand ends.
-            while browser.execute_script("return document.body.dataset.state") != "over":
-                wait_for(
-                    browser, "return ['your-turn', 'over'].includes(document.body.dataset.state)", "our turn"
-                )
-                if browser.execute_script("return document.body.dataset.state") == "over":
-                    break
-                moves = int(browser.execute_script("return document.body.dataset.moves"))
-                browser.find_element(By.CSS_SELECTOR, "#moves button[data-action='1']").click()
-                wait_for(browser, f"return Number(document.body.dataset.moves) > {moves}", "our move applied")
-            wait_for(browser, "return document.querySelectorAll('#log li').length >= 2", "the moves log")
-            log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
-            assert any("(AI)" in line for line in log) and any("(you)" in line for line in log)
-            assert "Game over" in browser.find_element(By.ID, "status").text
-            # Replay the finished match move by move.
-            browser.find_element(By.ID, "replay").click()
-            wait_for(browser, "return document.body.dataset.replay === '0'", "the replay")
-            for step in range(1, len(log) + 1):
-                browser.find_element(By.ID, "replay-next").click()
-                wait_for(browser, f"return document.body.dataset.replay === '{step}'", f"replay step {step}")
-            assert browser.find_element(By.CSS_SELECTOR, "#board svg")
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            shot = SHOTS / "kuhn-replay.png"
-            browser.save_screenshot(str(shot))
+    Select(browser.find_element(By.ID, "game")).select_by_value(game)
+    if variant is not None:
+        Select(browser.find_element(By.ID, "variant")).select_by_value(variant)
+    Select(browser.find_element(By.ID, "players")).select_by_value("2")
+    Select(browser.find_element(By.ID, "level")).select_by_value("LEVEL_EASY")
+    browser.find_element(By.ID, "new-match").click()
+    wait_for(browser, "return document.body.dataset.state === 'your-turn'", f"our first turn in {game}")
+
+
+def ask_hint(browser) -> list[str]:  # type: ignore[no-untyped-def]
+    """Analyze streams through Envoy; the top candidates appear with values and visit shares."""
+    from selenium.webdriver.common.by import By
+
+    browser.find_element(By.ID, "hint").click()
+    wait_for(browser, "return document.getElementById('hint-list').dataset.final === '1'", "the hint")
+    hints = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#hint-list li")]
+    assert 1 <= len(hints) <= 3 and all("value" in h and "% of visits" in h for h in hints), hints
+    best = browser.find_element(By.CSS_SELECTOR, "#hint-list li").get_attribute("data-action")
+    hinted = browser.find_element(By.CSS_SELECTOR, "#moves button.hinted").get_attribute("data-action")
+    assert hinted == best
+    return hints
+
+
+def play_move(browser, selector: str = "#moves button") -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    moves = int(browser.execute_script("return document.body.dataset.moves"))
+    browser.find_element(By.CSS_SELECTOR, selector).click()
+    wait_for(browser, f"return Number(document.body.dataset.moves) > {moves}", "our move applied")
+    wait_for(browser, "return ['your-turn', 'over'].includes(document.body.dataset.state)", "our turn")
+
+
+def step_replay(browser, steps: int) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.find_element(By.ID, "replay").click()
+    wait_for(browser, "return document.body.dataset.replay === '0'", "the replay")
+    for step in range(1, steps + 1):
+        browser.find_element(By.ID, "replay-next").click()
+        wait_for(browser, f"return document.body.dataset.replay === '{step}'", f"replay step {step}")
+    assert browser.find_element(By.CSS_SELECTOR, "#board svg")
+
+
+def screenshot(browser, name: str) -> Path:  # type: ignore[no-untyped-def]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SHOTS / f"{name}.png"
+    browser.save_screenshot(str(shot))
     assert_not_blank(shot)
+    return shot
+
+
+def test_play_kuhn_against_the_ai_in_a_browser(browser, gateway) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    open_client(browser, gateway, "?replay-window=2")  # the replay's pictures come two at a time
+    titles = [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "game")).options]
+    assert {"kuhn", "trian", "take_the_galaxy", "tiny_epic_galaxies"} <= set(titles)
+    # Player counts follow the variant (ListGames' variant_player_counts).
+    for game, variant, counts in [
+        ("tiny_epic_galaxies", "beyond_the_black_rogue_1", ["1"]),
+        ("tiny_epic_galaxies", "beyond_the_black", ["1", "2", "3", "4", "5"]),
+        ("take_the_galaxy", "team", ["4"]),
+        ("trian", "full", ["2", "3", "4"]),
+    ]:
+        Select(browser.find_element(By.ID, "game")).select_by_value(game)
+        Select(browser.find_element(By.ID, "variant")).select_by_value(variant)
+        players = Select(browser.find_element(By.ID, "players")).options
+        assert [o.get_attribute("value") for o in players] == counts, (game, variant)
+    new_match(browser, "kuhn")
+    assert browser.find_element(By.CSS_SELECTOR, "#board svg title").get_attribute("textContent")
+    ask_hint(browser)
+    # Bet every time: the AI must answer (call or fold), and the hand ends.
+    while browser.execute_script("return document.body.dataset.state") != "over":
+        play_move(browser, "#moves button[data-action='1']")
+    wait_for(browser, "return document.querySelectorAll('#log li').length >= 2", "the moves log")
+    log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert any("(AI)" in line for line in log) and any("(you)" in line for line in log)
+    assert "Game over" in browser.find_element(By.ID, "status").text
+    step_replay(browser, len(log))  # the finished match, move by move
+    screenshot(browser, "kuhn-replay")
+
+
+BIG_GAMES = [
+    ("trian", "beginner"),
+    ("take_the_galaxy", "standard"),
+    ("tiny_epic_galaxies", "base"),
+    ("tiny_epic_galaxies", "beyond_the_black"),
+]
+HUMAN_MOVES = 3  # our moves per big game, at least; then on until the AI has answered
+MAX_HUMAN_MOVES = 40  # a turn takes several moves (Trian's phases, Take The Galaxy's payments)
+
+
+@pytest.mark.parametrize(("game", "variant"), BIG_GAMES, ids=[f"{g}-{v}" for g, v in BIG_GAMES])
+def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str, variant: str) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    open_client(browser, gateway)
+    new_match(browser, game, variant)
+    first_picture = browser.execute_script("return document.getElementById('board').innerHTML")
+    assert "<svg" in first_picture
+    check_groups_and_filter(browser)
+    check_highlight(browser)
+    ask_hint(browser)
+    # Our moves (the first legal one, whatever it is) until the AI has answered one of them.
+    played = 0
+    while browser.execute_script("return document.body.dataset.state") != "over":
+        if played >= HUMAN_MOVES and ai_answered(browser):
+            break
+        assert played < MAX_HUMAN_MOVES, "the AI never moved after our moves"
+        play_move(browser)
+        played += 1
+    assert ai_answered(browser)
+    picture = browser.execute_script("return document.getElementById('board').innerHTML")
+    assert picture != first_picture and "<svg" in picture
+    screenshot(browser, f"{game}-{variant}")
+    # Resign ends the match; its replay opens, picture by picture.
+    if browser.execute_script("return document.body.dataset.state") != "over":
+        browser.find_element(By.ID, "resign").click()
+        wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
+    assert "Game over" in browser.find_element(By.ID, "status").text
+    step_replay(browser, 2)
+    assert browser.find_element(By.ID, "replay-pos").text.startswith("2 / ")
+
+
+def ai_answered(browser) -> bool:  # type: ignore[no-untyped-def]
+    """The log shows a move of the AI seat after one of ours."""
+    return bool(
+        browser.execute_script(
+            "const log = [...document.querySelectorAll('#log li')];"
+            "const ours = log.findIndex((li) => !li.classList.contains('ai'));"
+            "return ours >= 0 && log.slice(ours).some((li) => li.classList.contains('ai'));"
+        )
+    )
+
+
+def test_the_page_follows_the_match_across_a_gateway_restart(browser, service) -> None:  # type: ignore[no-untyped-def]
+    """WatchMatch breaks when Envoy goes; the page opens it again after the last move it showed, so the
+    AI's moves keep coming and the log holds each move once."""
+    port = free_port()
+    with running_gateway(service, port) as base:
+        open_client(browser, base)
+        new_match(browser, "take_the_galaxy", "standard")
+        play_move(browser)
+    with running_gateway(service, port):
+        played = 0
+        while not (played >= 2 and ai_answered(browser)):
+            assert (
+                played < MAX_HUMAN_MOVES
+                and browser.execute_script("return document.body.dataset.state") != "error"
+            )
+            wait_for(
+                browser, "return document.body.dataset.state === 'your-turn'", "our turn after the restart"
+            )
+            play_move(browser)
+            played += 1
+        moves = int(browser.execute_script("return document.body.dataset.moves"))
+        wait_for(browser, f"return document.querySelectorAll('#log li').length >= {moves}", "the whole log")
+        logged = browser.execute_script(
+            "return [...document.querySelectorAll('#log li')].map((li) => li.value)"
+        )
+        assert logged == list(range(1, moves + 1))
+
+
+def check_groups_and_filter(browser) -> None:  # type: ignore[no-untyped-def]
+    """Every legal move sits in a group named by its kind; the filter box narrows them."""
+    from selenium.webdriver.common.by import By
+
+    groups = browser.find_elements(By.CSS_SELECTOR, "#moves details.group")
+    assert groups and all(g.find_element(By.TAG_NAME, "summary").text for g in groups)
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#moves button")
+    assert buttons and all(b.text for b in buttons)
+    box = browser.find_element(By.ID, "filter")
+    assert box.is_displayed() == (len(buttons) >= 2)
+    if not box.is_displayed():
+        return
+    word = buttons[-1].text.split()[-1]
+    box.send_keys(word)
+    shown = browser.execute_script(  # what the filter reads: the group's kind and the label
+        "return [...document.querySelectorAll('#moves button')].filter((b) => b.offsetParent !== null)"
+        ".map((b) => `${b.closest('details').dataset.kind.replaceAll('_', ' ')} ${b.textContent}`)"
+    )
+    assert shown and all(word.lower() in text.lower() for text in shown), (word, shown)
+    assert buttons[-1].is_displayed()
+    box.clear()
+    browser.execute_script("document.getElementById('filter').dispatchEvent(new Event('input'))")
+
+
+def check_highlight(browser) -> None:  # type: ignore[no-untyped-def]
+    """Pointing at a move shows the board parts it touches (where the picture marks any); clicking such a
+    part narrows the moves to those touching it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    action = browser.execute_script(
+        "const ids = new Set([...document.querySelectorAll('#board .target')]"
+        ".flatMap((t) => (t.dataset.actions || '').split(' ')));"
+        "const b = [...document.querySelectorAll('#moves button')].find((b) => ids.has(b.dataset.action));"
+        "return b ? b.dataset.action : null;"
+    )
+    if action is None:
+        return
+    button = browser.find_element(By.CSS_SELECTOR, f"#moves button[data-action='{action}']")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", button)
+    ActionChains(browser).move_to_element(button).perform()
+    lit = browser.find_elements(By.CSS_SELECTOR, "#board .target.on")
+    assert lit
+    ActionChains(browser).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .target.on")
+    # Clicking that part of the board keeps only the moves that touch it; "all moves" undoes it.
+    browser.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", lit[0])
+    ActionChains(browser).move_to_element(lit[0]).click().perform()
+    picked = browser.find_elements(By.CSS_SELECTOR, "#board .target.picked")
+    assert len(picked) == 1  # the outline under the pointer (lit[0], or one drawn over its centre)
+    touching = set(picked[0].get_attribute("data-actions").split())
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#moves button")
+    shown = {b.get_attribute("data-action") for b in buttons if b.is_displayed()}
+    assert shown and shown == touching & {b.get_attribute("data-action") for b in buttons}
+    browser.find_element(By.ID, "pick-clear").click()
+    everything = browser.find_elements(By.CSS_SELECTOR, "#moves button")
+    assert all(b.is_displayed() for b in everything[:20])
 
 
 def assert_not_blank(path: Path) -> None:

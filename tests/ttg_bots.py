@@ -19,9 +19,15 @@ class FilteredGreedy:
         self.name = name
         self.refuse = refuse
 
-    def select_action(self, observation, *, seed: int) -> int:
+    def allowed(self, observation) -> list[int]:
         legal = observation.legal_actions()
-        allowed = [a for a in legal if observation.action_to_struct(a)["kind"] not in self.refuse] or legal
+        return [a for a in legal if observation.action_to_struct(a)["kind"] not in self.refuse] or legal
+
+    def settle(self, child, seat: int, rng: random.Random) -> None:
+        """Called on each candidate's result before it is valued (subclasses look further)."""
+
+    def select_action(self, observation, *, seed: int) -> int:
+        allowed = self.allowed(observation)
         if len(allowed) == 1:
             return allowed[0]
         rng = random.Random(seed)
@@ -31,6 +37,7 @@ class FilteredGreedy:
         for a in allowed:
             child = state.clone()
             child.apply(a)
+            self.settle(child, seat, rng)
             value = child.evaluate()[seat] + 1e-6 * rng.random()
             if value > best_value:
                 best, best_value = a, value

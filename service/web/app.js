@@ -1,19 +1,30 @@
 // The Orrery reference web client: every call goes through the gateway (Envoy) as gRPC-Web.
 // Flow: ListGames -> CreateMatch (you are seat 0, the other seats are AI) -> WatchMatch (server
 // stream: each move as it happens) + GetObservation (board picture, legal moves) -> ApplyAction;
-// Hint = Analyze (server stream, top three candidates); Replay = GetReplay with pictures.
-// document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "over", "error") and
-// dataset.moves (moves played) say where the page is, for people and for tests.
+// Hint = Analyze (server stream, top three candidates); Resign = ResignMatch; Replay = GetReplay
+// with pictures (opens once the match is over).
+// document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "over", "error"),
+// dataset.moves (moves played) and dataset.views (pictures shown) say where the page is, for people
+// and for tests.
 import { connect } from "./grpcweb.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT = 0;
 const ORDINAL = ["1st", "2nd", "3rd", "4th", "5th"];
+const FILTER_FROM = 2;  // the filter box shows whenever there is a choice to narrow
+const HINT_MS = 500;  // the hint's search budget
+const WATCH_RETRIES = 8;  // WatchMatch failures in a row (about 45 s of retries) before the page shows the error
+// Pictures per GetReplay call (at most about 35 KB each); ?replay-window=N changes it (tests use 2).
+const REPLAY_WINDOW = Number(new URLSearchParams(location.search).get("replay-window")) || 100;
 let client = null;
 let games = [];
-let match = null;  // {id, players, token, ai: [bool], moveNumber, view}
-let refreshSerial = 0;
+let match = null;  // {id, players, token, ai: [bool], moveNumber, view, over, logged: last move logged}
 let watchAbort = null;
+let views = 0;
+// One GetObservation at a time; moves that arrive meanwhile ask for one more afterwards (an AI
+// seat may play many moves in a burst: the page shows the latest, not every step).
+let refreshing = null;
+let refreshAgain = false;
 
 function setState(state, text, error = false) {
   document.body.dataset.state = state;
@@ -36,7 +47,10 @@ async function start() {
   games = (await client.unary("ListGames", {})).games;
   const select = $("game");
   for (const g of games) {
-    select.add(new Option(g.testingOnly ? `${g.title} (test game)` : g.title, g.name));
+    const short = g.title.split(" (")[0];  // titles may go on with player counts and variants
+    const option = new Option(g.testingOnly ? `${short} (test game)` : short, g.name);
+    option.title = g.title;
+    select.add(option);
   }
   select.value = games.some((g) => g.name === "trian") ? "trian" : games[0].name;
   select.onchange = fillGameOptions;
@@ -44,7 +58,10 @@ async function start() {
   fillGameOptions();
   $("setup").onsubmit = (e) => { e.preventDefault(); newMatch().catch(fail); };
   $("hint").onclick = () => hint().catch(fail);
+  $("resign").onclick = () => resign().catch(fail);
   $("replay").onclick = () => replay().catch(fail);
+  $("filter").oninput = applyFilter;
+  $("pick-clear").onclick = () => { if (picked) pick(picked.el); };
   $("new-match").disabled = false;
   setState("ready", "Pick a game and start a match against the AI.");
 }
@@ -55,22 +72,23 @@ function currentGame() {
 
 function fillGameOptions() {
   const g = currentGame();
+  $("game").title = g.title;
   const variant = $("variant");
   variant.length = 0;
-  for (const v of g.variants) variant.add(new Option(v, v));
+  for (const v of g.variants) variant.add(new Option(v.replaceAll("_", " "), v));
   fillPlayers();
 }
 
+// A variant listed in variantPlayerCounts is playable at exactly those counts; the others at the
+// game's counts.
 function fillPlayers() {
   const g = currentGame();
-  const counts = new Set(g.playerCounts);
-  for (const vp of g.variantPlayerCounts || []) {
-    if (vp.variant === $("variant").value) vp.playerCounts.forEach((n) => counts.add(n));
-  }
+  const own = (g.variantPlayerCounts || []).find((vp) => vp.variant === $("variant").value);
+  const counts = own ? own.playerCounts : g.playerCounts;
   const players = $("players");
   players.length = 0;
   for (const n of [...counts].sort((a, b) => a - b)) players.add(new Option(String(n), String(n)));
-  players.value = counts.has(2) ? "2" : players.options[0].value;
+  players.value = counts.includes(2) ? "2" : players.options[0].value;
 }
 
 async function newMatch() {
@@ -84,58 +102,103 @@ async function newMatch() {
   });
   match = {
     id: created.matchId, players, token: created.seatTokens[SEAT].token,
-    ai: created.seatTokens.map((t) => t.ai), moveNumber: 0, view: null, over: false,
+    ai: created.seatTokens.map((t) => t.ai), moveNumber: 0, view: null, over: false, logged: 0,
   };
   $("log").replaceChildren();
-  $("hint-list").replaceChildren();
+  clearHint();
+  $("filter").value = "";
   $("replay-bar").hidden = true;
   $("replay").disabled = true;
+  $("resign").disabled = false;
+  delete document.body.dataset.replay;
   await refresh();
   watch(match);
 }
 
+// WatchMatch for as long as the match runs. A stream that breaks (the gateway closes one idle for an
+// hour, the server restarts) is opened again after the last move shown, so no move is lost or doubled;
+// only repeated failures in a row show an error.
 async function watch(m) {
-  watchAbort = new AbortController();
-  try {
-    const events = client.stream("WatchMatch", { matchId: m.id, seat: SEAT, afterMove: 0 }, md(), watchAbort.signal);
-    for await (const ev of events) {
-      if (m !== match) return;
-      if (ev.kind === "MATCH_EVENT_MOVE") {
-        const li = document.createElement("li");
-        li.value = ev.moveNumber;
-        li.textContent = `seat ${ev.seat}${ev.byAi ? " (AI)" : " (you)"}: ${ev.action.label}`;
-        if (ev.byAi) li.classList.add("ai");
-        $("log").append(li);
-        li.scrollIntoView({ block: "nearest" });
-        await refresh();
-      } else if (ev.kind === "MATCH_EVENT_END") {
-        await refresh();
+  const abort = new AbortController();
+  watchAbort = abort;
+  let failures = 0;
+  while (m === match && !abort.signal.aborted) {
+    try {
+      const request = { matchId: m.id, seat: SEAT, afterMove: m.logged };
+      for await (const ev of client.stream("WatchMatch", request, md(), abort.signal)) {
+        if (m !== match) return;
+        failures = 0;
+        if (ev.kind === "MATCH_EVENT_MOVE") {
+          if (ev.moveNumber > m.logged) logMove(m, ev);
+          refresh().catch(fail);
+        } else if (ev.kind === "MATCH_EVENT_END") {
+          refresh().catch(fail);
+          return;
+        }
+      }
+    } catch (err) {
+      if (err.name === "AbortError" || m !== match) return;
+      failures += 1;
+      if (failures > WATCH_RETRIES) {
+        fail(err);
+        return;
       }
     }
-  } catch (err) {
-    if (err.name !== "AbortError" && m === match) fail(err);
+    await new Promise((done) => setTimeout(done, Math.min(10000, 250 * 2 ** failures)));
   }
 }
 
+function logMove(m, ev) {
+  m.logged = ev.moveNumber;
+  const log = $("log");
+  const li = document.createElement("li");
+  li.value = ev.moveNumber;
+  li.textContent = `seat ${ev.seat}${ev.byAi ? " (AI)" : " (you)"}: ${ev.action.label}`;
+  if (ev.byAi) li.classList.add("ai");
+  log.append(li);
+  log.scrollTop = log.scrollHeight;  // scroll the list, never the page
+}
+
 async function refresh() {
-  const serial = ++refreshSerial;
-  const m = match;
-  const view = await client.unary("GetObservation", { matchId: m.id, seat: SEAT }, md());
-  if (serial !== refreshSerial || m !== match) return;  // a newer refresh is on its way
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    try {
+      do {
+        refreshAgain = false;
+        const m = match;
+        const view = await client.unary("GetObservation", { matchId: m.id, seat: SEAT }, md());
+        if (m === match && view.moveNumber >= m.moveNumber) show(m, view);
+      } while (refreshAgain);
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+function show(m, view) {
+  const turnChanged = !m.view || m.view.moveNumber !== view.moveNumber || m.view.gameOver !== view.gameOver;
   m.view = view;
   m.moveNumber = view.moveNumber;
   document.body.dataset.moves = String(view.moveNumber);
-  $("board").innerHTML = view.svg;
-  showMoves(view);
+  if (turnChanged) {
+    if (document.body.dataset.replay === undefined) showBoard(view.svg);
+    showMoves(view);
+    clearHint();
+  }
   if (view.gameOver) {
     m.over = true;
     const place = view.ranks.length ? ORDINAL[view.ranks[SEAT]] || `#${view.ranks[SEAT] + 1}` : "no result";
     const scores = view.scores.map((s, i) => `seat ${i}: ${Number(s).toFixed(2)}`).join(", ");
     setState("over", `Game over (${view.status.replace("MATCH_STATUS_", "").toLowerCase()}): you finished ${place}. ${scores}`);
     $("hint").disabled = true;
+    $("resign").disabled = true;
     $("replay").disabled = false;
   } else if (view.yourTurn) {
-    setState("your-turn", `Your turn — move ${view.moveNumber + 1}.`);
+    setState("your-turn", `Your turn — move ${view.moveNumber + 1} (${view.legalActions.length} legal).`);
     $("hint").disabled = false;
   } else {
     setState("waiting", `Seat ${view.currentPlayer}${m.ai[view.currentPlayer] ? " (AI)" : ""} is thinking…`);
@@ -143,37 +206,94 @@ async function refresh() {
   }
 }
 
+function kindOf(action) {
+  try {
+    return JSON.parse(action.structJson || "{}").kind || "move";
+  } catch {
+    return "move";
+  }
+}
+
+// Legal moves grouped by the action's kind (in the order the game lists them), with a filter box:
+// Galaxy of Trian and Tiny Epic Galaxies can offer dozens.
 function showMoves(view) {
   const box = $("moves");
   box.replaceChildren();
-  $("hint-list").replaceChildren();
   const groups = new Map();
   for (const a of view.legalActions) {
-    const kind = JSON.parse(a.structJson || "{}").kind || "move";
+    const kind = kindOf(a);
     if (!groups.has(kind)) groups.set(kind, []);
     groups.get(kind).push(a);
   }
   for (const [kind, actions] of groups) {
-    const group = document.createElement("div");
+    const group = document.createElement("details");
     group.className = "group";
-    const h = document.createElement("h3");
-    h.textContent = kind.replaceAll("_", " ");
-    group.append(h);
+    group.open = true;
+    group.dataset.kind = kind;
+    const summary = document.createElement("summary");
+    summary.textContent = kind.replaceAll("_", " ");
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = String(actions.length);
+    summary.append(count);
+    group.append(summary);
     for (const a of actions) {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = a.label;
+      b.title = a.label;
       b.dataset.action = String(a.id);
       b.onclick = () => play(a.id).catch(fail);
-      b.onmouseenter = () => mark(a.id, true);
-      b.onmouseleave = () => mark(a.id, false);
+      b.onmouseenter = b.onfocus = () => mark(a.id, true);
+      b.onmouseleave = b.onblur = () => mark(a.id, false);
       group.append(b);
     }
     box.append(group);
   }
+  $("filter").hidden = view.legalActions.length < FILTER_FROM;
+  applyFilter();
 }
 
-// Show the board cells a move touches (the picture carries them as hidden .target outlines).
+function applyFilter() {
+  const words = $("filter").hidden ? [] : $("filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+  if (picked && !$("board").contains(picked.el)) picked = null;  // a new picture came
+  $("pick-clear").hidden = !picked;
+  let total = 0;
+  let all = 0;
+  for (const group of $("moves").querySelectorAll(".group")) {
+    let shown = 0;
+    for (const b of group.querySelectorAll("button")) {
+      const text = `${group.dataset.kind} ${b.textContent}`.toLowerCase().replaceAll("_", " ");
+      b.hidden = !words.every((w) => text.includes(w)) || (picked !== null && !picked.ids.has(b.dataset.action));
+      if (!b.hidden) shown += 1;
+      all += 1;
+    }
+    group.hidden = shown === 0;
+    const count = group.querySelectorAll("button").length;
+    group.querySelector(".count").textContent = shown === count ? String(count) : `${shown} of ${count}`;
+    total += shown;
+  }
+  $("move-count").textContent = all === 0 ? "" : total === all ? `(${all})` : `(${total} of ${all})`;
+}
+
+function showBoard(svg) {
+  $("board").innerHTML = svg;
+  document.body.dataset.views = String(++views);
+  for (const el of $("board").querySelectorAll(".target")) el.onclick = () => pick(el);
+}
+
+// A click on a lit part of the board keeps the moves that touch it (click again or "all" to undo).
+let picked = null;  // {el, ids: Set of action ids} or null
+
+function pick(el) {
+  const same = picked && picked.el === el;
+  if (picked) picked.el.classList.remove("picked");
+  picked = same ? null : { el, ids: new Set((el.dataset.actions || "").split(" ").filter(Boolean)) };
+  if (picked) el.classList.add("picked");
+  applyFilter();
+}
+
+// Show the board parts a move touches (the picture carries them as hidden .target outlines).
 function mark(id, on) {
   for (const el of $("board").querySelectorAll(".target")) {
     if ((el.dataset.actions || "").split(" ").includes(String(id))) el.classList.toggle("on", on);
@@ -183,57 +303,108 @@ function mark(id, on) {
 async function play(id) {
   for (const b of $("moves").querySelectorAll("button")) b.disabled = true;
   setState("waiting", "Playing…");
-  await client.unary("ApplyAction", {
-    matchId: match.id, seat: SEAT, actionId: id, expectedMoveNumber: match.moveNumber,
-  }, md());
+  try {
+    await client.unary("ApplyAction", {
+      matchId: match.id, seat: SEAT, actionId: id, expectedMoveNumber: match.moveNumber,
+    }, md());
+  } catch (err) {
+    fail(err);  // the message says why; the moves come back for another try
+    if (match.view) showMoves(match.view);
+    return;
+  }
   await refresh();
 }
 
-async function hint() {
+function clearHint() {
   const list = $("hint-list");
+  list.replaceChildren();
+  delete list.dataset.final;
+  for (const b of $("moves").querySelectorAll("button.hinted")) b.classList.remove("hinted");
+}
+
+async function hint() {
+  const m = match;
+  const list = $("hint-list");
+  clearHint();
   $("hint").disabled = true;
-  const query = { match: { matchId: match.id, seat: SEAT }, params: { budget: { milliseconds: 500 }, topK: 3 } };
+  const query = { match: { matchId: m.id, seat: SEAT }, params: { budget: { milliseconds: HINT_MS }, topK: 3 } };
   for await (const update of client.stream("Analyze", { query, progressIntervalMs: 150 }, md())) {
+    if (m !== match) return;
     if (!update.result) continue;  // a progress message before the first answer
-    const items = [];
-    for (const c of update.result.candidates.slice(0, 3)) {
-      const li = document.createElement("li");
-      li.textContent = `${c.action.label} — value ${c.value.toFixed(3)}, ${(100 * c.visitShare).toFixed(0)}% of visits`;
-      const bar = document.createElement("span");
-      bar.className = "bar";
-      bar.style.width = `${Math.round(80 * c.visitShare)}px`;
-      li.append(bar);
-      items.push(li);
-    }
+    const items = update.result.candidates.slice(0, 3).map(hintItem);
     list.replaceChildren(...items);
     if (update.final) {
       list.dataset.final = "1";
       const best = update.result.candidates[0];
-      for (const b of $("moves").querySelectorAll("button")) {
-        b.classList.toggle("hinted", best && b.dataset.action === String(best.action.id));
+      const button = best && $("moves").querySelector(`button[data-action='${best.action.id}']`);
+      if (button) {
+        button.classList.add("hinted");
+        button.closest("details").open = true;
+        button.scrollIntoView({ block: "nearest" });
       }
     }
   }
   $("hint").disabled = !(match.view && match.view.yourTurn);
 }
 
+function hintItem(c) {
+  const li = document.createElement("li");
+  li.dataset.action = String(c.action.id);
+  li.textContent = `${c.action.label} — value ${c.value.toFixed(3)}, ${(100 * c.visitShare).toFixed(0)}% of visits`;
+  const bar = document.createElement("span");
+  bar.className = "bar";
+  bar.style.width = `${Math.round(80 * c.visitShare)}px`;
+  li.append(bar);
+  li.onmouseenter = () => mark(c.action.id, true);
+  li.onmouseleave = () => mark(c.action.id, false);
+  return li;
+}
+
+async function resign() {
+  if (!match || match.over) return;
+  $("resign").disabled = true;
+  await client.unary("ResignMatch", { matchId: match.id, seat: SEAT }, md());
+  await refresh();
+}
+
+// A replay with a picture per position, fetched REPLAY_WINDOW pictures at a time (a long Tiny Epic
+// Galaxies game's pictures would not fit in one answer: the server's 16 MiB message limit).
 async function replay() {
-  const r = await client.unary("GetReplay", { matchId: match.id, svgSeat: SEAT });
+  const m = match;
+  $("replay").disabled = true;
+  setState("over", "Loading the replay…");
+  const r = await client.unary("GetReplay", { matchId: m.id, svgSeat: SEAT, svgFrom: 0, svgCount: REPLAY_WINDOW });
   const frames = [{ svg: r.initialSvg, text: "start" }].concat(
     r.moves.map((mv) => ({ svg: mv.svg, text: `move ${mv.moveNumber}: seat ${mv.seat} ${mv.action.label}` })));
   const slider = $("replay-slider");
   slider.max = String(frames.length - 1);
-  const show = (i) => {
+  let serial = 0;
+  const show = async (i) => {
+    const mine = ++serial;
     slider.value = String(i);
-    $("board").innerHTML = frames[i].svg;
+    if (!frames[i].svg) {
+      $("replay-pos").textContent = `${i} / ${frames.length - 1} — loading…`;
+      const from = i - (i % REPLAY_WINDOW);
+      const w = await client.unary("GetReplay", { matchId: m.id, svgSeat: SEAT, svgFrom: from, svgCount: REPLAY_WINDOW });
+      if (w.initialSvg) frames[0].svg = w.initialSvg;
+      for (const mv of w.moves) if (mv.svg) frames[mv.moveNumber].svg = mv.svg;
+      if (mine !== serial || m !== match) return;  // the slider moved on meanwhile
+    }
+    showBoard(frames[i].svg);
     $("replay-pos").textContent = `${i} / ${frames.length - 1} — ${frames[i].text}`;
     document.body.dataset.replay = String(i);
+    for (const li of $("log").children) li.classList.toggle("current", li.value === i);
+    const current = $("log").querySelector("li.current");
+    if (current) $("log").scrollTop = current.offsetTop - $("log").offsetTop - 40;
   };
-  slider.oninput = () => show(Number(slider.value));
-  $("replay-prev").onclick = () => show(Math.max(0, Number(slider.value) - 1));
-  $("replay-next").onclick = () => show(Math.min(frames.length - 1, Number(slider.value) + 1));
+  const go = (i) => show(i).catch(fail);
+  slider.oninput = () => go(Number(slider.value));
+  $("replay-prev").onclick = () => go(Math.max(0, Number(slider.value) - 1));
+  $("replay-next").onclick = () => go(Math.min(frames.length - 1, Number(slider.value) + 1));
   $("replay-bar").hidden = false;
-  show(0);
+  $("replay").disabled = false;
+  setState("over", `Replay: ${frames.length - 1} moves (◀ ▶ or the slider).`);
+  await show(0);
 }
 
 start().catch(fail);

@@ -40,6 +40,89 @@ def turns(game_name: str, state) -> int:
     return doc["round"] if game_name == "tiny_epic_galaxies" else doc["turn"]
 
 
+class BtbTally:
+    """Tiny Epic Galaxies: Beyond the Black: how often each bot hires and explores (choices of kind
+    `hire` and `explore`, followers' explores included), and each pilot's and exploration card's win
+    rate when its galaxy ends the game holding it (hangar, retired pilots, cards taken), against the
+    1/players of a seat that holds nothing in particular."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.actions: dict[tuple[str, str], int] = defaultdict(int)  # (bot, kind) -> choices
+        self.seat_games: dict[str, int] = defaultdict(int)  # bot -> games played
+        self.held: dict[tuple[str, str], list[float]] = defaultdict(list)  # (pilot|card, name) -> shares
+        self.pilot_points: list[float] = []  # share of the winner's points that came from pilots
+        self._seats: list[str] = []
+
+    def count_action(self, state, action: int) -> None:
+        kind = state.action_to_struct(action)["kind"]
+        if kind in ("hire", "explore"):
+            self.actions[(self._seats[state.current_player], kind)] += 1
+
+    def start(self, record: dict) -> None:
+        self._seats = record["seats"]
+
+    def count_end(self, state, record: dict) -> None:
+        galaxies = state.to_dict()["state"]["galaxies"]
+        for seat, bot in enumerate(record["seats"]):
+            self.seat_games[bot] += 1
+            gal, share = galaxies[seat], win_share(record, seat)
+            pilots = [h["pilot"] for h in gal["hangar"].values() if h] + gal["retired_pilots"]
+            for pilot in pilots:
+                self.held[("pilot", pilot)].append(share)
+            for card in gal["exploration_cards"]:
+                self.held[("card", card)].append(share)
+            if record["ranks"][seat] == 0 and record["scores"][seat] > 0:
+                self.pilot_points.append(len(pilots) / record["scores"][seat])
+
+    def report(self, n_games: int) -> None:
+        for bot in sorted(self.seat_games):
+            g = self.seat_games[bot]
+            print(
+                f"  {bot}: hires {self.actions[(bot, 'hire')] / g:.2f} a game, "
+                f"explores {self.actions[(bot, 'explore')] / g:.2f} a game ({g} seat-games)"
+            )
+        if self.pilot_points:
+            print(f"  winners' points from pilots: {statistics.mean(self.pilot_points):.1%} on average")
+        fair = 1 / self.players
+        for what in ("pilot", "card"):
+            rows = [
+                (sum(v) / len(v), len(v), name, *wilson(sum(v), len(v)))
+                for (kind, name), v in self.held.items()
+                if kind == what and len(v) >= 10
+            ]
+            rows.sort(reverse=True)
+            above = [r for r in rows if r[3] > fair]
+            print(
+                f"  {what}s held at the end (>= 10 times): {len(rows)}; win rate when held, best: "
+                + "; ".join(f"{n} {rate:.2f} [{lo:.2f}, {hi:.2f}] of {k}" for rate, k, n, lo, hi in rows[:5])
+            )
+            print("    worst: " + "; ".join(f"{n} {rate:.2f} of {k}" for rate, k, n, lo, hi in rows[-3:]))
+            print(f"    Wilson interval wholly above {fair:.2f}: {', '.join(r[2] for r in above) or 'none'}")
+
+
+def table_shares(complete: list[list[dict]]) -> None:
+    """3-5 players, two bots: each bot's share of the wins (first places of any of its seats). A set
+    seats each bot equally often in every seat, so 0.5 is even; the Wilson interval treats games as
+    independent, which they are not quite (one deal per set)."""
+    shares: dict[tuple[str, ...], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    counts: dict[tuple[str, ...], int] = defaultdict(int)
+    for rs in complete:
+        for r in rs:
+            bots = tuple(sorted(set(r["seats"])))
+            if len(bots) != 2:
+                continue
+            counts[bots] += 1
+            for seat, bot in enumerate(r["seats"]):
+                shares[bots][bot] += win_share(r, seat)
+    for bots, n in sorted(counts.items()):
+        for bot in bots:
+            won = shares[bots][bot]
+            lo, hi = wilson(won, n)
+            table = " vs ".join(bots)
+            print(f"  {bot} in {table}: wins {won:g}/{n} = {won / n:.3f}, Wilson [{lo:.3f}, {hi:.3f}]")
+
+
 def summarize(path: str) -> None:
     with open(path) as f:
         lines = [json.loads(line) for line in f if line.strip()]
@@ -53,13 +136,20 @@ def summarize(path: str) -> None:
     complete = [rs for rs in by_set.values() if per_set is None or len(rs) == per_set]
     games = [r for rs in complete for r in rs]
     game = load_game(name, players=players, variant=config.get("variant"))
+    expansion = BtbTally(players) if (config.get("variant") or "").startswith("beyond_the_black") else None
     lengths = []
     for r in games:
         state = game.new_initial_state(seed=r["deal_seed"])
+        if expansion is not None:
+            expansion.start(r)
         for action in r["actions"]:
+            if expansion is not None:
+                expansion.count_action(state, action)
             state.apply(action)
         assert state.is_terminal()
         lengths.append(turns(name, state))
+        if expansion is not None:
+            expansion.count_end(state, r)
     unit = "rounds" if name == "tiny_epic_galaxies" else "turns"
     seat0 = sum(win_share(r, 0) for r in games)
     lo, hi = wilson(seat0, len(games))
@@ -70,7 +160,14 @@ def summarize(path: str) -> None:
         f"choices a game {statistics.mean(r['moves'] for r in games):.0f}"
     )
     print(f"  seat 0 wins {seat0 / len(games):.3f} [{lo:.3f}, {hi:.3f}] of {len(games)} games")
+    for seat in range(1, players):
+        share = sum(win_share(r, seat) for r in games)
+        lo, hi = wilson(share, len(games))
+        print(f"  seat {seat} wins {share / len(games):.3f} [{lo:.3f}, {hi:.3f}]")
+    if expansion is not None:
+        expansion.report(len(games))
     if players != 2:
+        table_shares(complete)
         return
     pairs = defaultdict(list)  # (bot, opponent) -> per-set scores of bot
     for rs in complete:

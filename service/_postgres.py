@@ -1,0 +1,332 @@
+"""Hosted matches on PostgreSQL: the SQLite store's referee logic and SQL, on a connection pool, so
+several `orrery serve` replicas can share one database.
+
+The guarantees of the SQLite store hold across replicas:
+- one winner per turn: every change locks its match's row (SELECT ... FOR UPDATE) before it reads the
+  state, so concurrent ApplyAction calls on any replicas queue on that row; each sees the one before
+  it committed (READ COMMITTED re-reads the locked row), so `expected_move_number` and whose turn it
+  is are checked against the latest move, and (match_id, move_number) is the moves' primary key too;
+- nothing acknowledged is lost: a move is acknowledged only after its transaction commits;
+- AI seats are searched and played once: before searching, a replica claims the turn in ai_claims
+  (match, move number, owner, lease; an upsert that only takes a free, stale or own claim). A killed
+  replica's claims lapse after the lease and the others pick its matches up (AI_SWEEP_S);
+- WatchMatch sees moves made on other replicas: every change sends NOTIFY orrery_matches at commit
+  and each replica LISTENs on one connection of its own (LISTEN_TIMEOUT_S bounds a reconnection).
+
+Reads run in REPEATABLE READ READ ONLY transactions, so a read's several statements see one snapshot.
+Schema changes are versioned (MIGRATIONS, the schema_version table), each applied in one transaction
+under an advisory lock, so replicas starting together apply each once and never half.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from orrery.service._matches import INDEXES, AiTurn, Ended, MatchStore
+
+log = logging.getLogger("orrery.service")
+NOTIFY_CHANNEL = "orrery_matches"
+MIGRATION_LOCK = 0x0_5EED_0A_C1E  # pg_advisory_xact_lock key: one replica migrates at a time
+LISTEN_TIMEOUT_S = 1.0  # the listener checks for a stop this often; a lost connection is retried as often
+AI_SWEEP_S = 2.0  # how often a replica looks for AI turns nobody holds (a killed replica's lapse)
+DEFAULT_POOL_SIZE = 8  # connections, and so store calls that may run at once, per replica
+MATCHES_SQL = """
+CREATE TABLE matches (
+    match_id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    seed TEXT NOT NULL,
+    state_json TEXT NOT NULL,
+    move_number INTEGER NOT NULL,
+    finished INTEGER NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
+    status INTEGER NOT NULL DEFAULT 1,
+    to_move INTEGER,
+    has_ai INTEGER NOT NULL DEFAULT 0,
+    spectator_sha256 TEXT,
+    creator TEXT NOT NULL DEFAULT '',
+    resigned_seat INTEGER NOT NULL DEFAULT -1
+);
+CREATE TABLE seats (
+    match_id TEXT NOT NULL REFERENCES matches(match_id),
+    seat INTEGER NOT NULL,
+    token_sha256 TEXT NOT NULL,
+    ai_json TEXT,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE moves (
+    match_id TEXT NOT NULL REFERENCES matches(match_id),
+    move_number INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action INTEGER NOT NULL,
+    label TEXT NOT NULL,
+    struct_json TEXT NOT NULL,
+    by_ai INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (match_id, move_number)
+);
+"""
+AI_CLAIMS_SQL = """
+CREATE TABLE ai_claims (
+    match_id TEXT PRIMARY KEY REFERENCES matches(match_id) ON DELETE CASCADE,
+    move_number INTEGER NOT NULL,  -- the turn claimed: a claim for an earlier move is stale
+    owner TEXT NOT NULL,           -- the replica that searches it
+    until TIMESTAMPTZ NOT NULL     -- its lease (the database's clock, so replicas' clocks do not matter)
+);
+"""
+# (version, what it does, statements): applied in order, each in one transaction with its row in
+# schema_version. Never edit a released one; add the next.
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "matches, seats and moves (the SQLite store's schema 3) with their indexes", MATCHES_SQL + INDEXES),
+    (2, "ai_claims: which replica plays an AI turn", AI_CLAIMS_SQL),
+)
+SCHEMA_VERSION_SQL = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY,
+    description TEXT NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+)
+"""
+
+
+class DatabaseUnavailableError(RuntimeError):
+    """The PostgreSQL server cannot be reached or refuses the connection."""
+
+
+@contextmanager
+def _connected(url: str) -> Iterator[Any]:
+    """One autocommit connection; a failure to connect as DatabaseUnavailableError (no password)."""
+    import psycopg
+
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailableError(f"{redacted(url)}: {str(exc).strip()}") from None
+    with conn:
+        yield conn
+
+
+def is_postgres_url(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _statements(script: str) -> list[str]:
+    without_comments = "\n".join(line.split("--", 1)[0] for line in script.splitlines())
+    return [s.strip() for s in without_comments.split(";") if s.strip()]
+
+
+def upgrade(url: str, migrations: Sequence[tuple[int, str, str]] = MIGRATIONS) -> tuple[int, int]:
+    """Apply the migrations the database lacks. Returns (version before, version after)."""
+    with _connected(url) as conn:
+        return migrate(conn, migrations)
+
+
+def migrate(conn: Any, migrations: Sequence[tuple[int, str, str]] = MIGRATIONS) -> tuple[int, int]:
+    """Each missing migration in one transaction under an advisory lock (replicas starting together
+    wait for each other and skip what is done). A failing one leaves the database at the version before.
+    """
+    latest = max(v for v, _, _ in migrations)
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute(SCHEMA_VERSION_SQL)
+    before = _schema_version(conn)
+    if before > latest:
+        raise RuntimeError(f"match database schema {before}, this server knows up to {latest}")
+    for version, description, script in migrations:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            if _schema_version(conn) >= version:
+                continue
+            for statement in _statements(script):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_version (version, description) VALUES (%s, %s)", (version, description)
+            )
+            log.info("match database: applied migration %d (%s)", version, description)
+    return before, _schema_version(conn)
+
+
+def _schema_version(conn: Any) -> int:
+    return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+
+
+class _Connection:
+    """A psycopg connection that takes the SQLite store's SQL: `?` placeholders, executemany."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.conn.execute(sql.replace("?", "%s"), params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            with self.conn.cursor() as cursor:
+                cursor.executemany(sql.replace("?", "%s"), rows)
+
+
+class PostgresMatchStore(MatchStore):
+    """All hosted matches in one PostgreSQL database, shared by any number of replicas."""
+
+    FOR_UPDATE = " FOR UPDATE"
+    SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+    shared = True
+
+    def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE, claim_s: float = 60.0) -> None:
+        from psycopg_pool import ConnectionPool
+
+        self.path = redacted(url)
+        self._url = url
+        self.threads = pool_size
+        self.claim_s = claim_s  # an AI turn's lease: longer than its search (seconds)
+        self.replica = uuid.uuid4().hex[:12]  # this process, as owner of claims and origin of NOTIFYs
+        with _connected(url) as conn:
+            migrate(conn)
+        self._pool = ConnectionPool(
+            url, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=True, name="orrery"
+        )
+        self._count_lock = threading.Lock()
+        self.active = self._count_active()
+        self._listener: threading.Thread | None = None
+        self._closing = threading.Event()
+        self._listening = threading.Event()
+
+    def close(self) -> None:
+        """Stop listening, give up this replica's AI claims (the others take those turns at their next
+        look, not after the lease), close the pool."""
+        self._closing.set()
+        if self._listener is not None:
+            self._listener.join(timeout=5 * LISTEN_TIMEOUT_S)
+        try:
+            with self._transaction() as db:
+                db.execute("DELETE FROM ai_claims WHERE owner = ?", (self.replica,))
+        except Exception:  # noqa: BLE001 - the database is gone: the claims lapse with their lease
+            log.warning("could not release this replica's AI claims; they lapse with their lease")
+        self._pool.close()
+
+    def _count_active(self) -> int:
+        with self._reading() as db:
+            return int(db.execute("SELECT COUNT(*) FROM matches WHERE status = 1").fetchone()[0])
+
+    @contextmanager
+    def _reading(self) -> Iterator[Any]:
+        # BEGIN with its isolation level in one statement (conn.transaction() would take two round trips).
+        with self._pool.connection() as conn:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            try:
+                yield _Connection(conn)
+            except BaseException:
+                with contextlib.suppress(Exception):  # a broken connection: the pool discards it
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        with self._pool.connection() as conn, conn.transaction():
+            yield _Connection(conn)
+
+    def _changed(self, db: Any, match_id: str, move_number: int) -> None:
+        db.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{match_id} {move_number} {self.replica}"))
+
+    def expire(self, ttl_s: float, now: float | None = None) -> tuple[list[Ended], int]:
+        """As on SQLite; then the count of active matches is taken again, since other replicas change it
+        too (between sweeps the matches_active gauge counts this replica's changes only)."""
+        result = super().expire(ttl_s, now)
+        count = self._count_active()
+        with self._count_lock:
+            self.active = count
+        return result
+
+    # ---- AI seats on several replicas ----
+
+    def active_ai_matches(self) -> list[str]:
+        """Matches whose AI seat is to move and whose turn nobody holds (never claimed, claimed for an
+        earlier move, or its lease lapsed)."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT m.match_id FROM matches m "
+                "JOIN seats s ON s.match_id = m.match_id AND s.seat = m.to_move AND s.ai_json IS NOT NULL "
+                "LEFT JOIN ai_claims c ON c.match_id = m.match_id "
+                "WHERE m.status = 1 AND m.has_ai = 1 "
+                "AND (c.match_id IS NULL OR c.move_number < m.move_number OR c.until < now())"
+            ).fetchall()
+        return [mid for (mid,) in rows]
+
+    def ai_turn(self, match_id: str) -> AiTurn | None:
+        """The AI turn, if this replica can claim it; None if it is not an AI's turn or another replica
+        holds it."""
+        turn = super().ai_turn(match_id)
+        if turn is None or not self._claim(match_id, turn.move_number):
+            return None
+        return turn
+
+    def _claim(self, match_id: str, move_number: int) -> bool:
+        with self._transaction() as db:
+            won = db.execute(
+                "INSERT INTO ai_claims (match_id, move_number, owner, until) "
+                "VALUES (?, ?, ?, now() + make_interval(secs => ?)) "
+                "ON CONFLICT (match_id) DO UPDATE SET move_number = EXCLUDED.move_number, "
+                "owner = EXCLUDED.owner, until = EXCLUDED.until "
+                "WHERE ai_claims.move_number < EXCLUDED.move_number OR ai_claims.until < now() "
+                "OR (ai_claims.owner = EXCLUDED.owner AND ai_claims.move_number = EXCLUDED.move_number) "
+                "RETURNING owner",
+                (match_id, move_number, self.replica, float(self.claim_s)),
+            ).fetchone()
+        return won is not None
+
+    # ---- changes made by other replicas ----
+
+    def listen(self, on_change: Callable[[str | None, int], None]) -> None:
+        """Call on_change(match_id, move_number) from a thread of its own for every change another
+        replica commits (move_number -1: the match ended), and on_change(None, 0) after the listening
+        connection was lost and made again (changes meanwhile are unknown: look at every watched match).
+        """
+        self._listener = threading.Thread(
+            target=self._listen, args=(on_change,), name="orrery-listen", daemon=True
+        )
+        self._listener.start()
+        if not self._listening.wait(10 * LISTEN_TIMEOUT_S):
+            log.warning("match notifications: not listening yet; WatchMatch relays start when it is")
+
+    def _listen(self, on_change: Callable[[str | None, int], None]) -> None:
+        import psycopg
+
+        first = True
+        while not self._closing.is_set():
+            try:
+                with psycopg.connect(self._url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self._listening.set()
+                    if not first:
+                        on_change(None, 0)
+                    first = False
+                    while not self._closing.is_set():
+                        for notify in conn.notifies(timeout=LISTEN_TIMEOUT_S):
+                            match_id, move_number, origin = notify.payload.split(" ")
+                            if origin != self.replica:
+                                on_change(match_id, int(move_number))
+            except psycopg.Error as exc:
+                if self._closing.is_set():
+                    return
+                log.warning("match notifications: %s; listening again in %.0f s", exc, LISTEN_TIMEOUT_S)
+                time.sleep(LISTEN_TIMEOUT_S)

@@ -1,0 +1,251 @@
+"""The match store on both backends: SQLite (the default) and PostgreSQL (a real server the session
+starts on loopback, tests/postgres_server.py). The same referee guarantees on each: one winner per turn
+under concurrent changes (two store objects, as two replicas would hold), expected_move_number, nothing
+changed by a refused request; then what only PostgreSQL has: versioned migrations applied whole or
+not at all, AI turns claimed by one replica, notifications of other replicas' changes."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import threading
+
+import grpc
+import pytest
+from orrery.service._errors import ServiceError
+from orrery.service._matches import ABANDONED, EXPIRED, FINISHED, AiSpec, MatchStore
+from orrery.service._store import MatchStoreBackend, open_store
+
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)]
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request, tmp_path):
+    """A --db value for an empty store."""
+    if request.param == "sqlite":
+        return str(tmp_path / "matches.sqlite3")
+    return request.getfixturevalue("postgres_server").new_database()
+
+
+@pytest.fixture
+def store(db):
+    opened = open_store(db)
+    yield opened
+    opened.close()
+
+
+def refused(call) -> ServiceError:
+    with pytest.raises(ServiceError) as info:
+        call()
+    return info.value
+
+
+def legal(store, match_id: str, seat: int) -> list[int]:
+    return [a.id for a in store.seat_view(match_id, seat).legal_actions]
+
+
+def test_the_url_picks_the_backend(store, db):
+    assert isinstance(store, MatchStoreBackend)
+    assert store.shared == db.startswith("postgresql://")
+    assert (type(store) is MatchStore) == (not store.shared)
+
+
+def test_a_match_is_played_to_its_end_and_replayed(store):
+    created = store.create("kuhn", 2, None, 7)
+    assert created.current_player == 0 and len(created.tokens) == 2
+    assert store.check_seat_token(created.match_id, 1, created.tokens[1])
+    assert not store.check_seat_token(created.match_id, 1, created.tokens[0])
+    moves = []
+    seat = 0
+    while True:
+        applied = store.apply(created.match_id, seat, action_id=legal(store, created.match_id, seat)[0])
+        moves.append(applied)
+        if applied.game_over:
+            break
+        seat = applied.current_player
+    assert [m.move_number for m in moves] == list(range(1, len(moves) + 1))
+    assert moves[-1].status == FINISHED and sorted(moves[-1].ranks) in ([0, 1], [0, 0])
+    history = store.history(created.match_id, 0)
+    assert [m.move_number for m in history.moves] == [m.move_number for m in moves]
+    assert history.status == FINISHED
+    replay = store.replay(created.match_id)
+    assert replay.seed == 7 and [a.id for _, _, a in replay.moves] == [m.action.id for m in moves]
+    assert store.active_count() == 0
+
+
+def test_a_refused_move_changes_nothing(store):
+    created = store.create("kuhn", 2, None, 3)
+    match_id = created.match_id
+    first = legal(store, match_id, 0)[0]
+    assert (
+        refused(lambda: store.apply(match_id, 1, action_id=first)).code == grpc.StatusCode.FAILED_PRECONDITION
+    )
+    stale = refused(lambda: store.apply(match_id, 0, action_id=first, expected_move_number=4))
+    assert stale.code == grpc.StatusCode.FAILED_PRECONDITION and stale.field == "expected_move_number"
+    assert refused(lambda: store.apply(match_id, 0, action_id=99)).code == grpc.StatusCode.INVALID_ARGUMENT
+    assert store.history(match_id, 0).move_number == 0
+    assert store.apply(match_id, 0, action_id=first, expected_move_number=0).move_number == 1
+    assert refused(lambda: store.apply("no-such-match", 0, action_id=first)).code == grpc.StatusCode.NOT_FOUND
+
+
+def test_one_winner_per_turn_from_two_stores(db):
+    """Eight callers on two store objects (two replicas' worth of connections) play the same turn with
+    the same expected_move_number: exactly one is acknowledged, the others are refused, one move stored."""
+    stores = [open_store(db), open_store(db)]
+    try:
+        created = stores[0].create("kuhn", 2, None, 11)
+        action = legal(stores[0], created.match_id, 0)[0]
+        start = threading.Barrier(8)
+
+        def play(i: int) -> str:
+            start.wait()
+            try:
+                stores[i % 2].apply(created.match_id, 0, action_id=action, expected_move_number=0)
+                return "ok"
+            except ServiceError as exc:
+                return exc.code.name
+
+        with cf.ThreadPoolExecutor(8) as pool:
+            outcomes = list(pool.map(play, range(8)))
+        assert outcomes.count("ok") == 1 and outcomes.count("FAILED_PRECONDITION") == 7
+        assert [m.move_number for m in stores[1].history(created.match_id, 0).moves] == [1]
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_resign_abandon_and_expiry(store):
+    a = store.create("kuhn", 2, None, 1)
+    b = store.create("kuhn", 2, None, 2)
+    c = store.create("kuhn", 2, None, 3)
+    assert store.active_count() == 3
+    resigned = store.resign(a.match_id, 1)
+    assert resigned.scores == (1.0, 0.0) and resigned.resigned_seat == 1
+    assert store.abandon(b.match_id, 0).status == ABANDONED
+    assert refused(lambda: store.resign(b.match_id, 0)).code == grpc.StatusCode.FAILED_PRECONDITION
+    expired, deleted = store.expire(0.0, now=4e9)  # everything is older than this "now"
+    assert [e.match_id for e in expired] == [c.match_id] and expired[0].status == EXPIRED
+    assert deleted == 3  # the ended ones, the just expired one included (its age is the old one)
+    assert store.active_count() == 0
+    assert refused(lambda: store.history(a.match_id, 0)).code == grpc.StatusCode.NOT_FOUND
+
+
+def test_an_ai_turn_is_offered_and_played_once(store):
+    created = store.create("kuhn", 2, None, 5, ai=[None, AiSpec(level="easy", seed=1)])
+    # Matches that may have an AI seat to move: on SQLite every active one with AI seats, on PostgreSQL
+    # only those whose AI seat is to move and unclaimed; ai_turn decides.
+    assert store.active_ai_matches() == ([] if store.shared else [created.match_id])
+    assert store.ai_turn(created.match_id) is None
+    store.apply(created.match_id, 0, action_id=legal(store, created.match_id, 0)[0], expected_move_number=0)
+    assert store.active_ai_matches() == [created.match_id]
+    turn = store.ai_turn(created.match_id)
+    assert turn is not None and turn.seat == 1 and turn.move_number == 1
+    action = turn.observation.legal_actions()[0]
+    human = refused(lambda: store.apply(created.match_id, 1, action_id=action))
+    assert human.code == grpc.StatusCode.FAILED_PRECONDITION  # an AI seat takes no person's move
+    store.apply(created.match_id, 1, action_id=action, expected_move_number=1, by_ai=True)
+    again = refused(
+        lambda: store.apply(created.match_id, 1, action_id=action, expected_move_number=1, by_ai=True)
+    )
+    assert again.code == grpc.StatusCode.FAILED_PRECONDITION
+    assert [m.by_ai for m in store.history(created.match_id, 0).moves] == [False, True]
+
+
+# ---- PostgreSQL only ----
+
+pg = pytest.mark.slow
+
+
+@pg
+def test_migrations_are_versioned_and_replicas_starting_together_apply_each_once(postgres_server):
+    import psycopg
+    from orrery.service._postgres import MIGRATIONS, upgrade
+
+    url = postgres_server.new_database()
+    with cf.ThreadPoolExecutor(3) as pool:
+        results = list(pool.map(lambda _: upgrade(url), range(3)))
+    latest = MIGRATIONS[-1][0]
+    assert sorted(after for _, after in results) == [latest] * 3
+    assert sorted(before for before, _ in results)[0] == 0
+    with psycopg.connect(url) as conn:
+        versions = [v for (v,) in conn.execute("SELECT version FROM schema_version ORDER BY version")]
+    assert versions == [v for v, _, _ in MIGRATIONS]
+    assert upgrade(url) == (latest, latest)
+
+
+@pg
+def test_a_failing_migration_is_not_half_applied(postgres_server):
+    import psycopg
+    from orrery.service._postgres import MIGRATIONS, upgrade
+
+    url = postgres_server.new_database()
+    broken = (*MIGRATIONS, (99, "a table, then a mistake", "CREATE TABLE half (x INTEGER); SELECT nonsense"))
+    with pytest.raises(psycopg.Error):
+        upgrade(url, broken)
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == MIGRATIONS[-1][0]
+        assert conn.execute("SELECT to_regclass('half')").fetchone()[0] is None
+    newer = (*MIGRATIONS, (99, "from a later server", "CREATE TABLE later (x INTEGER)"))
+    upgrade(url, newer)
+    with pytest.raises(RuntimeError, match="schema 99"):
+        open_store(url)  # an older server refuses a newer schema
+
+
+@pg
+def test_an_ai_turn_is_claimed_by_one_replica_until_its_lease_lapses(postgres_server):
+    import psycopg
+
+    url = postgres_server.new_database()
+    a, b = open_store(url), open_store(url)
+    try:
+        created = a.create("kuhn", 2, None, 5, ai=[AiSpec(level="easy", seed=1), None])
+        assert a.ai_turn(created.match_id) is not None
+        assert b.ai_turn(created.match_id) is None  # a holds it
+        assert a.ai_turn(created.match_id) is not None  # its own claim (a retry) is renewed
+        assert b.active_ai_matches() == []
+        with psycopg.connect(url, autocommit=True) as conn:  # a is killed: its lease runs out
+            conn.execute("UPDATE ai_claims SET until = now() - interval '1 second'")
+        assert b.active_ai_matches() == [created.match_id]
+        assert b.ai_turn(created.match_id) is not None
+        assert a.ai_turn(created.match_id) is None
+        b.close()  # a replica that stops gives its claims up: no wait for the lease
+        assert a.ai_turn(created.match_id) is not None
+    finally:
+        a.close()
+        b.close()
+
+
+@pg
+def test_other_replicas_changes_are_notified(postgres_server):
+    url = postgres_server.new_database()
+    a, b = open_store(url), open_store(url)
+    seen: list[tuple[str | None, int]] = []
+    arrived = threading.Event()
+
+    def on_change(match_id, move_number):
+        seen.append((match_id, move_number))
+        if move_number == -1:
+            arrived.set()
+
+    try:
+        b.listen(on_change)  # returns once it listens
+        created = a.create("kuhn", 3, None, 9)
+        b.apply(created.match_id, 0, action_id=legal(b, created.match_id, 0)[0])  # b's own: not notified
+        a.apply(created.match_id, 1, action_id=legal(a, created.match_id, 1)[0])
+        a.abandon(created.match_id, 0)
+        assert arrived.wait(10)
+        assert seen == [(created.match_id, 2), (created.match_id, -1)]
+        assert b.history(created.match_id, 0).status == ABANDONED
+    finally:
+        a.close()
+        b.close()
+
+
+def test_orrery_db_upgrade_brings_the_schema_up_to_date(db, capsys):
+    from orrery.service.cli import main
+
+    assert main(["db", "upgrade", "--db", db]) == 0
+    first = capsys.readouterr().out
+    assert "schema 0 -> " in first and "password" not in first
+    assert main(["db", "upgrade", "--db", db]) == 0
+    assert "up to date" in capsys.readouterr().out
+    open_store(db).close()  # and a server opens it as it is
