@@ -12,12 +12,10 @@ from orrery.search.tournament import (
     BotSpec,
     BudgetSpec,
     ConfigError,
-    TournamentConfig,
-    read_results,
-    run_tournament,
 )
 from orrery.service._spawn import running_server
 from orrery.service.remote_bot import RemoteBot
+from tournament_games import played_kuhn_games
 
 # One search worker in-process: the server then runs the very search a SearchBot runs.
 SERVE = ["--backend", "in-process", "--workers", "1", "--config", "ismcts@1", "--no-metrics"]
@@ -63,27 +61,12 @@ def test_remote_vs_in_process_kuhn_tournament_replays_the_all_in_process_one(ser
     budget = BudgetSpec(iterations=ITERATIONS)
     local = BotSpec(name="local", kind="ismcts", config="ismcts@1", budget=budget)
     remote = BotSpec(name="other", kind="remote", address=server.target, config="ismcts@1", budget=budget)
-    games = {}
-    for label, other in (("remote", remote), ("local", replace(local, name="other"))):
-        config = TournamentConfig(
-            name=f"kuhn-{label}",
-            game="kuhn",
-            players=2,
-            format="round-robin",
-            bots=(local, other),
-            sets=4,
-            seed=5,
-            backend="inline",
-            results=str(tmp_path / f"{label}.jsonl"),
-        )
-        run_tournament(config)
-        _, records = read_results(config.results_path())
-        games[label] = [
-            (r["pairing"], r["set"], r["rotation"], r["deal_seed"], r["seats"], r["actions"], r["ranks"])
-            for r in records
-        ]
+    games = {
+        label: played_kuhn_games(tmp_path / f"{label}.jsonl", (local, other), sets=4, seed=5)
+        for label, other in (("remote", remote), ("local", replace(local, name="other")))
+    }
     assert len(games["remote"]) == 8
-    assert sorted(games["remote"]) == sorted(games["local"])
+    assert games["remote"] == games["local"]
 
 
 def test_remote_spec_needs_an_address():
