@@ -20,6 +20,7 @@ from orrery.core_ext import GameInfo, load_game, registered_games
 GAME_PREFIX = "orrery_"
 RANDOM_DEALS = -1  # the "seed" parameter's default: deal k of a game object uses seed k (0, 1, 2, ...)
 SEED_LIMIT = 2**64  # Orrery deal and determinization seeds lie in [0, 2**64)
+PARAM_SEED_LIMIT = 2**31  # OpenSpiel's int game parameters are 32-bit: the "seed" parameter's range
 # Per-seat observation tensors come from core_ext (issue 19 part 1); until a build has them the bridge
 # says provides_observation_tensor=False and its observers carry empty tensors.
 HAS_OBSERVATION_TENSOR = hasattr(core_ext, "observation_tensor")
@@ -66,13 +67,22 @@ def _default_players(info: GameInfo) -> int:
 def _checked_params(info: GameInfo, params: dict[str, Any]) -> tuple[int, str, int]:
     players = int(params.get("players", _default_players(info)))
     variant = str(params.get("variant", info.default_variant))
-    seed = int(params.get("seed", RANDOM_DEALS))
-    if not (seed == RANDOM_DEALS or 0 <= seed < SEED_LIMIT):
-        raise ValueError(
-            f"{openspiel_name(info.name)}: seed must be -1 (a new deal each time) or in [0, 2**64)"
-        )
+    seed = _checked_seed_parameter(info.name, params.get("seed", RANDOM_DEALS))
     load_game(info.name, players=players, variant=variant)  # UnknownGameError names what is wrong
     return players, variant, seed
+
+
+def _checked_seed_parameter(game: str, seed: Any) -> int:
+    if (
+        isinstance(seed, bool)
+        or not isinstance(seed, int)
+        or not (seed == RANDOM_DEALS or 0 <= seed < PARAM_SEED_LIMIT)
+    ):
+        raise ValueError(
+            f"{openspiel_name(game)}: seed must be -1 (deal 0, 1, 2, ...) or in [0, 2**31) (OpenSpiel "
+            f"game parameters are 32-bit; deal a larger Orrery seed with state_from_core), got {seed!r}"
+        )
+    return seed
 
 
 class OrreryGame(pyspiel.Game):
@@ -242,7 +252,7 @@ def load(
 ) -> Any:
     """pyspiel.load_game for an Orrery game, registering the games first."""
     register_games()
-    params: dict[str, Any] = {"seed": seed}
+    params: dict[str, Any] = {"seed": _checked_seed_parameter(game, seed)}
     if players is not None:
         params["players"] = players
     if variant is not None:

@@ -57,8 +57,11 @@ def test_parameters_are_checked():
         openspiel.load("trian", variant="no-such-variant")
     with pytest.raises(Exception, match="players"):
         openspiel.load("kuhn", players=7)
-    with pytest.raises(ValueError, match="seed"):
-        openspiel.load("kuhn", seed=-5)
+    for seed in (-5, 2**31, 1.5):
+        with pytest.raises(ValueError, match="seed must be -1"):
+            openspiel.load("kuhn", seed=seed)
+    big = load_game("kuhn", players=2).new_initial_state(2**63 + 5)
+    assert openspiel.load("kuhn").state_from_core(big.clone()).core == big
 
 
 def test_deal_seeds_count_up_or_stay_fixed():
