@@ -16,7 +16,6 @@ from typing import Any
 
 _EXPORTS = {
     "GAME_PREFIX": "_bridge",
-    "HAS_OBSERVATION_TENSOR": "_bridge",
     "RANDOM_DEALS": "_bridge",
     "OrreryGame": "_bridge",
     "OrreryState": "_bridge",

@@ -21,9 +21,6 @@ GAME_PREFIX = "orrery_"
 RANDOM_DEALS = -1  # the "seed" parameter's default: deal k of a game object uses seed k (0, 1, 2, ...)
 SEED_LIMIT = 2**64  # Orrery deal and determinization seeds lie in [0, 2**64)
 PARAM_SEED_LIMIT = 2**31  # OpenSpiel's int game parameters are 32-bit: the "seed" parameter's range
-# Per-seat observation tensors come from core_ext (issue 19 part 1); until a build has them the bridge
-# says provides_observation_tensor=False and its observers carry empty tensors.
-HAS_OBSERVATION_TENSOR = hasattr(core_ext, "observation_tensor")
 
 
 def openspiel_name(game: str) -> str:
@@ -49,7 +46,7 @@ def _game_type(info: GameInfo, *, players: int | None = None) -> pyspiel.GameTyp
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=HAS_OBSERVATION_TENSOR,
+        provides_observation_tensor=True,  # core_ext.observation_tensor, per seat
         parameter_specification={
             "players": _default_players(info),
             "variant": info.default_variant,
@@ -210,7 +207,7 @@ class OrreryObserver:
     def __init__(self, game: OrreryGame, *, information_state: bool) -> None:
         self._information_state = information_state
         shape: tuple[int, ...] = (0,)
-        if HAS_OBSERVATION_TENSOR and not information_state:
+        if not information_state:  # the information state has a string (exact), no tensor
             core = game.core
             shape = tuple(
                 core_ext.observation_tensor_shape(

@@ -141,26 +141,10 @@ def test_openspiel_ismcts_plays_a_game_through_the_bridge():
     assert sorted(state.returns()) == [-1.0, 1.0]
 
 
-def test_observer_tensor_when_core_ext_has_it(monkeypatch):
-    """The observation-tensor path against the core_ext API (observation_tensor_shape, observation_tensor),
-    with stand-ins where this build has none yet."""
+def test_observer_tensor_is_core_ext_observation_tensor():
+    """The bridge's observation tensor is core_ext.observation_tensor of the seat's observation."""
     from orrery import core_ext
-    from orrery.openspiel import _bridge
 
-    if not _bridge.HAS_OBSERVATION_TENSOR:
-        monkeypatch.setattr(_bridge, "HAS_OBSERVATION_TENSOR", True)
-        monkeypatch.setattr(
-            core_ext,
-            "observation_tensor_shape",
-            lambda game, *, variant=None, num_players: (2, 3),
-            raising=False,
-        )
-        monkeypatch.setattr(
-            core_ext,
-            "observation_tensor",
-            lambda obs: np.arange(6, dtype=np.float32).reshape(2, 3) + obs.player,
-            raising=False,
-        )
     game = openspiel.load("kuhn", players=2)
     state = game.new_initial_state()
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False))
