@@ -22,6 +22,7 @@ PACKAGE_DIRS = {
     "orrery.search": "search",
     "orrery.service": "service",
     "orrery.render": "render",
+    "orrery.openspiel": "openspiel",
 }
 COMPILED_PACKAGES = ("orrery.core_ext", "orrery.search")
 # Cython finds a cimported `orrery.core_ext.game` as orrery/core_ext/game.pxd on its include path, and

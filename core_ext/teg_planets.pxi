@@ -9,6 +9,12 @@ cdef inline bint _is_copy_kind(int kind) noexcept nogil:
     return kind == PK_USE_OTHER or kind == PK_COPY_ROW or kind == PK_ANY_DIE or kind == PK_REPEAT_DIE
 
 
+cdef inline bint _colony_of_another(const TegState* s, int q, int g) noexcept nogil:
+    """Planet q is another galaxy's colony (Walsfeo, Sargus-36). W_BOX, the expansion's planets left out of
+    a base game, lies above every W_COLONY + galaxy value, so a plain `>= W_COLONY` would take it for one."""
+    return W_COLONY <= s.where[q] < W_COLONY + s.n_gal and s.where[q] != W_COLONY + g
+
+
 cdef bint _enemy_target_exists(const TegState* s, int g, int track, int above_id) noexcept nogil:
     cdef int h, k
     for h in range(s.n_gal):
@@ -117,7 +123,7 @@ cdef bint _planet_usable(const TegState* s, int g, int p, int depth) noexcept no
         if _held(gal, P_A[p]) < 1 or s.depth >= TEG_STACK - 12:
             return False
         for q in range(N_PLANETS):
-            if s.where[q] >= W_COLONY and s.where[q] != W_COLONY + g and not _is_copy_kind(P_KIND[q]) \
+            if _colony_of_another(s, q, g) and not _is_copy_kind(P_KIND[q]) \
                     and _planet_usable(s, g, q, depth + 1):
                 return True
         return False
@@ -287,7 +293,7 @@ cdef int _planet_options(const TegState* s, const TegTask* t, action_t* out) noe
         return n
     if kind == PK_USE_OTHER:
         for q in range(N_PLANETS):
-            if s.where[q] >= W_COLONY and s.where[q] != W_COLONY + g and not _is_copy_kind(P_KIND[q]) \
+            if _colony_of_another(s, q, g) and not _is_copy_kind(P_KIND[q]) \
                     and _planet_usable(s, g, q, 1):
                 out[n] = _colony_action(q)
                 n += 1

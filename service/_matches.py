@@ -842,14 +842,16 @@ class MatchStore:
         return action_id
 
 
-def replay_pictures(replay: Replay, seat: int) -> list[str]:
-    """The board pictures of a finished match as `seat` saw it: before the first move, then after each
-    move (index = move number). The match is over, so its seed and moves are public already."""
+def replay_pictures(replay: Replay, seat: int, *, first: int = 0) -> dict[int, str]:
+    """The board pictures of a finished match as `seat` saw it, by position (0 = before the first move,
+    n = after move n), from position `first` on. Earlier moves are replayed but not drawn: drawing is the
+    dear part. The match is over, so its seed and moves are public already."""
     state = load_game(replay.game, players=replay.players, variant=replay.variant).new_initial_state(
         replay.seed
     )
-    pictures = [to_svg(state.observation(seat).to_dict())]
-    for _, _, action in replay.moves:
+    pictures = {0: to_svg(state.observation(seat).to_dict())} if first <= 0 else {}
+    for number, (_, _, action) in enumerate(replay.moves, start=1):
         state.apply(action.id)
-        pictures.append(to_svg(state.observation(seat).to_dict()))
+        if number >= first:
+            pictures[number] = to_svg(state.observation(seat).to_dict())
     return pictures

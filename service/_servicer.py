@@ -116,10 +116,11 @@ def _replay_window(replay: Replay, request: pb.GetReplayRequest) -> range:
 
 
 def _window_pictures(replay: Replay, seat: int, window: range) -> dict[int, str]:
-    """The pictures of the positions in `window`, as `seat` saw them. Positions before the window are
-    drawn too (replay_pictures draws from the start), so a late window costs more than an early one."""
-    pictures = replay_pictures(dataclasses.replace(replay, moves=replay.moves[: window.stop - 1]), seat)
-    return {n: pictures[n] for n in window}
+    """The pictures of the positions in `window`, as `seat` saw them (the moves before it are replayed,
+    not drawn)."""
+    return replay_pictures(
+        dataclasses.replace(replay, moves=replay.moves[: window.stop - 1]), seat, first=window.start
+    )
 
 
 def _action(view: ActionView) -> pb.Action:

@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "orrery.search.tournament._cli",
     "orrery.service._cli",
     "orrery.service._gateway",
+    "orrery.openspiel._cli",
 )
 
 

@@ -380,3 +380,12 @@ def test_every_planet_is_covered():
     source = Path(__file__).read_text()
     # the base game's 40; Beyond the Black's 12 are covered in test_tiny_epic_galaxies_btb_cards.py
     assert all(f'"{name}"' in source for name in teg.PLANET_NAMES[:40])
+
+
+@pytest.mark.parametrize("planet", ["Walsfeo", "Sargus-36"])
+def test_base_game_offers_no_expansion_planet_as_another_players_colony(planet):
+    """The expansion's planets sit in the box in a base game (W_BOX), which is not anyone's colony: with no
+    other colony on the table, the copy action has nothing to use (it once offered Quill and Ixion)."""
+    st = position(2, dice={"colony": 1}, gal={0: {"colonies": [planet], "culture": 2, "energy": 2}, 1: {}})
+    do(st, "activate", face="colony")
+    assert not can(st, "colony", planet=planet)

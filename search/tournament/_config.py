@@ -18,9 +18,12 @@ else:  # pragma: no cover - Python 3.10
 FORMATS = ("round-robin", "gauntlet", "sprt")
 BACKENDS = ("inline", "processes", "ray")
 ROTATIONS = ("all", "cyclic")
-# Bot kinds the tournament knows how to build; "factory" imports "module:function" returning a Bot.
+# Bot kinds the tournament knows how to build; "factory" imports "module:function" returning a Bot,
+# "openspiel" is OpenSpiel's ISMCTS or MCTS (orrery.openspiel), "remote" any Orrery server's SuggestMove.
 SEARCH_KINDS = ("ismcts", "pimc")
-BOT_KINDS = ("random", "greedy", *SEARCH_KINDS, "factory")
+OPENSPIEL_ALGORITHMS = ("ismcts", "mcts")
+REMOTE_LEVELS = ("easy", "medium", "hard", "expert")
+BOT_KINDS = ("random", "greedy", *SEARCH_KINDS, "factory", "openspiel", "remote")
 
 
 class ConfigError(ValueError):
@@ -49,14 +52,21 @@ class BudgetSpec:
 
 @dataclass(frozen=True, kw_only=True)
 class BotSpec:
-    """One contestant: a built-in bot, a named search configuration, or a factory function."""
+    """One contestant: a built-in bot, a named search configuration, a factory function, an OpenSpiel
+    bot or a remote Orrery server (docs/tournaments.md, "Bot kinds")."""
 
     name: str  # the name used in results and reports; unique within a tournament
     kind: str  # one of BOT_KINDS
-    config: str | None = None  # search preset, e.g. "ismcts@1" (search.get_config)
-    overrides: tuple[tuple[str, Any], ...] = ()  # SearchConfig fields replaced on the preset
+    # search preset, e.g. "ismcts@1" (search.get_config); openspiel: "ismcts" (default) or "mcts";
+    # remote: the server's preset name ("" or None: the server's default for the game)
+    config: str | None = None
+    # search: SearchConfig fields replaced on the preset; openspiel: uct_c, rollouts, evaluator,
+    # max_world_samples (orrery.openspiel._bots.OPTION_DEFAULTS)
+    overrides: tuple[tuple[str, Any], ...] = ()
     budget: BudgetSpec | None = None  # None: the tournament's per-move budget
     factory: str | None = None  # "module:function" for kind = "factory"
+    address: str | None = None  # kind = "remote": the server, "host:port"
+    level: str | None = None  # kind = "remote": a play level (REMOTE_LEVELS) instead of full strength
 
     def __post_init__(self) -> None:
         if not self.name or not isinstance(self.name, str):
@@ -67,8 +77,33 @@ class BotSpec:
             raise ConfigError(f"bot {self.name!r}: kind 'factory' needs factory = 'module:function'")
         if self.kind != "factory" and self.factory is not None:
             raise ConfigError(f"bot {self.name!r}: factory is only for kind 'factory'")
-        if self.kind not in SEARCH_KINDS and (self.config or self.overrides):
+        if self.kind not in (*SEARCH_KINDS, "openspiel", "remote") and (self.config or self.overrides):
             raise ConfigError(f"bot {self.name!r}: config and overrides apply to search bots only")
+        if self.kind == "openspiel":
+            self._check_openspiel()
+        if self.kind == "remote":
+            if not self.address or ":" not in self.address:
+                raise ConfigError(f"bot {self.name!r}: kind 'remote' needs address = 'host:port'")
+            if self.overrides:
+                raise ConfigError(f"bot {self.name!r}: a remote bot takes config and level, not overrides")
+            if self.level is not None and self.level not in REMOTE_LEVELS:
+                raise ConfigError(f"bot {self.name!r}: level must be one of {', '.join(REMOTE_LEVELS)}")
+        elif self.address is not None or self.level is not None:
+            raise ConfigError(f"bot {self.name!r}: address and level are only for kind 'remote'")
+
+    def _check_openspiel(self) -> None:
+        if self.config is not None and self.config not in OPENSPIEL_ALGORITHMS:
+            raise ConfigError(
+                f"bot {self.name!r}: an openspiel bot's config is one of {', '.join(OPENSPIEL_ALGORITHMS)}"
+            )
+        try:
+            from orrery.openspiel._bots import checked_options
+        except ImportError:  # reading recorded results needs no OpenSpiel; playing says what is missing
+            return
+        try:
+            checked_options(dict(self.overrides))
+        except ValueError as exc:
+            raise ConfigError(f"bot {self.name!r}: {exc}") from None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -170,6 +205,9 @@ class TournamentConfig:
         data = asdict(self)
         for bot in data["bots"]:
             bot["overrides"] = dict(bot["overrides"])
+            for key in ("address", "level"):  # absent unless set: older results keep their fingerprint
+                if bot[key] is None:
+                    del bot[key]
         return data
 
     def fingerprint(self) -> str:
@@ -201,7 +239,7 @@ def _bot(table: Any, index: int) -> BotSpec:
     where = f"bots[{index}]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")
-    _take(table, where, {"name", "kind", "config", "overrides", "budget", "factory"})
+    _take(table, where, {"name", "kind", "config", "overrides", "budget", "factory", "address", "level"})
     if "kind" not in table:
         raise ConfigError(f"{where}: kind is required")
     overrides = table.get("overrides", {})
@@ -214,6 +252,8 @@ def _bot(table: Any, index: int) -> BotSpec:
         overrides=tuple(sorted(overrides.items())),
         budget=_budget(table["budget"], f"{where}.budget") if "budget" in table else None,
         factory=table.get("factory"),
+        address=table.get("address"),
+        level=table.get("level"),
     )
 
 

@@ -26,6 +26,19 @@ def build_bot(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
         assert spec.factory is not None
         module_name, _, attr = spec.factory.partition(":")
         bot = getattr(importlib.import_module(module_name), attr)()
+    elif spec.kind == "openspiel":
+        bot = _openspiel_bot(spec, budget)
+    elif spec.kind == "remote":
+        from orrery.service.remote_bot import RemoteBot
+
+        assert spec.address is not None
+        bot = RemoteBot(
+            spec.address,
+            config=spec.config or "",
+            level=spec.level,
+            iterations=budget.iterations,
+            milliseconds=budget.milliseconds,
+        )
     else:
         from orrery import search
 
@@ -39,6 +52,21 @@ def build_bot(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
             bot = search.make_bot(spec.kind)
     _BOTS[(spec, budget, game)] = bot
     return bot
+
+
+def _openspiel_bot(spec: BotSpec, budget: BudgetSpec) -> Any:
+    """OpenSpiel's ISMCTS or MCTS; an iteration budget is its simulation count."""
+    try:
+        from orrery.openspiel._bots import OpenSpielBot, OpenSpielBudget
+    except ImportError as exc:
+        raise RuntimeError(
+            f"bot {spec.name!r}: kind 'openspiel' needs OpenSpiel: pip install 'orrery[openspiel]' ({exc})"
+        ) from None
+    return OpenSpielBot(
+        spec.config or "ismcts",
+        OpenSpielBudget(simulations=budget.iterations, milliseconds=budget.milliseconds),
+        dict(spec.overrides),
+    )
 
 
 def deal_digest(state: Any) -> str:

@@ -123,11 +123,18 @@ def _budget_text(budget: BudgetSpec) -> str:
 def _bot_text(spec: BotSpec, default_budget: BudgetSpec) -> str:
     if spec.kind == "factory":
         return f"{spec.name} (factory {spec.factory})"
-    if spec.kind not in SEARCH_KINDS:
+    if spec.kind == "remote":
+        strength = f"level {spec.level}" if spec.level else (spec.config or "server default")
+        return (
+            f"{spec.name} (remote {spec.address}, {strength}, {_budget_text(spec.budget or default_budget)})"
+        )
+    if spec.kind not in (*SEARCH_KINDS, "openspiel"):
         return f"{spec.name} ({spec.kind})"
     overrides = "".join(f", {k}={v}" for k, v in spec.overrides)
     budget = _budget_text(spec.budget or default_budget)
-    return f"{spec.name} ({spec.kind} {spec.config or spec.kind}{overrides}, {budget})"
+    algorithm = spec.config or ("ismcts" if spec.kind == "openspiel" else spec.kind)
+    what = f"OpenSpiel {algorithm}" if spec.kind == "openspiel" else f"{spec.kind} {algorithm}"
+    return f"{spec.name} ({what}{overrides}, {budget})"
 
 
 def _summary_lines(a: Analysis) -> list[str]:
