@@ -13,12 +13,13 @@ counts open borders per area, so a closed area is a root whose count reaches 0.
 import json
 from pathlib import Path
 
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
-from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_die
-from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
+from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_die, rng_uniform
+from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation, new_state
 from orrery.core_ext.trian cimport (
     TrianState, TrianPlayer, TrianPlaced, TR_TILES, TR_MAX_FACES, TR_STACK, TR_HASH, TR_FRONT,
     TR_NEBULAS, TR_EVENTS, TR_COLORS, TR_UNKNOWN, TR_HIDDEN,
