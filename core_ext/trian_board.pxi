@@ -59,9 +59,8 @@ cdef inline int _placed_at(const TrianState* s, int x, int y) noexcept nogil:
 
 
 cdef inline int _nb_placed(const TrianState* s, int i, int d) noexcept nogil:
-    cdef int nx, ny
-    _neighbour(s.placed[i].x, s.placed[i].y, d, &nx, &ny)
-    return _placed_at(s, nx, ny)
+    # the placed tile across side d of placed tile i, or -1 (the neighbour table _board_place keeps)
+    return s.nb[i][d]
 
 
 cdef inline int _edge_at(const TrianState* s, int i, int d) noexcept nogil:
@@ -186,7 +185,9 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
         g = FACE_GROUP[face][e]
         _neighbour(x, y, d, &nx, &ny)
         j = _placed_at(s, nx, ny)
+        s.nb[i][d] = <int8_t>j
         if j >= 0:
+            s.nb[j][_opposite(d)] = <int8_t>i
             ej = _edge_at(s, j, _opposite(d))
             gj = FACE_GROUP[s.placed[j].face][ej]
             if t == E_SPACE or t == E_PATH:
