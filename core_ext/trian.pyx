@@ -137,11 +137,9 @@ for _i, (_a, _b) in enumerate(PAIRS):
 
 # what one legal-actions call looks up about the board for its ships (trian_ships.pxi)
 ctypedef struct ReachCache:
-    # what one legal-actions call looks up about the board for its ships, looked up once per tile:
+    # what one legal-actions call looks up about the board for its ships, once per call:
     # derived from the state and dropped after the call (the state itself stays plain data)
-    int8_t field[TR_TILES]             # the tile is in an exmitter's radius: 1 / 0, -1 not looked up yet
-    uint8_t nb_known[TR_TILES]         # bit d: space_nb[tile][d] looked up
-    int16_t space_nb[TR_TILES][3]      # _space_nb per side
+    int8_t field[TR_TILES]             # the tile is in an exmitter's radius (tiles or racial tokens): 1 / 0
 
 
 # ---------------------------------------------------------------- the rules, one concern per file

@@ -24,18 +24,10 @@ cdef bint _enemy_ship_adjacent(const TrianState* s, int i, int owner) noexcept n
 
 cdef inline void _reach_cache_init(const TrianState* s, ReachCache* c) noexcept nogil:
     _exmitter_field_map(s, c.field)
-    memset(c.nb_known, 0, s.n_placed)
 
 
 cdef inline bint _cached_field(const TrianState* s, ReachCache* c, int j) noexcept nogil:
     return c.field[j]
-
-
-cdef inline int _cached_space_nb(const TrianState* s, ReachCache* c, int i, int d) noexcept nogil:
-    if not (c.nb_known[i] >> d) & 1:
-        c.space_nb[i][d] = <int16_t>_space_nb(s, i, d)
-        c.nb_known[i] |= <uint8_t>(1 << d)
-    return c.space_nb[i][d]
 
 
 cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_t* out) noexcept nogil:
@@ -69,16 +61,14 @@ cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start,
         if q_steps[head] >= depth:
             break                          # the queue is in order of steps
         for d in range(3):
-            j = _cached_space_nb(s, c, t, d)
-            if j < 0 or (gt >= 0 and _side_group(s, t, d) != gt):
+            j = s.space_nb[t][d]
+            if j < 0 or (gt >= 0 and s.side_grp[t][d] != gt):
                 continue
             if not immune and _cached_field(s, c, j):
                 continue
             if j != start and s.placed[j].ship_kind == 0:
                 out[j] = 1
-            gj = _side_group(s, j, _opposite(d))
-            c.space_nb[j][_opposite(d)] = <int16_t>t      # equal edges: outer space continues back to t
-            c.nb_known[j] |= <uint8_t>(1 << _opposite(d))
+            gj = s.side_grp[j][_opposite(d)]
             if not seen[j * 4 + gj + 1]:
                 seen[j * 4 + gj + 1] = 1
                 q_tile[tail] = <int16_t>j
