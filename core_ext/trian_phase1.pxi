@@ -83,7 +83,7 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
                 n += 1
     if s.params.variant >= V_SHIPS:
         for i in range(s.n_placed):
-            if _rogue_may_mine(s, i, me):
+            if s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship == me and _rogue_may_mine(s, i, me):
                 k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
                 for c in range(TR_COLORS):
                     if s.neb_minerals[k][c] > 0:

@@ -164,6 +164,25 @@ cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
         _phase3_goes_on(s)
 
 
+cdef int _moves_to_marked(const uint8_t* marked, int count, int i, action_t* out, int n) noexcept nogil:
+    # a move of the ship on tile i to every marked tile, in tile order; a ship reaches few of the tiles,
+    # so 8 unmarked tiles at a time are skipped with one compare
+    cdef uint64_t word
+    cdef int j = 0, k
+    while j < count:
+        if j + 8 <= count:
+            memcpy(&word, marked + j, 8)
+            if word == 0:
+                j += 8
+                continue
+        for k in range(j, min(j + 8, count)):
+            if marked[k]:
+                out[n] = _tile_pair_action(A_SHIP_MOVE, i, k)
+                n += 1
+        j += 8
+    return n
+
+
 cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # phase 3 ship actions: expedition, moving one's ship, teleporting a ship
     cdef uint8_t reach[TR_TILES]
@@ -186,10 +205,7 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
         if s.placed[i].ship == me:
             memset(reach, 0, s.n_placed)
             _race_reach(s, i, reach, &cache)
-            for j in range(s.n_placed):
-                if reach[j]:
-                    out[n] = _tile_pair_action(A_SHIP_MOVE, i, j)
-                    n += 1
+            n = _moves_to_marked(reach, s.n_placed, i, out, n)
         if _ship_may_teleport_from(s, i, me):
             owner = s.placed[i].ship
             for j in range(s.n_placed):
