@@ -183,11 +183,13 @@ cdef int _moves_to_marked(const uint8_t* marked, int count, int i, action_t* out
     return n
 
 
-cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
-    # phase 3 ship actions: expedition, moving one's ship, teleporting a ship
+cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n, const uint8_t* ship_tiles,
+                       int n_ships) noexcept nogil:
+    # phase 3 ship actions: expedition, moving one's ship, teleporting a ship (ship_tiles: the placed
+    # tiles with a ship, in tile order)
     cdef uint8_t reach[TR_TILES]
     cdef ReachCache cache
-    cdef int i, j, owner
+    cdef int i, j, owner, k
     cdef bint cache_ready = False         # filled when the first ship needs it
     if s.actions_taken == 0 and _ship_expedition_ok(s):
         if s.players[me].corvettes > 0:
@@ -196,8 +198,9 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
         if s.players[me].rogues > 0:
             out[n] = A_SHIP_EXPED + 1
             n += 1
-    for i in range(s.n_placed):
-        if s.placed[i].ship_kind == 0 or _ship_immobile(s, i):
+    for k in range(n_ships):
+        i = ship_tiles[k]
+        if _ship_immobile(s, i):
             continue
         if not cache_ready and (s.placed[i].ship == me or _ship_may_teleport_from(s, i, me)):
             _reach_cache_init(s, &cache)
