@@ -53,9 +53,12 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
     # mine with a Rogue; in the full variant evolution and racial phase 1 actions
     cdef const TrianPlayer* pl = &s.players[me]
     cdef int n = 0, c, k, a, b, disc = 0, cost, i, r, n_rogues = 0
+    cdef bint ships = s.params.variant >= V_SHIPS
     cdef int caps[TR_NEBULAS]
     cdef uint8_t rogues[TR_TILES]
-    for i in range(s.n_placed):         # one pass: the outpost discount (_discount), own Rogues that may mine
+    if not ships:
+        disc = _discount(s, me)         # stops at the first own outpost
+    for i in range(s.n_placed if ships else 0):     # one pass: the discount, own Rogues that may mine
         if s.placed[i].emissary == me and FACE_FEAT[s.placed[i].face] == F_OUTPOST and not _blocked(s, i):
             disc = 1
         if s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship == me and _rogue_may_mine(s, i, me):
@@ -89,7 +92,7 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
             if s.neb_minerals[k][c] > 0:
                 out[n] = _colour_action(A_GAIN, k, c)
                 n += 1
-    for r in range(n_rogues):           # (Rogues exist from variant ships on)
+    for r in range(n_rogues):
         i = rogues[r]
         k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
         for c in range(TR_COLORS):
