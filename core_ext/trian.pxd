@@ -79,6 +79,12 @@ ctypedef struct TrianState:
     uint8_t discarded[84]          # unplaceable tiles, shown and set aside (public)
     uint8_t n_placed
     TrianPlaced placed[TR_TILES]
+    # derived from the placed tiles (rebuilt on load): the placed index across side d of each placed
+    # tile, -1 where none; spares the cell-index lookups of every neighbour query
+    int8_t nb[TR_TILES][3]
+    int8_t space_nb[TR_TILES][3]   # derived: nb where outer space continues across side d, else -1
+    uint8_t side_grp[TR_TILES][3]  # derived: the shown face's outer-space group on side d
+    uint8_t exm_field[TR_TILES]    # derived: 1 in the radius of an exmitter tile (section IX)
     # board index: cell key -> placed index (0..83) or TR_FRONT_BASE + frontier index
     uint16_t hkey[TR_HASH]
     int16_t hval[TR_HASH]

@@ -1,7 +1,7 @@
 # Type stubs for core_ext/trian.pyx (Galaxy of Trian: New Order, beginner and ships variants).
 from typing import Any
 
-from orrery.core_ext.game import Game, State
+from orrery.core_ext.game import Game, Observation, State
 
 CATALOGUE: dict[str, Any]
 CATALOGUE_PATH: Any
@@ -17,6 +17,10 @@ def tiles_with_face(name: str) -> list[tuple[int, int]]: ...
 def _debug_stack_top(st: State, stack: int, tiles: list[tuple[int, int]]) -> None: ...
 def _debug_dice(seed: int, count: int) -> list[int]: ...
 def _debug_seed_dice(st: State, seed: int) -> None: ...
+def _debug_determinize(o: Observation, seed: int, method: str = ...) -> tuple[State, str]: ...
+def _debug_draw_mineral(st: State) -> int: ...
+
+DETERMINIZE_METHODS: dict[str, int]
 
 # The names of the public JSON format (docs/rules/trian.md, section 15).
 TRIAN_FORMAT_VERSION: int

@@ -13,12 +13,13 @@ counts open borders per area, so a closed area is a root whose count reaches 0.
 import json
 from pathlib import Path
 
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
-from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_die
-from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
+from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_die, rng_uniform
+from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation, new_state
 from orrery.core_ext.trian cimport (
     TrianState, TrianPlayer, TrianPlaced, TR_TILES, TR_MAX_FACES, TR_STACK, TR_HASH, TR_FRONT,
     TR_NEBULAS, TR_EVENTS, TR_COLORS, TR_UNKNOWN, TR_HIDDEN,
@@ -139,11 +140,9 @@ for _i, (_a, _b) in enumerate(PAIRS):
 
 # what one legal-actions call looks up about the board for its ships (trian_ships.pxi)
 ctypedef struct ReachCache:
-    # what one legal-actions call looks up about the board for its ships, looked up once per tile:
+    # what one legal-actions call looks up about the board for its ships, once per call:
     # derived from the state and dropped after the call (the state itself stays plain data)
-    int8_t field[TR_TILES]             # the tile is in an exmitter's radius: 1 / 0, -1 not looked up yet
-    uint8_t nb_known[TR_TILES]         # bit d: space_nb[tile][d] looked up
-    int16_t space_nb[TR_TILES][3]      # _space_nb per side
+    int8_t field[TR_TILES]             # the tile is in an exmitter's radius (tiles or racial tokens): 1 / 0
 
 
 # ---------------------------------------------------------------- the rules, one concern per file

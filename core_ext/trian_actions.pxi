@@ -46,10 +46,12 @@ cdef inline void _decode_declare(action_t a, int* plus, int* rerolls) noexcept n
 
 
 cdef void _sort_tail(action_t* out, int n) noexcept nogil:
-    # insertion sort (phase 3 lists are short and nearly sorted)
-    cdef int i, j
+    # insertion sort (phase 3 lists are short and nearly sorted), from the first entry out of order
+    cdef int i, j, first = 1
     cdef action_t v
-    for i in range(1, n):
+    while first < n and out[first - 1] <= out[first]:
+        first += 1
+    for i in range(first, n):
         v = out[i]
         j = i - 1
         while j >= 0 and out[j] > v:

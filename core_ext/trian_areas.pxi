@@ -18,25 +18,16 @@ cdef inline bint _emissary_may_stand(int f) noexcept nogil:
 
 
 cdef bint _in_exmitter_field(const TrianState* s, int i) noexcept nogil:
-    # the exmitter tile itself or an edge neighbour of one (section IX)
-    cdef int d, j
-    if FACE_FEAT[s.placed[i].face] == F_EXMITTER:
+    # the exmitter tile itself or an edge neighbour of one (section IX; the table _board_place keeps),
+    # or a racial exmitter token's radius
+    if s.exm_field[i]:
         return True
-    for d in range(3):
-        j = _nb_placed(s, i, d)
-        if j >= 0 and FACE_FEAT[s.placed[j].face] == F_EXMITTER:
-            return True
     return s.params.variant >= V_FULL and _race_exmitter_field(s, i)
 
 
 cdef void _exmitter_field_map(const TrianState* s, int8_t* field) noexcept nogil:
-    # field[i] = _in_exmitter_field(s, i) for every placed tile, marked from the exmitters' side (the
-    # edge-neighbour relation is symmetric): one pass over the tiles instead of 3 lookups per tile
-    cdef int i, d, j
-    memset(field, 0, s.n_placed)
-    for i in range(s.n_placed):
-        if FACE_FEAT[s.placed[i].face] == F_EXMITTER:
-            _mark_radius(s, i, field)
+    # field[i] = _in_exmitter_field(s, i) for every placed tile
+    memcpy(field, s.exm_field, s.n_placed)
     if s.params.variant >= V_FULL:
         _race_exmitter_map(s, field)
 

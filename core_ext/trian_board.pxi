@@ -59,9 +59,8 @@ cdef inline int _placed_at(const TrianState* s, int x, int y) noexcept nogil:
 
 
 cdef inline int _nb_placed(const TrianState* s, int i, int d) noexcept nogil:
-    cdef int nx, ny
-    _neighbour(s.placed[i].x, s.placed[i].y, d, &nx, &ny)
-    return _placed_at(s, nx, ny)
+    # the placed tile across side d of placed tile i, or -1 (the neighbour table _board_place keeps)
+    return s.nb[i][d]
 
 
 cdef inline int _edge_at(const TrianState* s, int i, int d) noexcept nogil:
@@ -88,9 +87,7 @@ cdef inline bint _has_space(int f) noexcept nogil:
 
 cdef inline int _space_nb(const TrianState* s, int i, int d) noexcept nogil:
     # the tile across side d of tile i when outer space continues across that border, else -1
-    if not _space_side(s, i, d):
-        return -1
-    return _nb_placed(s, i, d)
+    return s.space_nb[i][d]
 
 
 cdef int _find(TrianState* s, int a) noexcept nogil:
@@ -186,6 +183,7 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
         g = FACE_GROUP[face][e]
         _neighbour(x, y, d, &nx, &ny)
         j = _placed_at(s, nx, ny)
+        _link_neighbours(s, i, d, j, t == E_SPACE or t == E_PATH, g)
         if j >= 0:
             ej = _edge_at(s, j, _opposite(d))
             gj = FACE_GROUP[s.placed[j].face][ej]
@@ -208,6 +206,7 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
             k = _front_add(s, nx, ny)
             if k >= 0:
                 s.freq[k] |= <uint16_t>((t + 1) << (3 * _opposite(d)))
+    _mark_exmitter_field(s, i)
     # areas this tile belongs to, nebula first, then system, then outer space parts
     if FACE_HAS_NEB[face]:
         nodes[n_nodes] = i * 5 + K_NEBULA
@@ -239,6 +238,32 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
                 AREA_SYSTEM if node == K_SYSTEM else AREA_SPACE)
             n_closed += 1
     return n_closed
+
+
+cdef inline void _link_neighbours(TrianState* s, int i, int d, int j, bint space, int group) noexcept nogil:
+    # the derived neighbour tables of new tile i on side d (j: the placed tile there, or -1); equal
+    # edges meet, so outer space on this side is outer space on j's side too
+    s.nb[i][d] = <int8_t>j
+    s.space_nb[i][d] = <int8_t>(j if space else -1)
+    s.side_grp[i][d] = <uint8_t>group
+    if j >= 0:
+        s.nb[j][_opposite(d)] = <int8_t>i
+        if space:
+            s.space_nb[j][_opposite(d)] = <int8_t>i
+
+
+cdef void _mark_exmitter_field(TrianState* s, int i) noexcept nogil:
+    # new tile i: an exmitter's radius is the tile and its edge neighbours (section IX)
+    cdef int d, j
+    s.exm_field[i] = 0
+    for d in range(3):
+        j = s.nb[i][d]
+        if FACE_FEAT[s.placed[i].face] == F_EXMITTER:
+            s.exm_field[i] = 1
+            if j >= 0:
+                s.exm_field[j] = 1
+        elif j >= 0 and FACE_FEAT[s.placed[j].face] == F_EXMITTER:
+            s.exm_field[i] = 1
 
 
 cdef void _board_reset(TrianState* s) noexcept nogil:

@@ -1489,6 +1489,34 @@ def _debug_seed_dice(State st, uint64_t seed):
     rng_seed(&_st(st.ptr).rng_dice, seed)
 
 
+DETERMINIZE_METHODS = {"auto": DET_AUTO, "rejection": DET_BY_REJECTION, "counting": DET_BY_COUNTING,
+                       "matching": DET_BY_MATCHING}
+
+
+def _debug_determinize(Observation o, uint64_t seed, str method="auto"):
+    """determinize() with the tile sampler forced to one method ("auto" is determinize() itself);
+    returns the full state and the method that drew the tiles (a DETERMINIZE_METHODS key). For the
+    statistical tests of each exact sampler and for measuring how often each is needed."""
+    cdef State st
+    cdef Rng rng
+    cdef int how
+    if o.game.name != "trian":
+        raise ValueError("a Trian observation is needed")
+    if method not in DETERMINIZE_METHODS:
+        raise ValueError(f"method must be one of {sorted(DETERMINIZE_METHODS)}")
+    st = new_state(o.game)
+    memcpy(st.ptr, o.ptr, sizeof(TrianState))
+    rng_seed(&rng, seed)
+    how = _determinize_tiles(_st(st.ptr), &rng, DETERMINIZE_METHODS[method])
+    _determinize_rest(_st(st.ptr), &rng)
+    return st, next(k for k, v in DETERMINIZE_METHODS.items() if v == how)
+
+
+def _debug_draw_mineral(State st):
+    """Draw one mineral from the bag with the state's own mineral stream: its colour, or -1."""
+    return _draw_mineral(_st(st.ptr))
+
+
 def tiles_with_face(str name):
     """Catalogue ids of the tiles that have a face of this name, with the side it is on."""
     f = FACE_NAMES.index(name)

@@ -56,77 +56,585 @@ cdef inline int _side_with(int t, int f, Rng* rng) noexcept nogil:
     return 0 if TILE_FACE[t][0] == f else 1
 
 
-cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
-    # Fill every TR_UNKNOWN / TR_HIDDEN field with a value consistent with what the observer saw:
-    # tiles by a randomized bipartite matching of constrained slots (placed tiles with their shown
-    # and stack faces, stack tops, a tile in another seat's hand) to the unseen catalogue, then the
-    # rest shuffled into the stacks; token types by drawing without replacement; fresh streams.
-    cdef TrianState* s = _st(p)
-    cdef uint8_t pool[TR_TILES]
-    cdef uint8_t seen[TR_TILES]
-    cdef int tile_slot[TR_TILES]
-    cdef int slot_tile[TR_TILES + 4]
-    cdef int f1[TR_TILES + 4]
-    cdef int f2[TR_TILES + 4]
-    cdef int ref[TR_TILES + 4]      # >= 0 placed index; -1 / -2 stack top 0 / 1; -3 hand
-    cdef int order[TR_TILES + 4]
-    cdef uint8_t rest[TR_TILES]
-    cdef int m = 0, i, k, t, j, n_rest, pos, n = s.params.num_players, h_total, h_plus, q
+cdef enum:
+    DET_QUICK_TRIES = 8        # rejection proposals before the counting sampler takes over
+    DET_MAX_TRIES = 2000       # rejection proposals when the counting table would be too large
+    DET_MAX_STATES = 4096      # counting sampler: the most combinations of shared tiles per face
+    DET_MAX_CLASSES = 276      # pairs of faces: TR_MAX_FACES * (TR_MAX_FACES - 1) / 2
+    DET_MCMC_STEPS = 64        # Metropolis steps per face-up-only slot after the matching fallback
+    # how the tiles were sampled (method to ask for: DET_AUTO or one of these)
+    DET_AUTO = 0
+    DET_BY_REJECTION = 1
+    DET_BY_COUNTING = 2
+    DET_BY_MATCHING = 3
+
+
+ctypedef struct TileSlots:
+    # the hidden tiles an observer has seen a face of (docs/rules/trian.md, section 9)
+    int n
+    int up[TR_TILES + 4]      # the face it showed up on the stack (never a special face)
+    int shown[TR_TILES + 4]   # a placed tile flipped over: the face it shows now, else -1
+    int ref[TR_TILES + 4]     # >= 0 placed index; -1 / -2 stack top 0 / 1; -3 a tile in another's hand
+    int tile[TR_TILES + 4]    # the sampled tile
+
+
+cdef void _collect_tile_slots(const TrianState* s, uint8_t* pool, TileSlots* sl) noexcept nogil:
+    # pool: the tiles the observer has not identified; sl: every hidden tile with a face seen
+    cdef int i, k, t
+    sl.n = 0
     for t in range(TR_TILES):
         pool[t] = 1
-        tile_slot[t] = -1
     for i in range(s.n_placed):
         if s.placed[i].tile != TR_UNKNOWN:
             pool[s.placed[i].tile] = 0
         else:
-            f1[m] = s.placed[i].face
-            f2[m] = s.placed[i].up_face
-            ref[m] = i
-            m += 1
+            _add_slot(sl, s.placed[i].up_face, s.placed[i].face, i)
     for i in range(s.n_discarded):
         pool[s.discarded[i]] = 0
     if s.drawn_face != TR_UNKNOWN:
         if s.drawn_tile != TR_UNKNOWN:
             pool[s.drawn_tile] = 0
         else:
-            f1[m] = s.drawn_face
-            f2[m] = -1
-            ref[m] = -3
-            m += 1
+            _add_slot(sl, s.drawn_face, s.drawn_face, -3)
     for k in range(2):
         if s.stack_len[k] > 0 and s.stack_tile[k][s.stack_len[k] - 1] == TR_UNKNOWN:
-            f1[m] = s.stack_top_face[k]
-            f2[m] = -1
-            ref[m] = -1 - k
-            m += 1
-    # randomized maximum matching (Kuhn's augmenting paths); the truth is one perfect matching
-    for i in range(m):
-        order[i] = i
-        slot_tile[i] = -1
-    for i in range(m - 1, 0, -1):
+            _add_slot(sl, s.stack_top_face[k], s.stack_top_face[k], -1 - k)
+
+
+cdef inline void _add_slot(TileSlots* sl, int up, int shown, int ref) noexcept nogil:
+    sl.up[sl.n] = up
+    sl.shown[sl.n] = shown if shown != up else -1
+    sl.ref[sl.n] = ref
+    sl.tile[sl.n] = -1
+    sl.n += 1
+
+
+cdef inline bint _shows_flipped(int t, int up, int shown) noexcept nogil:
+    # tile t has `up` on one side and `shown` on the other
+    return (TILE_FACE[t][0] == up and TILE_FACE[t][1] == shown) or \
+        (TILE_FACE[t][1] == up and TILE_FACE[t][0] == shown)
+
+
+cdef double _binomial(int n, int k) noexcept nogil:
+    cdef double r = 1.0
+    cdef int i
+    if k < 0 or k > n:
+        return 0.0
+    for i in range(k):
+        r = r * (n - i) / (i + 1)
+    return r
+
+
+cdef bint _pick_flipped_tiles(TileSlots* sl, uint8_t* pool, Rng* rng) noexcept nogil:
+    # A flipped placed tile shows both its faces, so it is one of the unseen tiles with that pair, and
+    # every such tile is equally likely: draw them uniformly without replacement. Any draw removes the
+    # same number of tiles of each face pair, so the face-up slots below see the same odds after it.
+    cdef int i, t, n_fit, pick
+    for i in range(sl.n):
+        if sl.shown[i] < 0:
+            continue
+        n_fit = 0
+        for t in range(TR_TILES):
+            if pool[t] and _shows_flipped(t, sl.up[i], sl.shown[i]):
+                n_fit += 1
+        if n_fit == 0:
+            return False
+        pick = <int>rng_below(rng, <uint32_t>n_fit)
+        for t in range(TR_TILES):
+            if pool[t] and _shows_flipped(t, sl.up[i], sl.shown[i]):
+                if pick == 0:
+                    sl.tile[i] = t
+                    pool[t] = 0
+                    break
+                pick -= 1
+    return True
+
+
+ctypedef struct FaceUpGroup:
+    # the slots seen only by one face up, and the unseen tiles that show that face
+    int face
+    int n_slots
+    int n_full                # tiles certain to lie with this face up: the other side is it or special
+    int n_half                # tiles whose other side is a different regular face (1/2)
+    int slots[TR_TILES + 4]
+    int full[TR_TILES]
+    int half[TR_TILES]
+
+
+cdef int _face_up_groups(const TileSlots* sl, const uint8_t* pool, FaceUpGroup* groups) noexcept nogil:
+    cdef uint8_t group_of[TR_MAX_FACES]
+    cdef int n_groups = 0, i, u, t, other
+    cdef FaceUpGroup* g
+    memset(group_of, 255, sizeof(group_of))
+    for i in range(sl.n):
+        if sl.shown[i] >= 0:
+            continue
+        u = sl.up[i]
+        if group_of[u] == 255:
+            group_of[u] = <uint8_t>n_groups
+            g = &groups[n_groups]
+            n_groups += 1
+            g.face = u
+            g.n_slots = 0
+            g.n_full = 0
+            g.n_half = 0
+            for t in range(TR_TILES):
+                if not pool[t] or (TILE_FACE[t][0] != u and TILE_FACE[t][1] != u):
+                    continue
+                other = TILE_FACE[t][1] if TILE_FACE[t][0] == u else TILE_FACE[t][0]
+                if other == u or FACE_SPECIAL[other]:
+                    g.full[g.n_full] = t
+                    g.n_full += 1
+                else:
+                    g.half[g.n_half] = t
+                    g.n_half += 1
+        g = &groups[group_of[u]]
+        g.slots[g.n_slots] = i
+        g.n_slots += 1
+    return n_groups
+
+
+cdef bint _propose_face_up_tiles(TileSlots* sl, FaceUpGroup* groups, int n_groups, Rng* rng,
+                                 int tries) noexcept nogil:
+    # The exact posterior of the slots seen only by their face up: the stacks were a uniform shuffle
+    # with a random regular side up, so an assignment of distinct tiles has weight
+    # prod P(its face up | tile): 1 for a tile whose other side is the same face or special, 1/2
+    # otherwise. Each face's slots are proposed independently from that face's own weighted law
+    # (how many weight-1 tiles ~ C(full, j) C(half, a - j) 2^j, then uniform tiles, in random slot
+    # order); a proposal that uses a tile twice is rejected, which leaves exactly the target law.
+    cdef int chosen[TR_TILES + 4]
+    cdef uint8_t used[TR_TILES]
+    cdef int attempt, gi, a, j, m
+    cdef FaceUpGroup* g
+    cdef bint ok
+    for attempt in range(tries):
+        memset(used, 0, sizeof(used))
+        ok = True
+        for gi in range(n_groups):
+            g = &groups[gi]
+            a = g.n_slots
+            j = _draw_full_count(rng, a, g.n_full, g.n_half)
+            _draw_distinct(rng, g.full, g.n_full, j, chosen)
+            _draw_distinct(rng, g.half, g.n_half, a - j, chosen + j)
+            _shuffle_ints(rng, chosen, a)
+            for m in range(a):
+                if used[chosen[m]]:
+                    ok = False
+                    break
+                used[chosen[m]] = 1
+                sl.tile[g.slots[m]] = chosen[m]
+            if not ok:
+                break
+        if ok:
+            return True
+    return False
+
+
+cdef int _pick_face_up_tiles(TileSlots* sl, const uint8_t* pool, Rng* rng, int method) noexcept nogil:
+    # every face-up-only slot's tile from the exact posterior: a few rejection proposals (cheap when
+    # faces share few tiles), then the counting sampler, or long rejection where its table would be
+    # too large. Each stage is exact on its own and independent of why the earlier one stopped, so
+    # the mixture is exact. Returns the DET_BY_* stage that succeeded, or -1 (no exact draw found).
+    cdef FaceUpGroup groups[TR_MAX_FACES]
+    cdef int n_groups = _face_up_groups(sl, pool, groups), gi
+    for gi in range(n_groups):
+        if groups[gi].n_slots > groups[gi].n_full + groups[gi].n_half:
+            return -1
+    if method == DET_BY_REJECTION:
+        return DET_BY_REJECTION if _propose_face_up_tiles(sl, groups, n_groups, rng, DET_MAX_TRIES) else -1
+    if method == DET_AUTO and _propose_face_up_tiles(sl, groups, n_groups, rng, DET_QUICK_TRIES):
+        return DET_BY_REJECTION
+    gi = _count_face_up_tiles(sl, pool, groups, n_groups, rng)
+    if gi != 0 or method == DET_BY_COUNTING:
+        return DET_BY_COUNTING if gi > 0 else -1
+    if _propose_face_up_tiles(sl, groups, n_groups, rng, DET_MAX_TRIES):
+        return DET_BY_REJECTION
+    return -1
+
+
+ctypedef struct SharedTiles:
+    # the unseen tiles whose two faces are both faces of face-up-only slots (group g1 < g2): each may
+    # fill a slot of either, with weight 1/2 either way
+    int g1
+    int g2
+    int n
+    int to_g1                 # sampled: how many of them fill slots of g1, and of g2
+    int to_g2
+
+
+cdef int _shared_classes(FaceUpGroup* groups, int n_groups, SharedTiles* cls,
+                         int* n_private_half) noexcept nogil:
+    # the classes of shared tiles; n_private_half[g]: the leading entries of groups[g].half whose
+    # other face is no group's (they are reordered so: private first)
+    cdef int group_of[TR_MAX_FACES]
+    cdef int class_of[TR_MAX_FACES][TR_MAX_FACES]
+    cdef int n_cls = 0, gi, h, k, t, other, tmp
+    cdef FaceUpGroup* g
+    for k in range(TR_MAX_FACES):
+        group_of[k] = -1
+    for gi in range(n_groups):
+        group_of[groups[gi].face] = gi
+    memset(class_of, 255, sizeof(class_of))
+    for gi in range(n_groups):
+        g = &groups[gi]
+        n_private_half[gi] = 0
+        for k in range(g.n_half):
+            t = g.half[k]
+            other = TILE_FACE[t][1] if TILE_FACE[t][0] == g.face else TILE_FACE[t][0]
+            h = group_of[other]
+            if h < 0:
+                tmp = g.half[n_private_half[gi]]       # private: move it to the front
+                g.half[n_private_half[gi]] = t
+                g.half[k] = tmp
+                n_private_half[gi] += 1
+            elif gi < h:
+                if class_of[gi][h] < 0:
+                    class_of[gi][h] = n_cls
+                    cls[n_cls].g1 = gi
+                    cls[n_cls].g2 = h
+                    cls[n_cls].n = 0
+                    n_cls += 1
+                cls[class_of[gi][h]].n += 1
+    return n_cls
+
+
+cdef double _private_ways(const FaceUpGroup* g, int n_private_half, int k) noexcept nogil:
+    # weighted ways (weight 2 per full tile, 1 per half tile) to fill k slots of g with its own tiles
+    cdef double total = 0.0, power = 1.0
+    cdef int j
+    if k < 0:
+        return 0.0
+    for j in range(k + 1):
+        total += _binomial(g.n_full, j) * _binomial(n_private_half, k - j) * power
+        power *= 2.0
+    return total
+
+
+cdef int _count_face_up_tiles(TileSlots* sl, const uint8_t* pool, FaceUpGroup* groups, int n_groups,
+                              Rng* rng) noexcept nogil:
+    # Exact sampling by counting: how many shared tiles of each class go to each of its two faces is
+    # drawn backwards through a table of the weighted number of completions (state: shared tiles
+    # given to each face so far), then the tiles within each class and each face's own tiles are
+    # uniform / weighted as in _propose_face_up_tiles. Returns 1, or 0 when the table would exceed
+    # DET_MAX_STATES (or memory), -1 when no assignment exists.
+    cdef SharedTiles cls[DET_MAX_CLASSES]
+    cdef int n_private_half[TR_MAX_FACES]
+    cdef int radix[TR_MAX_FACES]
+    cdef int stride[TR_MAX_FACES]
+    cdef int n_cls = _shared_classes(groups, n_groups, cls, n_private_half)
+    cdef int n_states = 1, gi, e, st
+    cdef double* table
+    for gi in range(n_groups):
+        radix[gi] = 1
+    for e in range(n_cls):
+        radix[cls[e].g1] = groups[cls[e].g1].n_slots + 1
+        radix[cls[e].g2] = groups[cls[e].g2].n_slots + 1
+    for gi in range(n_groups):
+        stride[gi] = n_states
+        n_states *= radix[gi]
+        if n_states > DET_MAX_STATES:
+            return 0
+    table = <double*>malloc((n_cls + 1) * n_states * sizeof(double))
+    if table == NULL:
+        return 0
+    _fill_count_table(cls, n_cls, radix, stride, n_states, table)
+    st = _draw_final_state(groups, n_groups, n_private_half, radix, stride, n_states,
+                           table + n_cls * n_states, rng)
+    if st >= 0:
+        _draw_class_splits(cls, n_cls, radix, stride, n_states, table, st, rng)
+    free(table)
+    if st < 0:
+        return -1
+    _fill_face_up_slots(sl, pool, groups, n_groups, n_private_half, cls, n_cls, rng)
+    return 1
+
+
+cdef inline double _split_ways(int n, int x, int y) noexcept nogil:
+    # ways to give x of n tiles to one face and y others to the other
+    return _binomial(n, x) * _binomial(n - x, y)
+
+
+cdef void _fill_count_table(const SharedTiles* cls, int n_cls, const int* radix, const int* stride,
+                            int n_states, double* table) noexcept nogil:
+    # table[e][state]: weighted ways to split classes 0..e-1 so that face g got (state digit g) tiles
+    cdef int e, st, x, y, s1, s2, a1, a2, step1, step2
+    cdef double v
+    cdef double* here
+    cdef double* there
+    memset(table, 0, (n_cls + 1) * n_states * sizeof(double))
+    table[0] = 1.0
+    for e in range(n_cls):
+        here = table + e * n_states
+        there = here + n_states
+        for st in range(n_states):
+            v = here[st]
+            if v == 0.0:
+                continue
+            s1 = (st // stride[cls[e].g1]) % radix[cls[e].g1]
+            s2 = (st // stride[cls[e].g2]) % radix[cls[e].g2]
+            a1 = radix[cls[e].g1] - 1 - s1
+            a2 = radix[cls[e].g2] - 1 - s2
+            step1 = stride[cls[e].g1]
+            step2 = stride[cls[e].g2]
+            for x in range(min(cls[e].n, a1) + 1):
+                for y in range(min(cls[e].n - x, a2) + 1):
+                    there[st + x * step1 + y * step2] += v * _split_ways(cls[e].n, x, y)
+
+
+cdef int _draw_final_state(const FaceUpGroup* groups, int n_groups, const int* n_private_half,
+                           const int* radix, const int* stride, int n_states, const double* last,
+                           Rng* rng) noexcept nogil:
+    # how many shared tiles each face gets in all, weighted by the ways to fill the rest with its own
+    cdef double total = 0.0, r, w
+    cdef int st, gi, pick = -1
+    for st in range(n_states):
+        total += _final_weight(groups, n_groups, n_private_half, radix, stride, last, st)
+    if total <= 0.0:
+        return -1
+    r = rng_uniform(rng) * total
+    for st in range(n_states):
+        w = _final_weight(groups, n_groups, n_private_half, radix, stride, last, st)
+        if w > 0.0:
+            pick = st
+            r -= w
+            if r < 0.0:
+                break
+    return pick
+
+
+cdef double _final_weight(const FaceUpGroup* groups, int n_groups, const int* n_private_half,
+                          const int* radix, const int* stride, const double* last, int st) noexcept nogil:
+    cdef double w = last[st]
+    cdef int gi, shared
+    for gi in range(n_groups):
+        if w == 0.0:
+            break
+        shared = (st // stride[gi]) % radix[gi]
+        w *= _private_ways(&groups[gi], n_private_half[gi], groups[gi].n_slots - shared)
+    return w
+
+
+cdef void _draw_class_splits(SharedTiles* cls, int n_cls, const int* radix, const int* stride, int n_states,
+                             const double* table, int st, Rng* rng) noexcept nogil:
+    # backwards: the split of class e given the state after it, in proportion to its predecessors
+    cdef int e
+    for e in range(n_cls - 1, -1, -1):
+        _draw_one_split(&cls[e], radix, stride, table + e * n_states, st, rng)
+        st -= cls[e].to_g1 * stride[cls[e].g1] + cls[e].to_g2 * stride[cls[e].g2]
+
+
+cdef void _draw_one_split(SharedTiles* c, const int* radix, const int* stride, const double* before, int st,
+                          Rng* rng) noexcept nogil:
+    # (x to g1, y to g2) in proportion to the ways before it times the ways to pick them
+    cdef int s1 = (st // stride[c.g1]) % radix[c.g1], s2 = (st // stride[c.g2]) % radix[c.g2], x, y, rounds
+    cdef double total = 0.0, r = 0.0, w
+    c.to_g1 = 0
+    c.to_g2 = 0
+    for rounds in range(2):         # first the total, then the draw
+        if rounds == 1:
+            r = rng_uniform(rng) * total
+        for x in range(min(c.n, s1) + 1):
+            for y in range(min(c.n - x, s2) + 1):
+                w = before[st - x * stride[c.g1] - y * stride[c.g2]] * _split_ways(c.n, x, y)
+                if w <= 0.0:
+                    continue
+                if rounds == 0:
+                    total += w
+                    continue
+                c.to_g1 = x         # the last possible split, should rounding leave r >= 0
+                c.to_g2 = y
+                r -= w
+                if r < 0.0:
+                    return
+
+
+cdef void _fill_face_up_slots(TileSlots* sl, const uint8_t* pool, FaceUpGroup* groups, int n_groups,
+                              const int* n_private_half, const SharedTiles* cls, int n_cls,
+                              Rng* rng) noexcept nogil:
+    # the tiles themselves: uniform within each class, each face's own by _draw_full_count
+    cdef int chosen[TR_MAX_FACES][TR_TILES + 4]
+    cdef int n_chosen[TR_MAX_FACES]
+    cdef int members[TR_TILES]
+    cdef int picked[TR_TILES]
+    cdef int e, gi, t, n, k, j, f1, f2
+    memset(n_chosen, 0, sizeof(n_chosen))
+    for e in range(n_cls):
+        f1 = groups[cls[e].g1].face
+        f2 = groups[cls[e].g2].face
+        n = 0
+        for t in range(TR_TILES):
+            if pool[t] and ((TILE_FACE[t][0] == f1 and TILE_FACE[t][1] == f2)
+                            or (TILE_FACE[t][0] == f2 and TILE_FACE[t][1] == f1)):
+                members[n] = t
+                n += 1
+        _draw_distinct(rng, members, n, cls[e].to_g1 + cls[e].to_g2, picked)
+        for k in range(cls[e].to_g1 + cls[e].to_g2):
+            gi = cls[e].g1 if k < cls[e].to_g1 else cls[e].g2
+            chosen[gi][n_chosen[gi]] = picked[k]
+            n_chosen[gi] += 1
+    for gi in range(n_groups):
+        k = groups[gi].n_slots - n_chosen[gi]
+        j = _draw_full_count(rng, k, groups[gi].n_full, n_private_half[gi])
+        _draw_distinct(rng, groups[gi].full, groups[gi].n_full, j, &chosen[gi][n_chosen[gi]])
+        _draw_distinct(rng, groups[gi].half, n_private_half[gi], k - j, &chosen[gi][n_chosen[gi] + j])
+        _shuffle_ints(rng, chosen[gi], groups[gi].n_slots)
+        for k in range(groups[gi].n_slots):
+            sl.tile[groups[gi].slots[k]] = chosen[gi][k]
+
+
+cdef int _draw_full_count(Rng* rng, int a, int n_full, int n_half) noexcept nogil:
+    # j weight-1 tiles among a: P(j) ~ C(n_full, j) C(n_half, a - j) 2^j
+    cdef double weight[TR_TILES + 5]
+    cdef double total = 0.0, power = 1.0, r
+    cdef int j
+    for j in range(a + 1):
+        weight[j] = _binomial(n_full, j) * _binomial(n_half, a - j) * power
+        total += weight[j]
+        power *= 2.0
+    r = rng_uniform(rng) * total
+    for j in range(a + 1):
+        r -= weight[j]
+        if r < 0.0 and weight[j] > 0.0:
+            return j
+    for j in range(a, -1, -1):          # rounding at the very end: the last possible count
+        if weight[j] > 0.0:
+            return j
+    return 0
+
+
+cdef void _draw_distinct(Rng* rng, int* items, int n, int k, int* out) noexcept nogil:
+    # k distinct items, uniformly (a partial Fisher-Yates shuffle of items in place)
+    cdef int i, j, tmp
+    for i in range(k):
+        j = i + <int>rng_below(rng, <uint32_t>(n - i))
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp
+        out[i] = items[i]
+
+
+cdef void _shuffle_ints(Rng* rng, int* items, int n) noexcept nogil:
+    cdef int i, j, tmp
+    for i in range(n - 1, 0, -1):
         j = <int>rng_below(rng, <uint32_t>(i + 1))
-        k = order[i]
-        order[i] = order[j]
-        order[j] = k
-    for i in range(m):
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp
+
+
+cdef void _match_tile_slots(TileSlots* sl, const uint8_t* pool, Rng* rng) noexcept nogil:
+    # Fallback when exact sampling gives up: a randomized maximum matching (Kuhn's augmenting paths)
+    # of slots to fitting tiles; some consistent assignment, not the exact posterior. A slot left at -1
+    # means the observation admits no assignment at all.
+    cdef uint8_t seen[TR_TILES]
+    cdef int tile_slot[TR_TILES]
+    cdef int f1[TR_TILES + 4]
+    cdef int f2[TR_TILES + 4]
+    cdef int order[TR_TILES + 4]
+    cdef int i, t
+    for t in range(TR_TILES):
+        tile_slot[t] = -1
+    for i in range(sl.n):
+        order[i] = i
+        sl.tile[i] = -1
+        f1[i] = sl.shown[i] if sl.shown[i] >= 0 else sl.up[i]
+        f2[i] = sl.up[i]
+    _shuffle_ints(rng, order, sl.n)
+    for i in range(sl.n):
         memset(seen, 0, sizeof(seen))
-        _augment(order[i], f1, f2, pool, tile_slot, slot_tile, seen, <int>rng_below(rng, TR_TILES))
-    for i in range(m):
-        t = slot_tile[i]
+        _augment(order[i], f1, f2, pool, tile_slot, sl.tile, seen, <int>rng_below(rng, TR_TILES))
+
+
+cdef int _sample_tile_slots(TileSlots* sl, uint8_t* pool, Rng* rng, int method) noexcept nogil:
+    # every slot's tile, from the exact posterior when it can; removes them from the pool.
+    # Returns how (DET_BY_*): the matching (then Metropolis steps) only where no exact draw was found.
+    cdef uint8_t pool_before[TR_TILES]
+    cdef int how = -1, i
+    memcpy(pool_before, pool, sizeof(pool_before))
+    if method != DET_BY_MATCHING and _pick_flipped_tiles(sl, pool, rng):
+        how = _pick_face_up_tiles(sl, pool, rng, method)
+    if how < 0:
+        how = DET_BY_MATCHING
+        memcpy(pool, pool_before, sizeof(pool_before))
+        _match_tile_slots(sl, pool, rng)
+        _metropolis_face_up_tiles(sl, pool, rng, DET_MCMC_STEPS * sl.n)
+    for i in range(sl.n):
+        if sl.tile[i] >= 0:
+            pool[sl.tile[i]] = 0
+    return how
+
+
+cdef inline int _up_weight(int t, int up) noexcept nogil:
+    # 2 x P(face `up` lies up | tile t), for a tile that has that face
+    cdef int other = TILE_FACE[t][1] if TILE_FACE[t][0] == up else TILE_FACE[t][0]
+    return 2 if other == up or FACE_SPECIAL[other] else 1
+
+
+cdef void _metropolis_face_up_tiles(TileSlots* sl, const uint8_t* pool, Rng* rng, int steps) noexcept nogil:
+    # After the matching (a consistent assignment from no known law), Metropolis steps towards the
+    # exact posterior: a random face-up-only slot proposes a random unseen tile with its face; a free
+    # tile replaces its own, a tile in another slot swaps when both fit, accepted with the weight ratio.
+    # The proposal is symmetric, so the exact posterior is the chain's stationary law; a finite run is
+    # close to it, not exactly it.
+    cdef int slot_of[TR_TILES]
+    cdef int cand[TR_TILES]
+    cdef int step, i, j, t, cur, n_cand, num, den
+    for t in range(TR_TILES):
+        slot_of[t] = -1
+    for i in range(sl.n):
+        if sl.tile[i] < 0:
+            return              # an inconsistent observation: nothing to improve
+        slot_of[sl.tile[i]] = i
+    for step in range(steps):
+        i = <int>rng_below(rng, <uint32_t>sl.n)
+        if sl.shown[i] >= 0:
+            continue
+        n_cand = 0
+        for t in range(TR_TILES):
+            if pool[t] and (TILE_FACE[t][0] == sl.up[i] or TILE_FACE[t][1] == sl.up[i]):
+                cand[n_cand] = t
+                n_cand += 1
+        t = cand[rng_below(rng, <uint32_t>n_cand)]
+        cur = sl.tile[i]
+        j = slot_of[t]
+        if t == cur or (j >= 0 and (sl.shown[j] >= 0 or (TILE_FACE[cur][0] != sl.up[j]
+                                                         and TILE_FACE[cur][1] != sl.up[j]))):
+            continue
+        num = _up_weight(t, sl.up[i]) * (_up_weight(cur, sl.up[j]) if j >= 0 else 1)
+        den = _up_weight(cur, sl.up[i]) * (_up_weight(t, sl.up[j]) if j >= 0 else 1)
+        if num < den and rng_below(rng, <uint32_t>den) >= <uint32_t>num:
+            continue
+        sl.tile[i] = t
+        slot_of[t] = i
+        slot_of[cur] = j
+        if j >= 0:
+            sl.tile[j] = cur
+
+
+cdef void _write_tile_slots(TrianState* s, const TileSlots* sl, Rng* rng) noexcept nogil:
+    cdef int i, t, k
+    for i in range(sl.n):
+        t = sl.tile[i]
         if t < 0:
             continue            # only on an inconsistent observation; leave the slot unknown
-        pool[t] = 0
-        if ref[i] >= 0:
-            s.placed[ref[i]].tile = <uint8_t>t
-            s.placed[ref[i]].side = <uint8_t>_side_with(t, f1[i], rng)
-        elif ref[i] == -3:
+        if sl.ref[i] >= 0:
+            s.placed[sl.ref[i]].tile = <uint8_t>t
+            s.placed[sl.ref[i]].side = <uint8_t>_side_with(
+                t, sl.shown[i] if sl.shown[i] >= 0 else sl.up[i], rng)
+        elif sl.ref[i] == -3:
             s.drawn_tile = <uint8_t>t
-            s.drawn_up = <uint8_t>_side_with(t, f1[i], rng)
+            s.drawn_up = <uint8_t>_side_with(t, sl.up[i], rng)
         else:
-            k = -1 - ref[i]
+            k = -1 - sl.ref[i]
             s.stack_tile[k][s.stack_len[k] - 1] = <uint8_t>t
-            s.stack_up[k][s.stack_len[k] - 1] = <uint8_t>_side_with(t, f1[i], rng)
-    n_rest = 0
+            s.stack_up[k][s.stack_len[k] - 1] = <uint8_t>_side_with(t, sl.up[i], rng)
+
+
+cdef void _shuffle_into_stacks(TrianState* s, const uint8_t* pool, Rng* rng) noexcept nogil:
+    # the tiles nobody has seen a face of, uniformly into the hidden stack places, each with a
+    # regular side up (a random one when both are regular), as at setup (section III)
+    cdef uint8_t rest[TR_TILES]
+    cdef int n_rest = 0, t, i, j, k, pos = 0
     for t in range(TR_TILES):
         if pool[t]:
             rest[n_rest] = <uint8_t>t
@@ -136,7 +644,6 @@ cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
         t = rest[i]
         rest[i] = rest[j]
         rest[j] = <uint8_t>t
-    pos = 0
     for k in range(2):
         for i in range(s.stack_len[k]):
             if s.stack_tile[k][i] != TR_UNKNOWN or pos >= n_rest:
@@ -150,6 +657,32 @@ cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
                 s.stack_up[k][i] = 0
             else:
                 s.stack_up[k][i] = <uint8_t>rng_below(rng, 2)
+
+
+cdef int _determinize_tiles(TrianState* s, Rng* rng, int method) noexcept nogil:
+    # the hidden tiles and sides (section 9 of docs/rules/trian.md); returns how (DET_BY_*)
+    cdef uint8_t pool[TR_TILES]
+    cdef TileSlots sl
+    cdef int how
+    _collect_tile_slots(s, pool, &sl)
+    how = _sample_tile_slots(&sl, pool, rng, method)
+    _write_tile_slots(s, &sl, rng)
+    _shuffle_into_stacks(s, pool, rng)
+    return how
+
+
+cdef void trian_determinize(void* p, int observer, Rng* rng) noexcept nogil:
+    # Fill every TR_UNKNOWN / TR_HIDDEN field from the exact posterior given the observation: tiles
+    # (_determinize_tiles), token types by drawing without replacement from the unseen tokens, fresh
+    # streams (the mineral bag's contents are public).
+    cdef TrianState* s = _st(p)
+    _determinize_tiles(s, rng, DET_AUTO)
+    _determinize_rest(s, rng)
+
+
+cdef void _determinize_rest(TrianState* s, Rng* rng) noexcept nogil:
+    # token types and fresh streams
+    cdef int n = s.params.num_players, h_total, h_plus, q
     # combat token types: the unseen tokens are the others' holdings, hidden declarations and the bag
     h_plus = TOKENS_PLUS
     h_total = TOKENS_PLUS + TOKENS_REROLL

@@ -52,8 +52,19 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
     # end phase 1, buy a mineral or a combat token, exchange two minerals for one, gain from nebulas,
     # mine with a Rogue; in the full variant evolution and racial phase 1 actions
     cdef const TrianPlayer* pl = &s.players[me]
-    cdef int n = 0, c, k, a, b, disc = _discount(s, me), cost = PRICE_MINERAL - disc, i
+    cdef int n = 0, c, k, a, b, disc = 0, cost, i, r, n_rogues = 0
+    cdef bint ships = s.params.variant >= V_SHIPS
     cdef int caps[TR_NEBULAS]
+    cdef uint8_t rogues[TR_TILES]
+    if not ships:
+        disc = _discount(s, me)         # stops at the first own outpost
+    for i in range(s.n_placed if ships else 0):     # one pass: the discount, own Rogues that may mine
+        if s.placed[i].emissary == me and FACE_FEAT[s.placed[i].face] == F_OUTPOST and not _blocked(s, i):
+            disc = 1
+        if s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship == me and _rogue_may_mine(s, i, me):
+            rogues[n_rogues] = <uint8_t>i
+            n_rogues += 1
+    cost = PRICE_MINERAL - disc
     out[n] = A_END_PH1
     n += 1
     for c in range(TR_COLORS):
@@ -81,14 +92,13 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
             if s.neb_minerals[k][c] > 0:
                 out[n] = _colour_action(A_GAIN, k, c)
                 n += 1
-    if s.params.variant >= V_SHIPS:
-        for i in range(s.n_placed):
-            if _rogue_may_mine(s, i, me):
-                k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
-                for c in range(TR_COLORS):
-                    if s.neb_minerals[k][c] > 0:
-                        out[n] = _colour_action(A_ROGUE, i, c)
-                        n += 1
+    for r in range(n_rogues):
+        i = rogues[r]
+        k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
+        for c in range(TR_COLORS):
+            if s.neb_minerals[k][c] > 0:
+                out[n] = _colour_action(A_ROGUE, i, c)
+                n += 1
     if s.params.variant >= V_FULL:
         n = _evolution_actions(s, me, out, n)
         n = _race_ph1_actions(s, me, out, n)

@@ -85,7 +85,8 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
 cdef int _legal_phase3(const TrianState* s, int me, action_t* out) noexcept nogil:
     # resolve events first, pass, and while an action is left: research, expedition, construction,
     # teleportation, ship actions and racial actions
-    cdef int n = 0, i
+    cdef int n = 0, i, n_ships = 0
+    cdef uint8_t ship_tiles[TR_TILES]
     if s.ev_pending and s.actions_taken == 0:
         out[n] = A_EVENTS_FIRST
         n += 1
@@ -98,13 +99,16 @@ cdef int _legal_phase3(const TrianState* s, int me, action_t* out) noexcept nogi
     if s.actions_taken == 0 and _may_expedition(s, me):
         out[n] = A_EXPEDITION
         n += 1
-    for i in range(s.n_placed):
+    for i in range(s.n_placed):          # one pass: constructions, and where the ships are
         if s.placed[i].emissary == me and _may_construct(s, i, me):
             out[n] = A_CONSTRUCT + i
             n += 1
+        if s.placed[i].ship_kind != 0:
+            ship_tiles[n_ships] = <uint8_t>i
+            n_ships += 1
     n = _teleport_actions(s, me, out, n)
     if s.params.variant >= V_SHIPS:
-        n = _ship_actions(s, me, out, n)
+        n = _ship_actions(s, me, out, n, ship_tiles, n_ships)
     if s.params.variant >= V_FULL:
         n = _race_ph3_actions(s, me, out, n)
     _sort_tail(out, n)

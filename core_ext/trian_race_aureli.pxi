@@ -191,20 +191,21 @@ cdef inline int _release_size(const TrianState* s, int owner) noexcept nogil:
 
 cdef int _release_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # the owner of a harnessed ship frees it in its phase 3 by paying the harness's owner
-    cdef int i, k, owner, z
-    for i in range(s.n_placed):
-        if s.placed[i].ship != me:
-            continue
-        owner = _harness_owner(s, i)
-        if owner < 0:
-            continue
-        z = _release_size(s, owner)
-        for k in range(MSET_N[z]):
-            if _may_pay(&s.players[me], z, k):
-                out[n] = A_RACE + R_AURELI * RACE_BLOCK + AU_RELEASE + k
-                n += 1
-        return n          # one harness token, so at most one harnessed ship per player
-    return n
+    # (the first of me's harnessed ships in tile order: found from the harness tokens, not the tiles)
+    cdef int i = TR_TILES, p, t, k, z
+    for p in range(s.params.num_players):
+        t = s.players[p].tok_at[0]
+        if s.players[p].race == R_AURELI and t != TR_UNKNOWN and t < i and p != me and \
+                s.placed[t].ship == me and s.placed[t].ship_kind != 0:
+            i = t
+    if i == TR_TILES:
+        return n
+    z = _release_size(s, _harness_owner(s, i))
+    for k in range(MSET_N[z]):
+        if _may_pay(&s.players[me], z, k):
+            out[n] = A_RACE + R_AURELI * RACE_BLOCK + AU_RELEASE + k
+            n += 1
+    return n          # one harness token, so at most one harnessed ship per player
 
 
 cdef int _aureli_step_actions(const TrianState* s, action_t* out) noexcept nogil:

@@ -24,18 +24,10 @@ cdef bint _enemy_ship_adjacent(const TrianState* s, int i, int owner) noexcept n
 
 cdef inline void _reach_cache_init(const TrianState* s, ReachCache* c) noexcept nogil:
     _exmitter_field_map(s, c.field)
-    memset(c.nb_known, 0, s.n_placed)
 
 
 cdef inline bint _cached_field(const TrianState* s, ReachCache* c, int j) noexcept nogil:
     return c.field[j]
-
-
-cdef inline int _cached_space_nb(const TrianState* s, ReachCache* c, int i, int d) noexcept nogil:
-    if not (c.nb_known[i] >> d) & 1:
-        c.space_nb[i][d] = <int16_t>_space_nb(s, i, d)
-        c.nb_known[i] |= <uint8_t>(1 << d)
-    return c.space_nb[i][d]
 
 
 cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_t* out) noexcept nogil:
@@ -69,16 +61,14 @@ cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start,
         if q_steps[head] >= depth:
             break                          # the queue is in order of steps
         for d in range(3):
-            j = _cached_space_nb(s, c, t, d)
-            if j < 0 or (gt >= 0 and _side_group(s, t, d) != gt):
+            j = s.space_nb[t][d]
+            if j < 0 or (gt >= 0 and s.side_grp[t][d] != gt):
                 continue
             if not immune and _cached_field(s, c, j):
                 continue
             if j != start and s.placed[j].ship_kind == 0:
                 out[j] = 1
-            gj = _side_group(s, j, _opposite(d))
-            c.space_nb[j][_opposite(d)] = <int16_t>t      # equal edges: outer space continues back to t
-            c.nb_known[j] |= <uint8_t>(1 << _opposite(d))
+            gj = s.side_grp[j][_opposite(d)]
             if not seen[j * 4 + gj + 1]:
                 seen[j * 4 + gj + 1] = 1
                 q_tile[tail] = <int16_t>j
@@ -111,13 +101,10 @@ cdef inline bint _teleport_radius(const TrianState* s, int i) noexcept nogil:
     return False
 
 
-cdef inline bint _ship_may_teleport_from(const TrianState* s, int i, int me) noexcept nogil:
+cdef inline bint _mobile_ship_may_teleport_from(const TrianState* s, int i, int me) noexcept nogil:
     # any ship in the radius of the teleport added this turn (section V.3.4), or one's own ship that
-    # ended a move on a teleport on an earlier turn ("on your next turn", section V.3.5)
-    if s.placed[i].ship_kind == 0:
-        return False
-    if _ship_immobile(s, i):
-        return False
+    # ended a move on a teleport on an earlier turn ("on your next turn", section V.3.5); the ship on
+    # tile i is known to be free to move
     if _teleport_radius(s, i):
         return True
     return s.placed[i].ship == me and not s.placed[i].ship_new and FACE_FEAT[s.placed[i].face] == F_TELEPORT
@@ -174,12 +161,50 @@ cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
         _phase3_goes_on(s)
 
 
-cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
-    # phase 3 ship actions: expedition, moving one's ship, teleporting a ship
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil
+
+
+cdef int _moves_to_marked(const uint8_t* marked, int count, int i, action_t* out, int n) noexcept nogil:
+    # a move of the ship on tile i to every marked tile (marks are 0 or 1), in tile order; a ship
+    # reaches few of the tiles, so 8 marks are read at once and only the set ones are visited
+    cdef uint64_t word
+    cdef int j = 0, k
+    while j + 8 <= count:
+        memcpy(&word, marked + j, 8)
+        while word != 0:              # little-endian: the lowest set bit is the first marked tile
+            k = j + (__builtin_ctzll(word) >> 3)
+            out[n] = _tile_pair_action(A_SHIP_MOVE, i, k)
+            n += 1
+            word &= word - 1
+        j += 8
+    for k in range(j, count):
+        if marked[k]:
+            out[n] = _tile_pair_action(A_SHIP_MOVE, i, k)
+            n += 1
+    return n
+
+
+cdef bint _any_harness(const TrianState* s) noexcept nogil:
+    # an AURELI's Harness token is on the board (only then can a ship be held: _ship_immobile)
+    cdef int p
+    if s.params.variant < V_FULL:
+        return False
+    for p in range(s.params.num_players):
+        if s.players[p].race == R_AURELI and s.players[p].tok_at[0] != TR_UNKNOWN:
+            return True
+    return False
+
+
+cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n, const uint8_t* ship_tiles,
+                       int n_ships) noexcept nogil:
+    # phase 3 ship actions: expedition, moving one's ship, teleporting a ship (ship_tiles: the placed
+    # tiles with a ship, in tile order)
     cdef uint8_t reach[TR_TILES]
     cdef ReachCache cache
-    cdef int i, j, owner
+    cdef int i, j, owner, k
     cdef bint cache_ready = False         # filled when the first ship needs it
+    cdef bint harness = _any_harness(s), may_teleport
     if s.actions_taken == 0 and _ship_expedition_ok(s):
         if s.players[me].corvettes > 0:
             out[n] = A_SHIP_EXPED
@@ -187,20 +212,19 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
         if s.players[me].rogues > 0:
             out[n] = A_SHIP_EXPED + 1
             n += 1
-    for i in range(s.n_placed):
-        if s.placed[i].ship_kind == 0 or _ship_immobile(s, i):
+    for k in range(n_ships):
+        i = ship_tiles[k]
+        if harness and _ship_immobile(s, i):
             continue
-        if not cache_ready and (s.placed[i].ship == me or _ship_may_teleport_from(s, i, me)):
+        may_teleport = _mobile_ship_may_teleport_from(s, i, me)
+        if not cache_ready and (s.placed[i].ship == me or may_teleport):
             _reach_cache_init(s, &cache)
             cache_ready = True
         if s.placed[i].ship == me:
             memset(reach, 0, s.n_placed)
             _race_reach(s, i, reach, &cache)
-            for j in range(s.n_placed):
-                if reach[j]:
-                    out[n] = _tile_pair_action(A_SHIP_MOVE, i, j)
-                    n += 1
-        if _ship_may_teleport_from(s, i, me):
+            n = _moves_to_marked(reach, s.n_placed, i, out, n)
+        if may_teleport:
             owner = s.placed[i].ship
             for j in range(s.n_placed):
                 if j != i and s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
