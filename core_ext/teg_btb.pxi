@@ -71,6 +71,14 @@ cdef int8_t RG_A[ROGUE_GALAXIES][6]        # resource
 cdef int8_t RG_B[ROGUE_GALAXIES][6]        # amount / steps
 cdef int HIRE_TRAINED = 2
 cdef int HIRE_ANY = 3
+cdef double EXPLORE_WORTH = 0.0            # evaluate()'s worth of an explore not yet taken (13.8)
+
+
+def _card_worth(dict c):
+    # A card in evaluate()'s units once taken: resources 0.3 each, dwarf points, a badge 0.35, an
+    # advance about a resource, danger-track spaces -0.4 each, a ship sent home about a resource lost.
+    return 0.3 * (c["energy"] + c["culture"] + c["advance_ship"] - c["ship_home"]) + c["dwarf_planet_vp"] \
+        + 0.35 - 0.4 * c["track_length"]
 
 
 def _load_btb_catalogue(dict btb):
@@ -116,6 +124,8 @@ def _load_btb_catalogue(dict btb):
         X_HOME[i] = c["ship_home"]
         if X_DWARF[i] > 3 or (X_DANGER[i] and X_DWARF[i]) or (X_TRACK[i] and not X_DANGER[i]):
             raise RuntimeError(f"tiny_epic_galaxies.json: card {c['name']} is inconsistent")
+    global EXPLORE_WORTH
+    EXPLORE_WORTH = sum(_card_worth(c) for c in btb["exploration_cards"]) / TEG_CARDS
     for k, v in btb["pilot_row_size"].items():
         PILOT_ROW_SIZE[int(k)] = v
     for i, r in enumerate(btb["rogue_galaxies"]):
@@ -782,6 +792,10 @@ cdef void _harder_rogue_action(TegState* s) noexcept nogil:
             _advance(s, ROGUE, k, b)
     elif kind == RA_EXPLORES:
         _rogue_explore(s)
+        if b > 0:  # "it explores, then its most advanced ship advances b" (the harder mats' level 2)
+            k = _most_advanced(s, ROGUE, 0)
+            if k >= 0:
+                _advance(s, ROGUE, k, b)
 
 
 # ---------------------------------------------------------------- evaluation
@@ -793,10 +807,14 @@ cdef double _btb_value(const TegState* s, int g) noexcept nogil:
     cdef double v = 0.6 * _active_pilots(gal)
     cdef int b, k
     for b in range(TEG_BADGES):
-        v += 0.35 * _min(_badges(s, g, b), 3)
+        v += 0.15 * _min(_badges(s, g, b), 3)
+    v += 0.5 * _badge_bonus(s, g)  # the majorities as they stand, like the known mission's 0.5
+    for k in range(s.depth):
+        if s.stack[k].kind == K_EXPLORE and s.stack[k].seat == g:
+            v += EXPLORE_WORTH  # an explore under way is worth the average card (one-ply bots see it)
     for k in range(TEG_SHIPS):
         if gal.ship_at[k] == TEG_DANGER:
             v -= 0.4 * (X_TRACK[gal.track_card[k]] - gal.ship_space[k])
         elif gal.ship_at[k] == TEG_EXPLORE:
-            v += 0.1
+            v += 0.3  # like a ship on a planet surface: it yields culture (Exploration)
     return v

@@ -229,7 +229,7 @@ def test_take_a_face_up_card_ends_exploration():
     st = position(dice={"move": 1}, exploration_row=["Ion Cloud", "Mutiny"])
     move_to_explore(st)
     do(st, "take_exploration", card="Ion Cloud")
-    assert galaxy(st, 0)["exploration_cards"] == ["Ion Cloud"] and galaxy(st, 0)["energy"] == 4
+    assert galaxy(st, 0)["exploration_cards"] == ["Ion Cloud"] and galaxy(st, 0)["energy"] == 6
     assert btb(st)["exploration_row"] == ["Mutiny"]
     assert decision(st) == "turn"
 
@@ -329,17 +329,16 @@ def test_danger_track_paid_with_its_resource_then_back_to_the_mat():
         }
     }
     st = position(dice={"move": 1}, gal=gal)
-    do(st, "danger_pay", ship=0)
-    assert galaxy(st, 0)["ships"][0] == danger("Asteroid Field", 1) and galaxy(st, 0)["energy"] == 2
-    do(st, "danger_pay", ship=0)
-    assert galaxy(st, 0)["ships"][0] == "unexplored" and decision(st) == "turn"  # no new explore
+    do(st, "danger_pay", ship=0)  # a 1-space track paid in energy
+    assert galaxy(st, 0)["ships"][0] == "unexplored" and galaxy(st, 0)["energy"] == 2
+    assert decision(st) == "turn"  # no new explore
 
 
 def test_danger_track_that_asks_a_ship_action():
     gal = {
         0: {
-            "ships": [danger("Nebula Maze", 1), "home", "locked", "locked"],
-            "exploration_cards": ["Nebula Maze"],
+            "ships": [danger("Black Hole Rim", 1), "home", "locked", "locked"],
+            "exploration_cards": ["Black Hole Rim"],
         }
     }
     st = position(dice={"move": 1}, gal=gal)
@@ -398,7 +397,7 @@ def test_pilots_and_dwarf_planets_count_toward_twenty_one():
         }
     }
     st = position(gal=gal, dice={"move": 1}, trigger=0)
-    assert st.scores()[0] == 8 + 14 + 1 + 2
+    assert st.scores()[0] == 8 + 14 + 1 + 3
 
 
 def test_loader_refuses_unreported_trigger_from_dwarf_points():
@@ -492,7 +491,7 @@ def test_determinize_deals_hidden_cards_of_the_same_class():
     for seed in range(20):
         world = st.observation(1).determinize(seed)
         cards = galaxy(world, 0)["exploration_cards"]
-        assert sorted(info[c] for c in cards) == sorted([("anomaly", 0), ("relic", 1)])
+        assert sorted(info[c] for c in cards) == sorted([("anomaly", 0), ("relic", 2)])
         seen.add(tuple(sorted(cards)))
         assert world.scores() == st.scores()
     assert len(seen) > 1
@@ -501,12 +500,12 @@ def test_determinize_deals_hidden_cards_of_the_same_class():
 def test_a_card_with_a_ship_on_its_track_stays_face_up():
     gal = {
         0: {
-            "ships": [danger("Space Kraken", 1), "home", "locked", "locked"],
-            "exploration_cards": ["Space Kraken"],
+            "ships": [danger("Black Hole Rim", 1), "home", "locked", "locked"],
+            "exploration_cards": ["Black Hole Rim"],
         }
     }
     obs = position(gal=gal, dice={"move": 1}).observation(1).to_dict()["state"]
-    assert obs["galaxies"][0]["exploration_cards"] == ["Space Kraken"]
+    assert obs["galaxies"][0]["exploration_cards"] == ["Black Hole Rim"]
 
 
 def test_hidden_cards_are_refused_in_a_full_state():

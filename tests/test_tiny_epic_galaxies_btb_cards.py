@@ -116,8 +116,8 @@ def check_danger_runner(name, p):
     gal = {0: {**flown(name, danger("Black Hole Rim", 0)), "exploration_cards": ["Black Hole Rim"]}}
     st = position(gal=gal, dice={"move": 1})
     do(st, "activate", face="move")
-    do(st, "danger_move", ship=0)
-    assert galaxy(st, 0)["ships"][0] == danger("Black Hole Rim", 2)
+    do(st, "danger_move", ship=0)  # two spaces at once: the whole 2-space track (a normal ship: space 1)
+    assert galaxy(st, 0)["ships"][0] == "unexplored"
 
 
 CHECKS = {

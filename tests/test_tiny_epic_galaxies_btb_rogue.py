@@ -81,6 +81,10 @@ def test_harder_rogue_colony_action(level, empire):
             assert "Vici-KS156" in galaxy(st, 1)["colonies"]
     elif kind == "rogue_explores":
         assert len(its["exploration_cards"]) == 1
+        if act.get("steps"):  # "it explores, then its most advanced ship advances 1": Vici-KS156 colonized
+            assert "Vici-KS156" in its["colonies"]
+        else:
+            assert its["ships"][0] == orbit("Vici-KS156", 1)
     else:
         raise AssertionError(kind)
 
@@ -157,9 +161,20 @@ def test_rogue_never_hires_nor_sends_a_ship_exploring(level):
                 assert not any(st.action_to_struct(a)["kind"] == "hire" for a in st.legal_actions())
             st.apply(st.legal_actions()[(seed * 7 + len(rogue["ships"])) % len(st.legal_actions())])
         rogue_cards += len(st_of(st)["galaxies"][1]["exploration_cards"])
-    # only the colony action "it explores" at empire 1 (ours, section 13.13) gives it cards: Harbinger and
-    # Warden; Dominion and Void Emperor start at empire 2 and never use their empire-1 action
-    assert (rogue_cards > 0) == (level in (2, 3))
+    # only the colony action "it explores" (ours, section 13.13) gives it cards: every harder Rogue has it
+    # on a level it reaches (Corsair 3, Harbinger and Warden 1, Dominion and Void Emperor 2); the beginner
+    # Rogue of the base game never explores
+    assert (rogue_cards > 0) == (level > 0)
+
+
+@pytest.mark.parametrize("level", range(1, 6))
+def test_every_harder_rogue_explores_on_a_level_it_reaches(level):
+    # the lowest level whose colony action explores is at or above the level the Rogue starts at
+    r = ROGUES[level - 1]
+    actions = r["colony_actions_by_level"]
+    levels = [lv for lv, act in enumerate(actions, 1) if act["action"] == "rogue_explores"]
+    assert levels and max(levels) >= r["start"]["empire_level"]
+    assert min(lv for lv in levels if lv >= r["start"]["empire_level"]) <= 3
 
 
 def test_a_rogue_with_a_hangar_is_refused():
