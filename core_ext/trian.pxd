@@ -14,10 +14,11 @@ cdef enum:
     TR_STACK = 42
     TR_HASH = 512          # open-addressing table of placed and frontier cells (power of two)
     TR_FRONT = 176         # frontier cells: at most 3 + 2 * 83 around 84 triangles
-    TR_NODES = 420         # union-find nodes: 5 per placed tile (3 space groups, nebula, system)
+    TR_TILE_NODES = 6      # union-find nodes per placed tile: 3 space groups, nebula, 2 system parts
+    TR_NODES = 504         # TR_TILES * TR_TILE_NODES
     TR_NEBULAS = 48        # closed-nebula records (minerals); a closed nebula has >= 2 tiles
-    # TR_EVENTS: areas one tile can close (<= 3 space parts + 1 nebula + 1 system), plus emissary
-    # battles queued when a Corvette unblocks an emissary (ships)
+    # TR_EVENTS: areas one tile can close (<= 3 space parts + 1 nebula + 2 system parts; no face has
+    # more than 3 parts), plus emissary battles queued when a Corvette unblocks an emissary (ships)
     TR_EVENTS = 10
     TR_COLORS = 4
     TR_UNKNOWN = 255

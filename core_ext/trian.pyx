@@ -22,7 +22,7 @@ from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, 
 from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation, new_state
 from orrery.core_ext.trian cimport (
     TrianState, TrianPlayer, TrianPlaced, TR_TILES, TR_MAX_FACES, TR_STACK, TR_HASH, TR_FRONT,
-    TR_NEBULAS, TR_EVENTS, TR_COLORS, TR_UNKNOWN, TR_HIDDEN,
+    TR_NEBULAS, TR_EVENTS, TR_COLORS, TR_UNKNOWN, TR_HIDDEN, TR_TILE_NODES,
 )
 
 from orrery.core_ext._errors import StateFormatError
@@ -47,9 +47,11 @@ cdef enum:
     D_LEFT = 0
     D_RIGHT = 1
     D_VERT = 2
-    # union-find node kinds per tile (node = placed index * 5 + kind)
+    # union-find node parts per tile (node = _node(placed index, part)): 0..2 the outer-space groups,
+    # the nebula, the planetary system (with the planet, if any) and a face's second, separate system
     K_NEBULA = 3
     K_SYSTEM = 4
+    K_SYSTEM2 = 5
     # area kinds
     AREA_NEBULA = 1
     AREA_SYSTEM = 2

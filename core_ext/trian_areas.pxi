@@ -5,9 +5,9 @@ cdef inline int _area_node(const TrianState* s, int i) noexcept nogil:
     # the area an emissary on placed tile i belongs to: its nebula part or its planetary system
     cdef int f = s.placed[i].face
     if FACE_HAS_NEB[f]:
-        return i * 5 + K_NEBULA
+        return _node(i, K_NEBULA)
     if FACE_FEAT[f] == F_PLANET:
-        return i * 5 + K_SYSTEM
+        return _node(i, K_SYSTEM)
     return -1
 
 
@@ -120,14 +120,14 @@ cdef void _area_census(const TrianState* s, int root, int* tiles, int* extractor
     stations[0] = 0
     for p in range(MAX_PLAYERS):
         units[p] = 0
-    k = root % 5
+    k = _area_kind(_node_part(root))
     for i in range(s.n_placed):
         f = s.placed[i].face
-        if k == K_NEBULA:
-            if not FACE_HAS_NEB[f] or _cfind(s, i * 5 + K_NEBULA) != root:
+        if k == AREA_NEBULA:
+            if not FACE_HAS_NEB[f] or _cfind(s, _node(i, K_NEBULA)) != root:
                 continue
-        elif k == K_SYSTEM:
-            if not FACE_HAS_SYS[f] or _cfind(s, i * 5 + K_SYSTEM) != root:
+        elif k == AREA_SYSTEM:
+            if not _tile_in_system(s, i, root):
                 continue
         else:
             if not _tile_in_space(s, i, root):
@@ -141,20 +141,30 @@ cdef void _area_census(const TrianState* s, int root, int* tiles, int* extractor
                 stations[0] = s.placed[i].station
             if not _blocked(s, i):
                 units[s.placed[i].emissary] += 1
-    if k == K_SYSTEM:
+    if k == AREA_SYSTEM:
         # section XII: a planet holding a Corvette of a player with no (unblocked) emissary in the
         # system is blocked and not counted
         for i in range(s.n_placed):
             if s.placed[i].ship_kind == SHIP_CORVETTE and FACE_FEAT[s.placed[i].face] == F_PLANET and \
-                    units[s.placed[i].ship] == 0 and _cfind(s, i * 5 + K_SYSTEM) == root:
+                    units[s.placed[i].ship] == 0 and _cfind(s, _node(i, K_SYSTEM)) == root:
                 tiles[0] -= 1
+
+
+cdef inline bint _tile_in_system(const TrianState* s, int i, int root) noexcept nogil:
+    # a tile is in a planetary system when one of its system parts is (a face with two separate parts
+    # counts in each of its two systems, section 1 of docs/rules/trian.md)
+    cdef int f = s.placed[i].face
+    if not FACE_HAS_SYS[f]:
+        return False
+    return _cfind(s, _node(i, K_SYSTEM)) == root or \
+        (FACE_HAS_SYS2[f] and _cfind(s, _node(i, K_SYSTEM2)) == root)
 
 
 cdef bint _tile_in_space(const TrianState* s, int i, int root) noexcept nogil:
     cdef int e, f = s.placed[i].face
     for e in range(3):
         if (FACE_EDGE[f][e] == E_SPACE or FACE_EDGE[f][e] == E_PATH) and \
-                _cfind(s, i * 5 + FACE_GROUP[f][e]) == root:
+                _cfind(s, _node(i, FACE_GROUP[f][e])) == root:
             return True
     return False
 

@@ -73,6 +73,12 @@ cdef inline bint _space_side(const TrianState* s, int i, int d) noexcept nogil:
     return e == E_SPACE or e == E_PATH
 
 
+cdef inline int _path_part(const TrianState* s, int i, int d) noexcept nogil:
+    # the system part (K_SYSTEM, K_SYSTEM2) behind side d of placed tile i; -1 if no starlight path
+    cdef int e = _edge_at(s, i, d), f = s.placed[i].face
+    return FACE_SYS_PART[f][e] if FACE_EDGE[f][e] == E_PATH else -1
+
+
 cdef inline int _side_group(const TrianState* s, int i, int d) noexcept nogil:
     return FACE_GROUP[s.placed[i].face][_edge_at(s, i, d)]
 
@@ -162,8 +168,8 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
                       int* closed_kinds) noexcept nogil:
     # Put a face on frontier cell fi; join the areas; return the number of areas this tile closed.
     cdef int x = s.fx[fi], y = s.fy[fi], o = _orient(x, y)
-    cdef int i = s.n_placed, d, e, t, g, nx, ny, j, ej, gj, node, r, k, n_closed = 0
-    cdef int nodes[5]
+    cdef int i = s.n_placed, d, e, t, g, nx, ny, j, ej, gj, sj, node, r, k, n_closed = 0
+    cdef int nodes[TR_TILE_NODES]
     cdef int n_nodes = 0
     _front_remove(s, fi)
     s.n_placed += 1
@@ -174,9 +180,9 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
     s.placed[i].emissary = -1
     s.placed[i].ship = -1
     _hset(s, x, y, i)
-    for k in range(5):
-        s.uf_parent[i * 5 + k] = <int16_t>(i * 5 + k)
-        s.uf_open[i * 5 + k] = 0
+    for k in range(TR_TILE_NODES):
+        s.uf_parent[_node(i, k)] = <int16_t>(_node(i, k))
+        s.uf_open[_node(i, k)] = 0
     for d in range(3):
         e = SLOT_EDGE[o][rot][d]
         t = FACE_EDGE[face][e]
@@ -188,36 +194,40 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
             ej = _edge_at(s, j, _opposite(d))
             gj = FACE_GROUP[s.placed[j].face][ej]
             if t == E_SPACE or t == E_PATH:
-                s.uf_open[_find(s, j * 5 + gj)] -= 1
-                _union(s, i * 5 + g, j * 5 + gj)
+                s.uf_open[_find(s, _node(j, gj))] -= 1
+                _union(s, _node(i, g), _node(j, gj))
             if t == E_PATH:
-                s.uf_open[_find(s, j * 5 + K_SYSTEM)] -= 1
-                _union(s, i * 5 + K_SYSTEM, j * 5 + K_SYSTEM)
+                sj = _node(j, FACE_SYS_PART[s.placed[j].face][ej])
+                s.uf_open[_find(s, sj)] -= 1
+                _union(s, _node(i, FACE_SYS_PART[face][e]), sj)
             if t == E_NEBULA:
-                s.uf_open[_find(s, j * 5 + K_NEBULA)] -= 1
-                _union(s, i * 5 + K_NEBULA, j * 5 + K_NEBULA)
+                s.uf_open[_find(s, _node(j, K_NEBULA))] -= 1
+                _union(s, _node(i, K_NEBULA), _node(j, K_NEBULA))
         else:
             if t == E_SPACE or t == E_PATH:
-                s.uf_open[_find(s, i * 5 + g)] += 1
+                s.uf_open[_find(s, _node(i, g))] += 1
             if t == E_PATH:
-                s.uf_open[_find(s, i * 5 + K_SYSTEM)] += 1
+                s.uf_open[_find(s, _node(i, FACE_SYS_PART[face][e]))] += 1
             if t == E_NEBULA:
-                s.uf_open[_find(s, i * 5 + K_NEBULA)] += 1
+                s.uf_open[_find(s, _node(i, K_NEBULA))] += 1
             k = _front_add(s, nx, ny)
             if k >= 0:
                 s.freq[k] |= <uint16_t>((t + 1) << (3 * _opposite(d)))
     _mark_exmitter_field(s, i)
-    # areas this tile belongs to, nebula first, then system, then outer space parts
+    # areas this tile belongs to, nebula first, then the system parts, then outer space parts
     if FACE_HAS_NEB[face]:
-        nodes[n_nodes] = i * 5 + K_NEBULA
+        nodes[n_nodes] = _node(i, K_NEBULA)
         n_nodes += 1
     if FACE_HAS_SYS[face]:
-        nodes[n_nodes] = i * 5 + K_SYSTEM
+        nodes[n_nodes] = _node(i, K_SYSTEM)
+        n_nodes += 1
+    if FACE_HAS_SYS2[face]:
+        nodes[n_nodes] = _node(i, K_SYSTEM2)
         n_nodes += 1
     for e in range(3):
         t = FACE_EDGE[face][e]
         if t == E_SPACE or t == E_PATH:
-            node = i * 5 + FACE_GROUP[face][e]
+            node = _node(i, FACE_GROUP[face][e])
             for k in range(n_nodes):
                 if nodes[k] == node:
                     break
@@ -233,11 +243,15 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
                 break
         else:
             closed_roots[n_closed] = r
-            node = nodes[k] % 5
-            closed_kinds[n_closed] = AREA_NEBULA if node == K_NEBULA else (
-                AREA_SYSTEM if node == K_SYSTEM else AREA_SPACE)
+            closed_kinds[n_closed] = _area_kind(_node_part(nodes[k]))
             n_closed += 1
     return n_closed
+
+
+cdef inline int _area_kind(int part) noexcept nogil:
+    if part == K_NEBULA:
+        return AREA_NEBULA
+    return AREA_SYSTEM if _is_system_part(part) else AREA_SPACE
 
 
 cdef inline void _link_neighbours(TrianState* s, int i, int d, int j, bint space, int group) noexcept nogil:

@@ -153,7 +153,7 @@ cdef dict _placed_json(const TrianState* s, int i):
 
 cdef dict _nebula_json(const TrianState* s, int k):
     # a union-find root is the smallest node of its area, a node of the area's first tile
-    out = _cell(s, s.neb_root[k] // 5)
+    out = _cell(s, _node_tile(s.neb_root[k]))
     out["minerals"] = _minerals_json(s.neb_minerals[k])
     out["gained_this_turn"] = s.neb_gained[k]
     return out
@@ -199,14 +199,18 @@ cdef object _events_json(const TrianState* s):
 
 
 cdef dict _area_json(const TrianState* s, int root, int kind):
-    # the root's own tile names the area: a nebula or system part, or the side of an outer-space part
-    cdef int i = root // 5, part = root % 5
+    # the root's own tile names the area: a nebula or system part, or the side of an outer-space part;
+    # a face's second system part is named by the side of one of its starlight paths
+    cdef int i = _node_tile(root), part = _node_part(root)
     out = _cell(s, i)
     out["cause"] = "unblocked" if kind == AREA_UNBLOCKED else "closed"
     if part == K_NEBULA:
         out["area"] = "nebula"
     elif part == K_SYSTEM:
         out["area"] = "system"
+    elif part == K_SYSTEM2:
+        out["area"] = "system"
+        out["side"] = SIDE_IDS[_side_of_system_part(s, i, part)]
     else:
         out["area"] = "space"
         out["side"] = SIDE_IDS[_side_of_space_group(s, i, part)]
@@ -219,6 +223,14 @@ cdef int _side_of_space_group(const TrianState* s, int i, int group) noexcept:
         if _space_side(s, i, d) and _side_group(s, i, d) == group:
             return d
     return 0          # unreachable: a space-group node exists only behind an outer-space edge
+
+
+cdef int _side_of_system_part(const TrianState* s, int i, int part) noexcept:
+    cdef int d
+    for d in range(3):
+        if _path_part(s, i, d) == part:
+            return d
+    return 0          # unreachable: a system-part node exists only behind a starlight-path edge
 
 
 cdef object _battle_json(const TrianState* s):
@@ -513,7 +525,7 @@ cdef int _load_nebulas(TrianState* s, object value) except -1:
         i = _tile_at(s, d, where)
         if not FACE_HAS_NEB[s.placed[i].face]:
             raise StateFormatError(f"field '{where}': the tile there has no nebula part")
-        root = _cfind(s, i * 5 + K_NEBULA)
+        root = _cfind(s, _node(i, K_NEBULA))
         if s.uf_open[root] != 0:
             raise StateFormatError(f"field '{where}': that nebula is not closed")
         s.neb_root[k] = <int16_t>root
@@ -644,21 +656,26 @@ cdef int _load_area(TrianState* s, int k, object value, str where) except -1:
     cause = _named(a["cause"], where + ".cause", CAUSE_IDS)
     area = _named(a["area"], where + ".area", AREA_IDS)
     i = _tile_at(s, a, where)
-    if (area == 2) != ("side" in a):
-        raise StateFormatError(f"field '{where}': an outer-space area, and only one, names a side")
+    if area == 2 and "side" not in a or area == 0 and "side" in a:
+        raise StateFormatError(f"field '{where}': an outer-space area names a side, a nebula does not")
     if area == 2:
         d = _named(a["side"], where + ".side", SIDE_IDS)
         if not _space_side(s, i, d):
             raise StateFormatError(f"field '{where}': that side of the tile is not outer space")
-        node = i * 5 + _side_group(s, i, d)
+        node = _node(i, _side_group(s, i, d))
     elif area == 0:
         if not FACE_HAS_NEB[s.placed[i].face]:
             raise StateFormatError(f"field '{where}': the tile there has no nebula part")
-        node = i * 5 + K_NEBULA
+        node = _node(i, K_NEBULA)
+    elif "side" in a:
+        d = _named(a["side"], where + ".side", SIDE_IDS)
+        if _path_part(s, i, d) < 0:
+            raise StateFormatError(f"field '{where}': that side of the tile is not a starlight path")
+        node = _node(i, _path_part(s, i, d))
     else:
         if not FACE_HAS_SYS[s.placed[i].face]:
             raise StateFormatError(f"field '{where}': the tile there has no planetary-system part")
-        node = i * 5 + K_SYSTEM
+        node = _node(i, K_SYSTEM)
     if cause == 1 and area == 2:
         raise StateFormatError(f"field '{where}': an unblocking is fought over a nebula or a system")
     s.ev_root[k] = <int16_t>_cfind(s, node)
@@ -1373,7 +1390,8 @@ FACE_SHORT = {"space": "..", "nebula-cap": "n1", "nebula-bend": "n2", "nebula-co
               "planet-end": "p1", "planet-link": "p2", "planet-hub": "p3", "starlight-path": "--",
               "gas-cap": "g1", "gas-bend": "g2", "gas-core": "g3", "nebula-gas": "ng",
               "nebula-band": "nb", "gas-band": "gb", "trade-outpost": "$$", "teleport": "TT",
-              "exmitter": "EX", "nebula-path": "n-", "planet-gas-end": "pg", "path-gas": "-g"}
+              "exmitter": "EX", "nebula-path": "n-", "planet-gas-end": "pg", "path-gas": "-g",
+              "planet-end-and-path-end": "p:"}
 
 
 cdef str _render(const TrianState* s, observer):

@@ -28,7 +28,7 @@ cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
         e = _active_emissary(s, i)
         if e < 0 and FACE_FEAT[f] != F_EXTRACTOR:
             continue
-        root = _cfind(s, i * 5 + K_NEBULA)
+        root = _cfind(s, _node(i, K_NEBULA))
         k = _nebula_record(s, root)
         if k < 0:
             continue
@@ -94,7 +94,7 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
                 n += 1
     for r in range(n_rogues):
         i = rogues[r]
-        k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
+        k = _nebula_record(s, _cfind(s, _node(i, K_NEBULA)))
         for c in range(TR_COLORS):
             if s.neb_minerals[k][c] > 0:
                 out[n] = _colour_action(A_ROGUE, i, c)
@@ -171,7 +171,7 @@ cdef void _rogue_mine(TrianState* s, int me, action_t a) noexcept nogil:
     # section V.1.2.B: the Rogue on tile i mines 1 mineral of its nebula this turn
     cdef int i, c, k
     _decode_colour_action(a, A_ROGUE, &i, &c)
-    k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
+    k = _nebula_record(s, _cfind(s, _node(i, K_NEBULA)))
     s.neb_minerals[k][c] -= 1
     s.placed[i].rogue_used = 1
     s.players[me].minerals[c] += 1

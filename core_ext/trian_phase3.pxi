@@ -43,7 +43,7 @@ cdef bint _may_construct(const TrianState* s, int i, int p) noexcept nogil:
     if root < 0 or _controller(s, root) != p:
         return False
     node = _area_node(s, i)
-    if node % 5 == K_SYSTEM and s.placed[i].station == 0:
+    if _node_part(node) == K_SYSTEM and s.placed[i].station == 0:
         _area_census(s, root, &tiles, &ext, units, &st)
         if st > 0:
             return False          # one station per planetary system (section V.3.3)
@@ -72,8 +72,8 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
                 _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
             _return_emissary(s, k)
     for _lv in range(levels):
-        pl.credits += _construct_credits(s, i, node % 5 == K_SYSTEM, tiles + m)
-    if node % 5 != K_SYSTEM:
+        pl.credits += _construct_credits(s, i, _node_part(node) == K_SYSTEM, tiles + m)
+    if _node_part(node) != K_SYSTEM:
         k = _nebula_record(s, root)
         for lv in range(levels):
             for _q in range(2 if s.placed[i].station - levels + 1 + lv == 1 else 4):

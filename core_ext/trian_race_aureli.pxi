@@ -68,7 +68,7 @@ cdef bint _priestess_gain_ok(const TrianState* s, int i, int k) noexcept nogil:
         return False
     for q in range(m):
         j = near[q]
-        if FACE_HAS_NEB[s.placed[j].face] and _cfind(s, j * 5 + K_NEBULA) == s.neb_root[k]:
+        if FACE_HAS_NEB[s.placed[j].face] and _cfind(s, _node(j, K_NEBULA)) == s.neb_root[k]:
             return True
     return False
 

@@ -64,7 +64,7 @@ cdef int _maephos_ph1_actions(const TrianState* s, int me, action_t* out, int n)
     for i in range(s.n_placed):
         if not _rogue_may_mine(s, i, me):
             continue
-        k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
+        k = _nebula_record(s, _cfind(s, _node(i, K_NEBULA)))
         for size in range(2 if _has(s, me, R_MAEPHOS, MA_HARVEST_MODULE) else 1):
             for combo in range(MSET_N[size]):
                 ok = True
@@ -108,7 +108,7 @@ cdef int _maephos_apply(TrianState* s, int me, int n) noexcept nogil:
         i = (n - MA_HARVEST) // 30
         size = 0 if (n - MA_HARVEST) % 30 < 10 else 1
         combo = (n - MA_HARVEST) % 30 - size * 10
-        k = _nebula_record(s, _cfind(s, i * 5 + K_NEBULA))
+        k = _nebula_record(s, _cfind(s, _node(i, K_NEBULA)))
         for c in range(TR_COLORS):
             s.neb_minerals[k][c] -= MSET[size][combo][c]
             s.players[me].minerals[c] += MSET[size][combo][c]

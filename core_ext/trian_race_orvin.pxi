@@ -71,7 +71,7 @@ cdef bint _same_space(const TrianState* s, int a, int b) noexcept nogil:
         for eb in range(3):
             tb = FACE_EDGE[fb][eb]
             if (tb == E_SPACE or tb == E_PATH) and \
-                    _cfind(s, a * 5 + FACE_GROUP[fa][ea]) == _cfind(s, b * 5 + FACE_GROUP[fb][eb]):
+                    _cfind(s, _node(a, FACE_GROUP[fa][ea])) == _cfind(s, _node(b, FACE_GROUP[fb][eb])):
                 return True
     return False
 
@@ -90,7 +90,7 @@ cdef bint _may_swap(const TrianState* s, int me, int a, int b, bint ships) noexc
         return _same_space(s, a, b)
     na = _area_node(s, a)
     nb = _area_node(s, b)
-    return na >= 0 and nb >= 0 and na % 5 == nb % 5 and _cfind(s, na) == _cfind(s, nb)
+    return na >= 0 and nb >= 0 and _node_part(na) == _node_part(nb) and _cfind(s, na) == _cfind(s, nb)
 
 
 cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:

@@ -37,52 +37,58 @@ cdef void _plunder(TrianState* s) noexcept nogil:
     # Ruling (issue 16): the controller is plundered however it controls the system and whether or not
     # its emissaries are blocked; a system held by emissaries only is plundered (x 1) when p's Corvette
     # blocks one of its planets
-    cdef int n = s.params.num_players, k, p, i, j, root, victim, tiles, ext, st, corv, amount, seen, planets
-    cdef int units[MAX_PLAYERS]
+    cdef int n = s.params.num_players, k, p, i, root, f
     for k in range(n):
         p = (s.first_player + k) % n
         for i in range(s.n_placed):
-            if not FACE_HAS_SYS[s.placed[i].face]:
+            f = s.placed[i].face
+            if not FACE_HAS_SYS[f]:
                 continue
-            root = _cfind(s, i * 5 + K_SYSTEM)
-            if s.uf_open[root] != 0:
-                continue
-            seen = 0             # the system is handled at its first tile only
-            for j in range(i):
-                if FACE_HAS_SYS[s.placed[j].face] and _cfind(s, j * 5 + K_SYSTEM) == root:
-                    seen = 1
-                    break
-            if seen:
-                continue
-            victim = _controller(s, root)
-            if victim == -1:
-                victim = _blocked_owner(s, root)
-            if victim < 0 or victim == p:
-                continue
-            tiles = 0
-            corv = 0
-            planets = 0
-            for j in range(s.n_placed):
-                if FACE_HAS_SYS[s.placed[j].face] and _cfind(s, j * 5 + K_SYSTEM) == root:
-                    tiles += 1
-                    if s.placed[j].ship_kind == SHIP_CORVETTE and s.placed[j].ship == p:
-                        corv += 1
-                        if FACE_FEAT[s.placed[j].face] == F_PLANET:
-                            planets += 1
-            if corv == 0:
-                continue
-            _area_census(s, root, &ext, &ext, units, &st)
-            if st == 0:
-                # ruling (issue 16, section IX "a Planet"): a planet blocked by p means the whole system is
-                # plundered, also one controlled by emissaries only, at the research-station rate
-                if planets == 0 or units[p] > 0:
-                    continue
-                st = 1
-            amount = tiles * st * corv
-            if amount > s.players[victim].credits:
-                amount = s.players[victim].credits
-            s.players[victim].credits -= amount
-            s.players[p].credits += amount
+            root = _cfind(s, _node(i, K_SYSTEM))
+            _plunder_system(s, p, i, root)
+            if FACE_HAS_SYS2[f] and _cfind(s, _node(i, K_SYSTEM2)) != root:
+                _plunder_system(s, p, i, _cfind(s, _node(i, K_SYSTEM2)))
+
+
+cdef void _plunder_system(TrianState* s, int p, int i, int root) noexcept nogil:
+    # p's Corvettes plunder the system with this root, met at its part on placed tile i
+    cdef int j, victim, tiles, ext, st, corv, amount, planets
+    cdef int units[MAX_PLAYERS]
+    if s.uf_open[root] != 0:
+        return
+    for j in range(i):      # the system is handled at its first tile only
+        if _tile_in_system(s, j, root):
+            return
+    victim = _controller(s, root)
+    if victim == -1:
+        victim = _blocked_owner(s, root)
+    if victim < 0 or victim == p:
+        return
+    tiles = 0
+    corv = 0
+    planets = 0
+    for j in range(s.n_placed):
+        if _tile_in_system(s, j, root):
+            tiles += 1
+            if s.placed[j].ship_kind == SHIP_CORVETTE and s.placed[j].ship == p:
+                corv += 1
+                # the planet of a face lies on its first system part
+                if FACE_FEAT[s.placed[j].face] == F_PLANET and _cfind(s, _node(j, K_SYSTEM)) == root:
+                    planets += 1
+    if corv == 0:
+        return
+    _area_census(s, root, &ext, &ext, units, &st)
+    if st == 0:
+        # ruling (issue 16, section IX "a Planet"): a planet blocked by p means the whole system is
+        # plundered, also one controlled by emissaries only, at the research-station rate
+        if planets == 0 or units[p] > 0:
+            return
+        st = 1
+    amount = tiles * st * corv
+    if amount > s.players[victim].credits:
+        amount = s.players[victim].credits
+    s.players[victim].credits -= amount
+    s.players[p].credits += amount
 
 
 cdef void trian_scores(const void* p, double* out) noexcept nogil:

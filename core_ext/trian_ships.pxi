@@ -121,7 +121,7 @@ cdef bint _rogue_may_mine(const TrianState* s, int i, int me) noexcept nogil:
     for e in range(3):
         if FACE_EDGE[f][e] == E_GAS:
             return False
-    return _nebula_record(s, _cfind(s, i * 5 + K_NEBULA)) >= 0
+    return _nebula_record(s, _cfind(s, _node(i, K_NEBULA))) >= 0
 
 
 cdef void _ship_home(TrianState* s, int i) noexcept nogil:

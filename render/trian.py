@@ -36,6 +36,7 @@ SHORT = {
     "nebula-path": "n-",
     "planet-gas-end": "pg",
     "path-gas": "-g",
+    "planet-end-and-path-end": "p:",
 }
 LEVELS = {"cap": "1", "end": "1", "bend": "2", "link": "2", "core": "3", "hub": "3"}
 PHASES = {

@@ -39,9 +39,10 @@ def replayed(sample: dict):
     return game, state
 
 
-# Trian tiles one of whose sides issue 16 revised (docs/rules/trian.md, section 1): a sample that drew one
-# was played with the old faces, so its actions need not replay and its stored state need not load.
-REVISED_TILES = frozenset({13, 18, 25, 32, 42, 44})
+# Trian tiles one of whose sides issue 16 revised (docs/rules/trian.md, section 1, revisions 1 and 2): a
+# sample that drew one was played with the old faces, so its actions need not replay and its stored state
+# need not load.
+REVISED_TILES = frozenset({13, 18, 25, 32, 42, 44} | {16, 56, 60, 68})
 
 
 def shows_a_revised_tile(state) -> bool:

@@ -229,7 +229,15 @@ def test_catalogue_has_84_double_sided_tiles_honouring_the_tile_rules():
             assert face["special"] and set(face["edges"]) == {"S"}
         if face["feature"] == "planet":
             assert "P" in face["edges"]
+        parts = face.get("system_parts", [0, 0, 0])
+        assert all(letter == "P" for letter, part in zip(face["edges"], parts, strict=True) if part), (
+            "parts on paths"
+        )
+        if 1 in parts:
+            assert any(letter == "P" and part == 0 for letter, part in zip(face["edges"], parts, strict=True))
     assert counts["outpost"] == counts["teleport"] == counts["exmitter"] == 4
+    two_systems = [f["id"] for f in FACES if 1 in f.get("system_parts", [])]
+    assert sum((a in two_systems) + (b in two_systems) for a, b in TILES) == 4, "section 1, the mix"
 
 
 def test_no_special_side_is_face_up_in_a_stack():
@@ -440,6 +448,73 @@ def test_figure_one_tile_closes_a_planetary_system_and_a_nebula_for_6_and_2_mine
     sc.act("pass")
     assert sc.credits(seat) == before + 2 * 2 + 2 * 1
     assert sc.nebula_minerals() == 2
+
+
+def _two_planets_either_side_of_1_0(sc: Scenario) -> None:
+    # planet-ends at (0, 0) and (2, 0), their paths pointing at the empty cell (1, 0) between them
+    sc.turn(0, 0, "planet-end", "pass", right="P", vert="S")
+    sc.turn(0, 1, "space", "pass")  # round the corner to (2, 0)
+    sc.turn(1, 1, "space", "pass")
+    sc.turn(2, 1, "space", "pass")
+    sc.turn(2, 0, "planet-end", "pass", left="P", vert="S")
+
+
+def test_figure_one_tile_closes_two_planetary_systems_for_4_each():
+    # Section VI.1.B figure: "two areas of the Galaxy worth 8 € in total were closed: 2 planetary system
+    # worth 4 € each". The closing tile's face holds two separate system parts, a planet at the end of one
+    # starlight path and another path ending on the tile (docs/rules/trian.md, section 1): each 2-tile
+    # system counts the closing tile, and each is paid on its own.
+    faces = ["planet-end", "space", "space", "space", "planet-end", "planet-end-and-path-end"]
+    sc = Scenario(faces)
+    _two_planets_either_side_of_1_0(sc)
+    seat = sc.seat
+    before = sc.credits(seat)
+    sc.place(1, 0, "planet-end-and-path-end", left="P", right="P", vert="S")
+    areas = sc.data()["events"]["areas"]
+    assert [a["area"] for a in areas] == ["system", "system"]
+    assert len({(a["x"], a["y"], a.get("side")) for a in areas}) == 2, "two different systems"
+    sc.act("pass")
+    assert sc.credits(seat) == before + 2 * 2 + 2 * 2
+
+
+def test_the_two_system_parts_of_a_face_are_not_joined_on_the_tile():
+    # the same position with the planet-end at (2, 0) left out: the system through the face's second part
+    # stays open, so the tile closes only the system of its planet (2 tiles, 4 €)
+    sc = Scenario(["planet-end", "space", "space", "space", "space", "planet-end-and-path-end"])
+    sc.turn(0, 0, "planet-end", "pass", right="P", vert="S")
+    sc.turn(0, 1, "space", "pass")
+    sc.turn(1, 1, "space", "pass")
+    sc.turn(2, 1, "space", "pass")
+    sc.turn(3, 1, "space", "pass")
+    seat = sc.seat
+    before = sc.credits(seat)
+    sc.place(1, 0, "planet-end-and-path-end", left="P", right="P", vert="S")
+    areas = sc.data()["events"]["areas"]
+    assert [a["area"] for a in areas] == ["system"]
+    sc.act("pass")
+    assert sc.credits(seat) == before + 2 * 2
+
+
+def test_a_second_system_part_is_named_by_a_starlight_path_side_in_the_json():
+    # section 15: a system queued for the events is named by its root's tile; when that is a face's
+    # second system part, by the side of its starlight path. The face goes first, so its parts are the
+    # roots (the smaller node); the planet-ends on either side close one system each, one of them the
+    # second part's. A side that is not a starlight path is refused.
+    sc = Scenario(["planet-end-and-path-end", "planet-end", "planet-end"])
+    sc.turn(0, 0, "planet-end-and-path-end", "pass", left="P", right="P", vert="S")
+    pending = []
+    for x, side in ((1, "left"), (-1, "right")):
+        sc.place(x, 0, "planet-end", **{side: "P"})
+        data = json.loads(sc.state.to_json())
+        pending += [(data, a) for a in data["state"]["events"]["areas"]]
+        sc.act("pass")
+    assert [a["area"] for _, a in pending] == ["system", "system"]
+    named = [(data, a) for data, a in pending if "side" in a]
+    assert len(named) == 1 and (named[0][1]["x"], named[0][1]["y"]) == (0, 0)
+    data, area = named[0]
+    area["side"] = "horizontal"
+    with pytest.raises(StateFormatError, match="not a starlight path"):
+        sc.game.state_from_json(json.dumps(data))
 
 
 # ---------------------------------------------------------------- section V.3.3: construction

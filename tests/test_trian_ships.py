@@ -405,6 +405,32 @@ def test_plundering_with_a_space_station_pays_12_and_stops_when_the_victim_is_br
     assert sc.credits(A) == 0 and sc.credits(B) - b == 5
 
 
+def test_a_corvette_on_a_tile_with_two_system_parts_plunders_both_systems():
+    # docs/rules/trian.md section 1 (revision 2): a tile counts in each system one of its parts belongs
+    # to, so a Corvette on it is in both. A's systems (0,0)+(1,0) and (1,0)+(2,0), each with A's
+    # research station; B's Corvette on the face with two system parts at (1,0) plunders 2 from each.
+    faces = ["planet-end", "space", "space", "space", "planet-end", "planet-end-and-path-end"]
+    sc = ships(faces + ["space"] * 5)
+    sc.turn(0, 0, "planet-end", "expedition", right="P", vert="S")  # A
+    sc.turn(0, 1, "space", "pass")  # B
+    sc.turn(1, 1, "space", "pass")  # A
+    sc.turn(2, 1, "space", "pass")  # B
+    sc.turn(2, 0, "planet-end", "expedition", left="P", vert="S")  # A
+    sc.place(1, 0, "planet-end-and-path-end", left="P", right="P", vert="S")  # B closes both for A
+    sc.act("pass")
+    sc.place(-1, 0, "space")  # A
+    sc.act("construct", x=0, y=0)
+    sc.turn(3, 0, "space", "pass")  # B
+    sc.place(1, -1, "space")  # A
+    sc.act("construct", x=2, y=0)
+    put_ship(sc, 5, B, CORVETTE)
+    drain_stacks(sc)
+    a, b = sc.credits(A), sc.credits(B)
+    sc.turn(-2, 0, "space", "pass")  # B's last turn ends the game
+    assert sc.state.is_terminal()
+    assert sc.credits(B) - b == 2 + 2 and a - sc.credits(A) == 2 + 2
+
+
 def test_a_blocked_emissary_cannot_be_teleported_even_by_its_owner():
     sc = ships(["planet-end", "space", "teleport"])
     sc.turn(0, 0, "planet-end", "expedition", left="S", right="S")  # A
