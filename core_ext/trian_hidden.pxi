@@ -59,7 +59,7 @@ cdef inline int _side_with(int t, int f, Rng* rng) noexcept nogil:
 cdef enum:
     DET_QUICK_TRIES = 8        # rejection proposals before the counting sampler takes over
     DET_MAX_TRIES = 2000       # rejection proposals when the counting table would be too large
-    DET_MAX_STATES = 4096      # counting sampler: the most combinations of shared tiles per face
+    DET_MAX_ENTRIES = 1 << 21  # counting sampler: the most table entries in all (16 MiB)
     DET_MAX_CLASSES = 276      # pairs of faces: TR_MAX_FACES * (TR_MAX_FACES - 1) / 2
     DET_MCMC_STEPS = 64        # Metropolis steps per face-up-only slot after the matching fallback
     # how the tiles were sampled (method to ask for: DET_AUTO or one of these)
@@ -312,130 +312,252 @@ cdef double _private_ways(const FaceUpGroup* g, int n_private_half, int k) noexc
 
 cdef int _count_face_up_tiles(TileSlots* sl, const uint8_t* pool, FaceUpGroup* groups, int n_groups,
                               Rng* rng) noexcept nogil:
-    # Exact sampling by counting: how many shared tiles of each class go to each of its two faces is
-    # drawn backwards through a table of the weighted number of completions (state: shared tiles
-    # given to each face so far), then the tiles within each class and each face's own tiles are
-    # uniform / weighted as in _propose_face_up_tiles. Returns 1, or 0 when the table would exceed
-    # DET_MAX_STATES (or memory), -1 when no assignment exists.
+    # Exact sampling by counting (docs/rules/trian.md, section 9): how many shared tiles of each class
+    # go to each of its two faces is drawn backwards through the weighted numbers of completions,
+    # computed face by face (CountPlan); then the tiles within each class and each face's own tiles
+    # are uniform / weighted as in _propose_face_up_tiles. Returns 1, or 0 when the tables would
+    # exceed DET_MAX_ENTRIES (or memory), -1 when no assignment exists.
     cdef SharedTiles cls[DET_MAX_CLASSES]
     cdef int n_private_half[TR_MAX_FACES]
-    cdef int radix[TR_MAX_FACES]
-    cdef int stride[TR_MAX_FACES]
-    cdef int n_cls = _shared_classes(groups, n_groups, cls, n_private_half)
-    cdef int n_states = 1, gi, e, st
-    cdef double* table
-    for gi in range(n_groups):
-        radix[gi] = 1
-    for e in range(n_cls):
-        radix[cls[e].g1] = groups[cls[e].g1].n_slots + 1
-        radix[cls[e].g2] = groups[cls[e].g2].n_slots + 1
-    for gi in range(n_groups):
-        stride[gi] = n_states
-        n_states *= radix[gi]
-        if n_states > DET_MAX_STATES:
-            return 0
-    table = <double*>malloc((n_cls + 1) * n_states * sizeof(double))
-    if table == NULL:
+    cdef CountPlan* plan
+    cdef int n_cls = _shared_classes(groups, n_groups, cls, n_private_half), result
+    plan = <CountPlan*>malloc(sizeof(CountPlan))
+    if plan == NULL:
         return 0
-    _fill_count_table(cls, n_cls, radix, stride, n_states, table)
-    st = _draw_final_state(groups, n_groups, n_private_half, radix, stride, n_states,
-                           table + n_cls * n_states, rng)
-    if st >= 0:
-        _draw_class_splits(cls, n_cls, radix, stride, n_states, table, st, rng)
-    free(table)
-    if st < 0:
-        return -1
-    _fill_face_up_slots(sl, pool, groups, n_groups, n_private_half, cls, n_cls, rng)
+    result = _plan_counts(plan, groups, n_groups, n_private_half, cls, n_cls)
+    if result > 0:
+        result = _count_and_draw_splits(plan, groups, n_groups, cls, rng)
+    free(plan)
+    if result > 0:
+        _fill_face_up_slots(sl, pool, groups, n_groups, n_private_half, cls, n_cls, rng)
+    return result
+
+
+ctypedef struct CountPlan:
+    # Variable elimination over the faces: the steps are "split class e" (op >= 0) and "close face g"
+    # (op = -1 - g: the rest of its slots take its own tiles, weighted by private[g][.]). Before step k
+    # the table holds, for every number of shared tiles taken by each OPEN face (opened by a split,
+    # not yet closed), the weighted ways so far; stride[k][g] is that face's digit weight (0: not open).
+    int n_groups
+    int n_ops
+    int op[DET_MAX_CLASSES + TR_MAX_FACES]
+    long long size[DET_MAX_CLASSES + TR_MAX_FACES + 1]
+    long long offset[DET_MAX_CLASSES + TR_MAX_FACES + 2]
+    int stride[DET_MAX_CLASSES + TR_MAX_FACES + 1][TR_MAX_FACES]
+    int radix[TR_MAX_FACES]
+    double private[TR_MAX_FACES][TR_TILES + 5]
+
+
+cdef int _plan_counts(CountPlan* plan, const FaceUpGroup* groups, int n_groups, const int* n_private_half,
+                      const SharedTiles* cls, int n_cls) noexcept nogil:
+    # the order of the steps (_order_eliminations) and each table's layout; 0 when they would be too large
+    cdef int k, g, h, e
+    plan.n_groups = n_groups
+    for g in range(n_groups):
+        plan.radix[g] = groups[g].n_slots + 1
+        for k in range(groups[g].n_slots + 1):
+            plan.private[g][k] = _private_ways(&groups[g], n_private_half[g], groups[g].n_slots - k)
+    plan.n_ops = _order_eliminations(plan, cls, n_cls)
+    memset(plan.stride[0], 0, sizeof(plan.stride[0]))
+    plan.size[0] = 1
+    plan.offset[0] = 0
+    for k in range(plan.n_ops):
+        memcpy(plan.stride[k + 1], plan.stride[k], sizeof(plan.stride[0]))
+        plan.size[k + 1] = plan.size[k]
+        if plan.op[k] >= 0:
+            e = plan.op[k]
+            _open_face(plan, k + 1, cls[e].g1)
+            _open_face(plan, k + 1, cls[e].g2)
+        else:
+            g = -1 - plan.op[k]
+            if plan.stride[k + 1][g] != 0:
+                for h in range(n_groups):
+                    if plan.stride[k + 1][h] > plan.stride[k + 1][g]:
+                        plan.stride[k + 1][h] //= plan.radix[g]
+                plan.size[k + 1] //= plan.radix[g]
+                plan.stride[k + 1][g] = 0
+        plan.offset[k + 1] = plan.offset[k] + plan.size[k]
+        if plan.size[k + 1] > DET_MAX_ENTRIES or plan.offset[k + 1] > DET_MAX_ENTRIES:
+            return 0
+    plan.offset[plan.n_ops + 1] = plan.offset[plan.n_ops] + plan.size[plan.n_ops]
     return 1
 
 
-cdef inline double _split_ways(int n, int x, int y) noexcept nogil:
-    # ways to give x of n tiles to one face and y others to the other
-    return _binomial(n, x) * _binomial(n - x, y)
+cdef inline void _open_face(CountPlan* plan, int k, int g) noexcept nogil:
+    # a face opened by a split: its digit goes on top, so the indexes of the states so far stay
+    if plan.stride[k][g] == 0 and plan.size[k] <= DET_MAX_ENTRIES:
+        plan.stride[k][g] = <int>plan.size[k]
+        plan.size[k] *= plan.radix[g]
 
 
-cdef void _fill_count_table(const SharedTiles* cls, int n_cls, const int* radix, const int* stride,
-                            int n_states, double* table) noexcept nogil:
-    # table[e][state]: weighted ways to split classes 0..e-1 so that face g got (state digit g) tiles
-    cdef int e, st, x, y, s1, s2, a1, a2, step1, step2
-    cdef double v
-    cdef double* here
-    cdef double* there
-    memset(table, 0, (n_cls + 1) * n_states * sizeof(double))
-    table[0] = 1.0
-    for e in range(n_cls):
-        here = table + e * n_states
-        there = here + n_states
-        for st in range(n_states):
-            v = here[st]
-            if v == 0.0:
+cdef int _order_eliminations(CountPlan* plan, const SharedTiles* cls, int n_cls) noexcept nogil:
+    # Greedy: close next the face whose step needs the smallest table (its open neighbours and itself),
+    # first splitting its classes with faces not yet closed; close any face all of whose classes are split.
+    cdef int class_of[TR_MAX_FACES * TR_MAX_FACES]
+    cdef uint8_t is_open[TR_MAX_FACES]
+    cdef uint8_t closed[TR_MAX_FACES]
+    cdef int n = plan.n_groups, n_ops = 0, n_closed = 0, v, w, best
+    cdef double size, best_size
+    memset(class_of, 255, sizeof(class_of))
+    memset(is_open, 0, sizeof(is_open))
+    memset(closed, 0, sizeof(closed))
+    for w in range(n_cls):
+        class_of[cls[w].g1 * TR_MAX_FACES + cls[w].g2] = w
+        class_of[cls[w].g2 * TR_MAX_FACES + cls[w].g1] = w
+    while n_closed < n:
+        best = -1
+        best_size = 0.0
+        for v in range(n):
+            if closed[v]:
                 continue
-            s1 = (st // stride[cls[e].g1]) % radix[cls[e].g1]
-            s2 = (st // stride[cls[e].g2]) % radix[cls[e].g2]
-            a1 = radix[cls[e].g1] - 1 - s1
-            a2 = radix[cls[e].g2] - 1 - s2
-            step1 = stride[cls[e].g1]
-            step2 = stride[cls[e].g2]
-            for x in range(min(cls[e].n, a1) + 1):
-                for y in range(min(cls[e].n - x, a2) + 1):
-                    there[st + x * step1 + y * step2] += v * _split_ways(cls[e].n, x, y)
+            size = plan.radix[v]
+            for w in range(n):
+                if w != v and not closed[w] and (is_open[w] or class_of[v * TR_MAX_FACES + w] >= 0):
+                    size *= plan.radix[w]
+            if best < 0 or size < best_size:
+                best = v
+                best_size = size
+        for w in range(n):
+            if not closed[w] and class_of[best * TR_MAX_FACES + w] >= 0:
+                plan.op[n_ops] = class_of[best * TR_MAX_FACES + w]
+                n_ops += 1
+                is_open[w] = 1
+        n_ops = _close_face(plan, best, is_open, closed, n_ops)
+        n_closed += 1
+        for w in range(n):
+            if is_open[w] and not _has_open_class(w, closed, class_of, n):
+                n_ops = _close_face(plan, w, is_open, closed, n_ops)
+                n_closed += 1
+    return n_ops
 
 
-cdef int _draw_final_state(const FaceUpGroup* groups, int n_groups, const int* n_private_half,
-                           const int* radix, const int* stride, int n_states, const double* last,
-                           Rng* rng) noexcept nogil:
-    # how many shared tiles each face gets in all, weighted by the ways to fill the rest with its own
-    cdef double total = 0.0, r, w
-    cdef int st, gi, pick = -1
-    for st in range(n_states):
-        total += _final_weight(groups, n_groups, n_private_half, radix, stride, last, st)
-    if total <= 0.0:
+cdef inline int _close_face(CountPlan* plan, int g, uint8_t* is_open, uint8_t* closed,
+                            int n_ops) noexcept nogil:
+    plan.op[n_ops] = -1 - g
+    is_open[g] = 0
+    closed[g] = 1
+    return n_ops + 1
+
+
+cdef inline bint _has_open_class(int g, const uint8_t* closed, const int* class_of, int n) noexcept nogil:
+    cdef int w
+    for w in range(n):
+        if w != g and not closed[w] and class_of[g * TR_MAX_FACES + w] >= 0:
+            return True
+    return False
+
+
+cdef int _count_and_draw_splits(const CountPlan* plan, const FaceUpGroup* groups, int n_groups,
+                                SharedTiles* cls, Rng* rng) noexcept nogil:
+    # forwards: every table; backwards from the single final entry: each step's choice in proportion to
+    # the ways before it times the ways of that choice. Returns 1, 0 (no memory) or -1 (no assignment).
+    cdef double* table = <double*>malloc(plan.offset[plan.n_ops + 1] * sizeof(double))
+    cdef int taken[TR_MAX_FACES]
+    cdef int k
+    if table == NULL:
+        return 0
+    memset(table, 0, plan.offset[plan.n_ops + 1] * sizeof(double))
+    table[0] = 1.0
+    for k in range(plan.n_ops):
+        if plan.op[k] >= 0:
+            _count_split(plan, k, &cls[plan.op[k]], table)
+        else:
+            _count_close(plan, k, -1 - plan.op[k], table)
+    if table[plan.offset[plan.n_ops]] <= 0.0:
+        free(table)
         return -1
+    memset(taken, 0, sizeof(taken))
+    for k in range(plan.n_ops - 1, -1, -1):
+        if plan.op[k] >= 0:
+            _draw_split(plan, k, &cls[plan.op[k]], table + plan.offset[k], taken, rng)
+        else:
+            _draw_close(plan, k, -1 - plan.op[k], table + plan.offset[k], taken, rng)
+    free(table)
+    return 1
+
+
+cdef void _count_split(const CountPlan* plan, int k, const SharedTiles* c, double* table) noexcept nogil:
+    # a state's index is unchanged when a face opens (its digit goes on top, at 0)
+    cdef const double* here = table + plan.offset[k]
+    cdef double* there = table + plan.offset[k + 1]
+    cdef int r1 = plan.radix[c.g1], r2 = plan.radix[c.g2]
+    cdef long long st, step1 = plan.stride[k + 1][c.g1], step2 = plan.stride[k + 1][c.g2]
+    cdef int s1, s2, x, y
+    cdef double v
+    for st in range(plan.size[k]):
+        v = here[st]
+        if v == 0.0:
+            continue
+        s1 = <int>((st // step1) % r1) if plan.stride[k][c.g1] else 0
+        s2 = <int>((st // step2) % r2) if plan.stride[k][c.g2] else 0
+        for x in range(min(c.n, r1 - 1 - s1) + 1):
+            for y in range(min(c.n - x, r2 - 1 - s2) + 1):
+                there[st + x * step1 + y * step2] += v * _split_ways(c.n, x, y)
+
+
+cdef void _count_close(const CountPlan* plan, int k, int g, double* table) noexcept nogil:
+    # face g's digit is summed out, each value weighted by the ways to fill its other slots with its own
+    cdef const double* here = table + plan.offset[k]
+    cdef double* there = table + plan.offset[k + 1]
+    cdef long long st, step = plan.stride[k][g]
+    cdef int r = plan.radix[g], s
+    if step == 0:                   # a face without shared tiles: one factor for all states
+        for st in range(plan.size[k]):
+            there[st] = here[st] * plan.private[g][0]
+        return
+    for st in range(plan.size[k]):
+        if here[st] != 0.0:
+            s = <int>((st // step) % r)
+            there[st % step + (st // (step * r)) * step] += here[st] * plan.private[g][s]
+
+
+cdef inline long long _index(const CountPlan* plan, int k, const int* taken) noexcept nogil:
+    cdef long long i = 0
+    cdef int g
+    for g in range(plan.n_groups):
+        i += <long long>taken[g] * plan.stride[k][g]
+    return i
+
+
+cdef void _draw_close(const CountPlan* plan, int k, int g, const double* before, int* taken,
+                      Rng* rng) noexcept nogil:
+    # how many shared tiles face g took in all
+    cdef double total = 0.0, r
+    cdef long long base
+    cdef int s, last = 0, top = plan.radix[g] - 1 if plan.stride[k][g] else 0
+    taken[g] = 0
+    base = _index(plan, k, taken)
+    for s in range(top + 1):
+        total += before[base + s * plan.stride[k][g]] * plan.private[g][s]
     r = rng_uniform(rng) * total
-    for st in range(n_states):
-        w = _final_weight(groups, n_groups, n_private_half, radix, stride, last, st)
-        if w > 0.0:
-            pick = st
-            r -= w
+    for s in range(top + 1):
+        if before[base + s * plan.stride[k][g]] * plan.private[g][s] > 0.0:
+            last = s                # the last possible count, should rounding leave r >= 0
+            r -= before[base + s * plan.stride[k][g]] * plan.private[g][s]
             if r < 0.0:
                 break
-    return pick
+    taken[g] = last
 
 
-cdef double _final_weight(const FaceUpGroup* groups, int n_groups, const int* n_private_half,
-                          const int* radix, const int* stride, const double* last, int st) noexcept nogil:
-    cdef double w = last[st]
-    cdef int gi, shared
-    for gi in range(n_groups):
-        if w == 0.0:
-            break
-        shared = (st // stride[gi]) % radix[gi]
-        w *= _private_ways(&groups[gi], n_private_half[gi], groups[gi].n_slots - shared)
-    return w
-
-
-cdef void _draw_class_splits(SharedTiles* cls, int n_cls, const int* radix, const int* stride, int n_states,
-                             const double* table, int st, Rng* rng) noexcept nogil:
-    # backwards: the split of class e given the state after it, in proportion to its predecessors
-    cdef int e
-    for e in range(n_cls - 1, -1, -1):
-        _draw_one_split(&cls[e], radix, stride, table + e * n_states, st, rng)
-        st -= cls[e].to_g1 * stride[cls[e].g1] + cls[e].to_g2 * stride[cls[e].g2]
-
-
-cdef void _draw_one_split(SharedTiles* c, const int* radix, const int* stride, const double* before, int st,
-                          Rng* rng) noexcept nogil:
-    # (x to g1, y to g2) in proportion to the ways before it times the ways to pick them
-    cdef int s1 = (st // stride[c.g1]) % radix[c.g1], s2 = (st // stride[c.g2]) % radix[c.g2], x, y, rounds
+cdef void _draw_split(const CountPlan* plan, int k, SharedTiles* c, const double* before, int* taken,
+                      Rng* rng) noexcept nogil:
+    # (x to g1, y to g2) in proportion to the ways before it times the ways to pick them; a face that
+    # opened at this step had taken nothing before it
     cdef double total = 0.0, r = 0.0, w
+    cdef long long base = _index(plan, k, taken), step1 = plan.stride[k][c.g1], step2 = plan.stride[k][c.g2]
+    cdef int x, y, rounds
     c.to_g1 = 0
     c.to_g2 = 0
     for rounds in range(2):         # first the total, then the draw
         if rounds == 1:
             r = rng_uniform(rng) * total
-        for x in range(min(c.n, s1) + 1):
-            for y in range(min(c.n - x, s2) + 1):
-                w = before[st - x * stride[c.g1] - y * stride[c.g2]] * _split_ways(c.n, x, y)
+        for x in range(min(c.n, taken[c.g1]) + 1):
+            if step1 == 0 and x != taken[c.g1]:
+                continue
+            for y in range(min(c.n - x, taken[c.g2]) + 1):
+                if step2 == 0 and y != taken[c.g2]:
+                    continue
+                w = before[base - x * step1 - y * step2] * _split_ways(c.n, x, y)
                 if w <= 0.0:
                     continue
                 if rounds == 0:
@@ -445,7 +567,16 @@ cdef void _draw_one_split(SharedTiles* c, const int* radix, const int* stride, c
                 c.to_g2 = y
                 r -= w
                 if r < 0.0:
-                    return
+                    break
+            if rounds == 1 and r < 0.0:
+                break
+    taken[c.g1] -= c.to_g1
+    taken[c.g2] -= c.to_g2
+
+
+cdef inline double _split_ways(int n, int x, int y) noexcept nogil:
+    # ways to give x of n tiles to one face and y others to the other
+    return _binomial(n, x) * _binomial(n - x, y)
 
 
 cdef void _fill_face_up_slots(TileSlots* sl, const uint8_t* pool, FaceUpGroup* groups, int n_groups,
