@@ -313,8 +313,9 @@ LATE_GAME = Path(__file__).parent / "data" / "trian_late_game_observation.json"
 
 def late_game_observation():
     """Seat 1's observation along a seeded random 2-player beginner game (game step 364, frozen from
-    the measuring loop of docs/rules/trian.md, section 9): 42 places seen by a face (flipped tiles
-    included) and 43 unseen tiles. Before the face-by-face counting, this position needed the
+    the measuring loop of docs/rules/trian.md, section 9, under the catalogue before main's d934831; it
+    loads and stays as hard under the current one): 42 places seen by a face (flipped tiles included)
+    and 43 unseen tiles. Before the face-by-face counting, this position needed the
     approximate fallback: the counting table was too large and 2,000 rejection proposals failed."""
     game = load_game("trian", players=2, variant="beginner")
     return game.observation_from_json(LATE_GAME.read_text())
