@@ -204,7 +204,8 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n, const 
     cdef ReachCache cache
     cdef int i, j, owner, k
     cdef bint cache_ready = False         # filled when the first ship needs it
-    cdef bint harness = _any_harness(s), may_teleport
+    cdef bint harness = _any_harness(s)
+    cdef uint8_t teleports[TR_TILES]      # per entry of ship_tiles: that ship may teleport
     if s.actions_taken == 0 and _ship_expedition_ok(s):
         if s.players[me].corvettes > 0:
             out[n] = A_SHIP_EXPED
@@ -212,19 +213,27 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n, const 
         if s.players[me].rogues > 0:
             out[n] = A_SHIP_EXPED + 1
             n += 1
+    # every move before every teleport, so that the ids come out in ascending order (A_SHIP_MOVE + from *
+    # TR_TILES + to, then A_SHIP_TELE + ...) and need no sorting
     for k in range(n_ships):
         i = ship_tiles[k]
+        teleports[k] = 0
         if harness and _ship_immobile(s, i):
             continue
-        may_teleport = _mobile_ship_may_teleport_from(s, i, me)
-        if not cache_ready and (s.placed[i].ship == me or may_teleport):
-            _reach_cache_init(s, &cache)
-            cache_ready = True
+        teleports[k] = _mobile_ship_may_teleport_from(s, i, me)
         if s.placed[i].ship == me:
+            if not cache_ready:
+                _reach_cache_init(s, &cache)
+                cache_ready = True
             memset(reach, 0, s.n_placed)
             _race_reach(s, i, reach, &cache)
             n = _moves_to_marked(reach, s.n_placed, i, out, n)
-        if may_teleport:
+    for k in range(n_ships):
+        if teleports[k]:
+            i = ship_tiles[k]
+            if not cache_ready:
+                _reach_cache_init(s, &cache)
+                cache_ready = True
             owner = s.placed[i].ship
             for j in range(s.n_placed):
                 if j != i and s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
