@@ -46,20 +46,21 @@ cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start,
     # which reaches exactly the tiles of every walk of up to `depth` steps.
     cdef int16_t q_tile[TR_TILES * 4]
     cdef int8_t q_group[TR_TILES * 4]
-    cdef uint8_t q_steps[TR_TILES * 4]
     cdef uint8_t seen[TR_TILES * 4]      # (tile, group + 1) already queued
     cdef bint immune = _exmitter_immune(s, s.placed[start].ship)
-    cdef int head = 0, tail = 1, d, j, t, gt, gj
+    cdef int head = 0, tail = 1, level_end = 1, steps = 0, d, j, t, gt, gj
     memset(seen, 0, s.n_placed * 4)
     q_tile[0] = <int16_t>i
     q_group[0] = <int8_t>g
-    q_steps[0] = 0
     seen[i * 4 + g + 1] = 1
     while head < tail:
+        if head == level_end:              # the queue is in order of steps: one level after another
+            steps += 1
+            level_end = tail
+        if steps >= depth:
+            break
         t = q_tile[head]
         gt = q_group[head]
-        if q_steps[head] >= depth:
-            break                          # the queue is in order of steps
         for d in range(3):
             j = s.space_nb[t][d]
             if j < 0 or (gt >= 0 and s.side_grp[t][d] != gt):
@@ -73,7 +74,6 @@ cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start,
                 seen[j * 4 + gj + 1] = 1
                 q_tile[tail] = <int16_t>j
                 q_group[tail] = <int8_t>gj
-                q_steps[tail] = q_steps[head] + 1
                 tail += 1
         head += 1
 
