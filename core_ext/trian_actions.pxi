@@ -47,8 +47,15 @@ cdef inline void _decode_declare(action_t a, int* plus, int* rerolls) noexcept n
 
 cdef void _sort_tail(action_t* out, int n) noexcept nogil:
     # insertion sort (phase 3 lists are short and nearly sorted), from the first entry out of order
-    cdef int i, j, first = 1
+    _sort_from(out, 1, n)
+
+
+cdef void _sort_from(action_t* out, int first, int n) noexcept nogil:
+    # _sort_tail for a list whose first `first` entries are known to be in order (not checked again)
+    cdef int i, j
     cdef action_t v
+    if first < 1:
+        first = 1
     while first < n and out[first - 1] <= out[first]:
         first += 1
     for i in range(first, n):

@@ -31,7 +31,9 @@ cdef inline uint16_t _key(int x, int y) noexcept nogil:
 
 
 cdef inline int _hslot(const TrianState* s, uint16_t k) noexcept nogil:
-    cdef int h = (<int>k * 40503) & (TR_HASH - 1)
+    # Fibonacci hashing: the top 9 bits (TR_HASH = 2^9) of k times 2^32 / golden ratio. The low bits of
+    # k * odd depend only on the low bits of k, i.e. on y and the parity of x: a row shared one chain.
+    cdef int h = <int>((<uint32_t>k * <uint32_t>2654435769U) >> 23)
     while s.hkey[h] != 0 and s.hkey[h] != k:
         h = (h + 1) & (TR_HASH - 1)
     return h

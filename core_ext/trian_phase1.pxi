@@ -56,9 +56,12 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
     cdef bint ships = s.params.variant >= V_SHIPS
     cdef int caps[TR_NEBULAS]
     cdef uint8_t rogues[TR_TILES]
-    if not ships:
-        disc = _discount(s, me)         # stops at the first own outpost
-    for i in range(s.n_placed if ships else 0):     # one pass: the discount, own Rogues that may mine
+    # an own Rogue is on the board only while fewer than 2 are in the supply (board + supply = 2, as
+    # the loader checks); without one, the discount alone, which stops at the first own outpost
+    cdef bint own_rogue_out = ships and pl.rogues < 2
+    if not own_rogue_out:
+        disc = _discount(s, me)
+    for i in range(s.n_placed if own_rogue_out else 0):     # one pass: the discount, own Rogues that may mine
         if s.placed[i].emissary == me and FACE_FEAT[s.placed[i].face] == F_OUTPOST and not _blocked(s, i):
             disc = 1
         if s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship == me and _rogue_may_mine(s, i, me):

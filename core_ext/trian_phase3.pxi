@@ -85,15 +85,22 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
 cdef int _legal_phase3(const TrianState* s, int me, action_t* out) noexcept nogil:
     # resolve events first, pass, and while an action is left: research, expedition, construction,
     # teleportation, ship actions and racial actions
-    cdef int n = 0, i, n_ships = 0
+    # Every block below is listed in ascending id order, and the blocks follow each other in id order
+    # up to the racial actions, so only those are left to sort (_sort_from).
+    cdef int n = 0, i, n_ships = 0, n_in_order
     cdef uint8_t ship_tiles[TR_TILES]
-    if s.ev_pending and s.actions_taken == 0:
-        out[n] = A_EVENTS_FIRST
-        n += 1
+    cdef bint events_first = s.ev_pending and s.actions_taken == 0
+    if s.actions_left == 0:
+        if events_first:
+            out[n] = A_EVENTS_FIRST       # this short list is returned as it always was, unsorted
+            n += 1
+        out[n] = A_PASS
+        return n + 1
     out[n] = A_PASS
     n += 1
-    if s.actions_left == 0:
-        return n
+    if events_first:
+        out[n] = A_EVENTS_FIRST
+        n += 1
     out[n] = A_RESEARCH
     n += 1
     if s.actions_taken == 0 and _may_expedition(s, me):
@@ -109,9 +116,10 @@ cdef int _legal_phase3(const TrianState* s, int me, action_t* out) noexcept nogi
     n = _teleport_actions(s, me, out, n)
     if s.params.variant >= V_SHIPS:
         n = _ship_actions(s, me, out, n, ship_tiles, n_ships)
+    n_in_order = n
     if s.params.variant >= V_FULL:
         n = _race_ph3_actions(s, me, out, n)
-    _sort_tail(out, n)
+    _sort_from(out, n_in_order, n)
     return n
 
 

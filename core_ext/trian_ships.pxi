@@ -46,20 +46,21 @@ cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start,
     # which reaches exactly the tiles of every walk of up to `depth` steps.
     cdef int16_t q_tile[TR_TILES * 4]
     cdef int8_t q_group[TR_TILES * 4]
-    cdef uint8_t q_steps[TR_TILES * 4]
     cdef uint8_t seen[TR_TILES * 4]      # (tile, group + 1) already queued
     cdef bint immune = _exmitter_immune(s, s.placed[start].ship)
-    cdef int head = 0, tail = 1, d, j, t, gt, gj
+    cdef int head = 0, tail = 1, level_end = 1, steps = 0, d, j, t, gt, gj
     memset(seen, 0, s.n_placed * 4)
     q_tile[0] = <int16_t>i
     q_group[0] = <int8_t>g
-    q_steps[0] = 0
     seen[i * 4 + g + 1] = 1
     while head < tail:
+        if head == level_end:              # the queue is in order of steps: one level after another
+            steps += 1
+            level_end = tail
+        if steps >= depth:
+            break
         t = q_tile[head]
         gt = q_group[head]
-        if q_steps[head] >= depth:
-            break                          # the queue is in order of steps
         for d in range(3):
             j = s.space_nb[t][d]
             if j < 0 or (gt >= 0 and s.side_grp[t][d] != gt):
@@ -73,7 +74,6 @@ cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start,
                 seen[j * 4 + gj + 1] = 1
                 q_tile[tail] = <int16_t>j
                 q_group[tail] = <int8_t>gj
-                q_steps[tail] = q_steps[head] + 1
                 tail += 1
         head += 1
 
@@ -204,7 +204,8 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n, const 
     cdef ReachCache cache
     cdef int i, j, owner, k
     cdef bint cache_ready = False         # filled when the first ship needs it
-    cdef bint harness = _any_harness(s), may_teleport
+    cdef bint harness = _any_harness(s)
+    cdef uint8_t teleports[TR_TILES]      # per entry of ship_tiles: that ship may teleport
     if s.actions_taken == 0 and _ship_expedition_ok(s):
         if s.players[me].corvettes > 0:
             out[n] = A_SHIP_EXPED
@@ -212,19 +213,27 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n, const 
         if s.players[me].rogues > 0:
             out[n] = A_SHIP_EXPED + 1
             n += 1
+    # every move before every teleport, so that the ids come out in ascending order (A_SHIP_MOVE + from *
+    # TR_TILES + to, then A_SHIP_TELE + ...) and need no sorting
     for k in range(n_ships):
         i = ship_tiles[k]
+        teleports[k] = 0
         if harness and _ship_immobile(s, i):
             continue
-        may_teleport = _mobile_ship_may_teleport_from(s, i, me)
-        if not cache_ready and (s.placed[i].ship == me or may_teleport):
-            _reach_cache_init(s, &cache)
-            cache_ready = True
+        teleports[k] = _mobile_ship_may_teleport_from(s, i, me)
         if s.placed[i].ship == me:
+            if not cache_ready:
+                _reach_cache_init(s, &cache)
+                cache_ready = True
             memset(reach, 0, s.n_placed)
             _race_reach(s, i, reach, &cache)
             n = _moves_to_marked(reach, s.n_placed, i, out, n)
-        if may_teleport:
+    for k in range(n_ships):
+        if teleports[k]:
+            i = ship_tiles[k]
+            if not cache_ready:
+                _reach_cache_init(s, &cache)
+                cache_ready = True
             owner = s.placed[i].ship
             for j in range(s.n_placed):
                 if j != i and s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
