@@ -109,35 +109,26 @@ def marks(
         for key in keys_of(action):
             if key in boxes:
                 touched.setdefault(key, []).append(int(action["id"]))
-    out = []
-    for key, ids in touched.items():
-        x, y, w, h = boxes[key]
-        out.append(
-            rect(
-                x - 2,
-                y - 2,
-                w + 4,
-                h + 4,
-                fill="#ffe066",
-                stroke="#e0a100",
-                width=3,
-                extra="fill-opacity='0.3' class='target' visibility='hidden' "
-                f"data-actions='{' '.join(map(str, ids))}'",
-            )
-        )
+    out = [
+        _glow(boxes[key], f"class='target' visibility='hidden' data-actions='{' '.join(map(str, ids))}'")
+        for key, ids in touched.items()
+    ]
     for key in keys_of(highlight) if highlight else []:
         if key in boxes:
-            x, y, w, h = boxes[key]
-            out.append(
-                rect(
-                    x - 2,
-                    y - 2,
-                    w + 4,
-                    h + 4,
-                    fill="#ffe066",
-                    stroke="#e0a100",
-                    width=3,
-                    extra="fill-opacity='0.3' stroke-dasharray='6 3' class='highlight'",
-                )
-            )
+            out.append(_glow(boxes[key], "stroke-dasharray='6 3' class='highlight'"))
     return out
+
+
+def _glow(box: tuple[float, float, float, float], extra: str) -> str:
+    """A translucent yellow frame just outside a box; `extra` adds the attributes that say what it is."""
+    x, y, w, h = box
+    return rect(
+        x - 2,
+        y - 2,
+        w + 4,
+        h + 4,
+        fill="#ffe066",
+        stroke="#e0a100",
+        width=3,
+        extra=f"fill-opacity='0.3' {extra}",
+    )

@@ -9,6 +9,7 @@ face down with its size only.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
@@ -42,24 +43,20 @@ PHASES = {
     "over": "game over",
 }
 
-_catalogue: dict[str, Any] | None = None
 
-
+@functools.cache  # the catalogue is read once, on the first picture, and never changes
 def _cat() -> dict[str, Any]:
-    global _catalogue
-    if _catalogue is None:
-        from orrery.core_ext.take_the_galaxy import CATALOGUE
+    from orrery.core_ext.take_the_galaxy import CATALOGUE
 
-        systems = {c["name"]: c for c in CATALOGUE["systems"]}
-        systems[CATALOGUE["starting_system"]["name"]] = dict(CATALOGUE["starting_system"], sector="home")
-        _catalogue = {
-            "cards": {c["name"]: c for c in CATALOGUE["player_cards"]},
-            "systems": systems,
-            "anomalies": {c["name"]: c for c in CATALOGUE["anomalies"]},
-            "events": {c["name"]: c for c in CATALOGUE["events"]},
-            "setup": CATALOGUE["setup_counts"],
-        }
-    return _catalogue
+    systems = {c["name"]: c for c in CATALOGUE["systems"]}
+    systems[CATALOGUE["starting_system"]["name"]] = dict(CATALOGUE["starting_system"], sector="home")
+    return {
+        "cards": {c["name"]: c for c in CATALOGUE["player_cards"]},
+        "systems": systems,
+        "anomalies": {c["name"]: c for c in CATALOGUE["anomalies"]},
+        "events": {c["name"]: c for c in CATALOGUE["events"]},
+        "setup": CATALOGUE["setup_counts"],
+    }
 
 
 def _resources(amounts: dict[str, int]) -> str:

@@ -13,6 +13,7 @@ face-down cards: badge and dwarf points only), and ships in Unexplored Space or 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
@@ -57,26 +58,20 @@ MISSION_TEXT = {
     "no_ship_home": "no ship on the galaxy mat",
 }
 
-_catalogue: dict[str, Any] | None = None
 
-
+@functools.cache  # the catalogue is read once, on the first picture, and never changes
 def _cat() -> dict[str, Any]:
-    global _catalogue
-    if _catalogue is None:
-        from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
+    from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
 
-        _catalogue = {
-            "planets": {
-                p["name"]: p for p in CATALOGUE["planets"] + CATALOGUE["beyond_the_black"]["planets"]
-            },
-            "missions": {m["name"]: m for m in CATALOGUE["missions"]},
-            "empire": {e["level"]: e for e in CATALOGUE["empire"]},
-            "spaces": {int(k): int(v) for k, v in CATALOGUE["spaces_by_vp"].items()},
-            "points_to_end": CATALOGUE["points_to_end"],
-            "pilots": {p["name"]: p for p in CATALOGUE["beyond_the_black"]["pilots"]},
-            "cards": {c["name"]: c for c in CATALOGUE["beyond_the_black"]["exploration_cards"]},
-        }
-    return _catalogue
+    return {
+        "planets": {p["name"]: p for p in CATALOGUE["planets"] + CATALOGUE["beyond_the_black"]["planets"]},
+        "missions": {m["name"]: m for m in CATALOGUE["missions"]},
+        "empire": {e["level"]: e for e in CATALOGUE["empire"]},
+        "spaces": {int(k): int(v) for k, v in CATALOGUE["spaces_by_vp"].items()},
+        "points_to_end": CATALOGUE["points_to_end"],
+        "pilots": {p["name"]: p for p in CATALOGUE["beyond_the_black"]["pilots"]},
+        "cards": {c["name"]: c for c in CATALOGUE["beyond_the_black"]["exploration_cards"]},
+    }
 
 
 def _planet(name: str) -> dict[str, Any]:
