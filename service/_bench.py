@@ -13,6 +13,7 @@ import statistics
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -106,14 +107,7 @@ def run_bench(
         timeout=60,
     )
     load_before = _load_average()
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(concurrency)]
-    t_start = time.perf_counter()
-    end_time.append(t_start + seconds)
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall = time.perf_counter() - t_start
+    wall = run_clients(client, concurrency=concurrency, seconds=seconds, end_at=end_time)
     channel.close()
     over = [lat - budget_ms for lat in latencies]
     return {
@@ -139,6 +133,21 @@ def run_bench(
         "cpus": os.cpu_count(),
         "load_average_1m": [load_before, _load_average()],  # before and after: other work on the machine
     }
+
+
+def run_clients(
+    client: Callable[[int], None], *, concurrency: int, seconds: float, end_at: list[float]
+) -> float:
+    """Run client(0 .. concurrency-1) on their own threads; each stops once perf_counter() passes end_at[0],
+    which is set to start + seconds as they start. Returns the wall time until the last one ended (s)."""
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(concurrency)]
+    start = time.perf_counter()
+    end_at.append(start + seconds)
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - start
 
 
 def _load_average() -> float | None:

@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any
 
 import grpc
-from orrery.service._bench import _load_average, _percentile
+from orrery.service._bench import _load_average, _percentile, run_clients
 from orrery.service.client import HUMAN, OrreryClient, ai_seat
 from orrery.v1 import orrery_pb2 as pb
 
@@ -62,15 +62,8 @@ def run_hosted_bench(
                 with lock:
                     errors[exc.code().name] += 1
 
-    threads = [threading.Thread(target=play, args=(i,)) for i in range(concurrency)]
     load_before = _load_average()
-    t0 = time.perf_counter()
-    end_at.append(t0 + seconds)
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall = time.perf_counter() - t0
+    wall = run_clients(play, concurrency=concurrency, seconds=seconds, end_at=end_at)
     for c in clients:
         c.close()
     total = counts["created"] + counts["applied"] + counts["ai_moves"]
