@@ -3,7 +3,7 @@
 # Every field is a plain integer array, so clone is memcpy and equal states have equal bytes (the
 # struct is memset to 0 on init and every write is field-wise). Tile ids are catalogue indices
 # (core_ext/data/trian_tiles.json); TR_UNKNOWN marks what an observation hides.
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from orrery.core_ext.game cimport GameParams
 from orrery.core_ext.rng cimport Rng
 from orrery.core_ext.types cimport MAX_PLAYERS
@@ -86,6 +86,10 @@ ctypedef struct TrianState:
     int8_t space_nb[TR_TILES][3]   # derived: nb where outer space continues across side d, else -1
     uint8_t side_grp[TR_TILES][3]  # derived: the shown face's outer-space group on side d
     uint8_t exm_field[TR_TILES]    # derived: 1 in the radius of an exmitter tile (section IX)
+    # derived piece indexes (core_ext/trian_pieces.pxi): bit i of word i >> 6 stands for placed tile i
+    uint64_t emissary_tiles[MAX_PLAYERS][2]  # the tiles holding seat p's emissary (or racial unit)
+    uint64_t ship_tiles[2]         # the tiles holding a ship
+    uint64_t extractor_tiles[2]    # the tiles showing an extractor
     # board index: cell key -> placed index (0..83) or TR_FRONT_BASE + frontier index
     uint16_t hkey[TR_HASH]
     int16_t hval[TR_HASH]

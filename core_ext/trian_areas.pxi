@@ -90,8 +90,10 @@ cdef inline int _controller(const TrianState* s, int root) noexcept nogil:
 
 cdef int _controller_except(const TrianState* s, int root, int skip) noexcept nogil:
     # the controller as if the emissary on placed tile `skip` were gone (skip = -1: none skipped)
-    cdef int i, owner = -1, node, e
-    for i in range(s.n_placed):
+    cdef uint8_t tiles[TR_TILES]
+    cdef int i, t, owner = -1, node, e, n_tiles = _emissary_tiles(s, tiles)
+    for t in range(n_tiles):
+        i = tiles[t]
         e = _active_emissary(s, i)
         if i == skip or e < 0:
             continue
@@ -185,7 +187,7 @@ cdef void _return_emissary(TrianState* s, int i) noexcept nogil:
     if p >= 0:
         if s.placed[i].unit == 0:
             s.players[p].emissaries += 1
-        s.placed[i].emissary = -1
+        _put_emissary(s, i, -1)
         s.placed[i].unit = 0
 
 

@@ -216,6 +216,8 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
             if k >= 0:
                 s.freq[k] |= <uint16_t>((t + 1) << (3 * _opposite(d)))
     _mark_exmitter_field(s, i)
+    if FACE_FEAT[face] == F_EXTRACTOR:
+        _tiles_add(s.extractor_tiles, i)
     # areas this tile belongs to, nebula first, then the system parts, then outer space parts
     if FACE_HAS_NEB[face]:
         nodes[n_nodes] = _node(i, K_NEBULA)
@@ -285,6 +287,7 @@ cdef void _mark_exmitter_field(TrianState* s, int i) noexcept nogil:
 cdef void _board_reset(TrianState* s) noexcept nogil:
     s.n_placed = 0
     s.n_front = 0
+    _pieces_reset(s)
     memset(s.hkey, 0, sizeof(s.hkey))
     memset(s.hval, 0, sizeof(s.hval))
     _front_add(s, 0, 0)     # the first tile goes anywhere: call that place the origin

@@ -458,13 +458,13 @@ cdef int _load_placed(TrianState* s, int i, dict t, str where) except -1:
     placed.side = TR_UNKNOWN if t["side"] is None else _integer(t["side"], where + ".side", 0, 1)
     if t["emissary"] is not None:
         e = _object(t["emissary"], where + ".emissary", ("seat", "unit", "station"))
-        placed.emissary = _seat(e["seat"], where + ".emissary.seat", s)
+        _put_emissary(s, i, _seat(e["seat"], where + ".emissary.seat", s))
         placed.unit = _named(e["unit"], where + ".emissary.unit", UNIT_IDS)
         placed.station = _named(e["station"], where + ".emissary.station", STATION_IDS)
     if t["ship"] is not None:
         ship = _object(t["ship"], where + ".ship", ("seat", "kind", "arrived_this_turn", "mined_this_turn"))
-        placed.ship = _seat(ship["seat"], where + ".ship.seat", s)
-        placed.ship_kind = 1 + _named(ship["kind"], where + ".ship.kind", SHIP_IDS[1:])
+        _put_ship(s, i, _seat(ship["seat"], where + ".ship.seat", s),
+                  1 + _named(ship["kind"], where + ".ship.kind", SHIP_IDS[1:]))
         placed.ship_new = _flag(ship["arrived_this_turn"], where + ".ship.arrived_this_turn")
         placed.rogue_used = _flag(ship["mined_this_turn"], where + ".ship.mined_this_turn")
     return 0

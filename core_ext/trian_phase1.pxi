@@ -2,9 +2,11 @@
 
 cdef inline int _discount(const TrianState* s, int p) noexcept nogil:
     # section V.1.A: an own (unblocked) emissary on a trade outpost lowers prices by 1
-    cdef int i
-    for i in range(s.n_placed):
-        if s.placed[i].emissary == p and FACE_FEAT[s.placed[i].face] == F_OUTPOST and not _blocked(s, i):
+    cdef uint8_t own_tiles[TR_TILES]
+    cdef int n_own = _own_emissary_tiles(s, p, own_tiles), k, i
+    for k in range(n_own):
+        i = own_tiles[k]
+        if FACE_FEAT[s.placed[i].face] == F_OUTPOST and not _blocked(s, i):
             return 1
     return 0
 
@@ -16,12 +18,16 @@ cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
     cdef int owner[TR_NEBULAS]
     cdef int8_t level[TR_NEBULAS]
     cdef int8_t ext[TR_NEBULAS]
-    cdef int i, k, f, root, e, cap
+    cdef uint8_t tiles[2 * TR_TILES]     # emissary tiles, then extractor tiles (a tile may be in both)
+    cdef int i, k, f, root, e, cap, t, n_tiles = _emissary_tiles(s, tiles)
     for k in range(s.n_nebulas):
         owner[k] = -1
         level[k] = 0
         ext[k] = 0
-    for i in range(s.n_placed):
+    # only tiles with an emissary or an extractor count; the order does not matter (a seat, a maximum, a flag)
+    n_tiles += _tiles_list(s.extractor_tiles[0], s.extractor_tiles[1], tiles + n_tiles)
+    for t in range(n_tiles):
+        i = tiles[t]
         f = s.placed[i].face
         if not FACE_HAS_NEB[f]:
             continue
@@ -52,21 +58,18 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
     # end phase 1, buy a mineral or a combat token, exchange two minerals for one, gain from nebulas,
     # mine with a Rogue; in the full variant evolution and racial phase 1 actions
     cdef const TrianPlayer* pl = &s.players[me]
-    cdef int n = 0, c, k, a, b, disc = 0, cost, i, r, n_rogues = 0
-    cdef bint ships = s.params.variant >= V_SHIPS
+    cdef int n = 0, c, k, a, b, disc = _discount(s, me), cost, i, r, n_rogues = 0, n_ships
     cdef int caps[TR_NEBULAS]
     cdef uint8_t rogues[TR_TILES]
     # an own Rogue is on the board only while fewer than 2 are in the supply (board + supply = 2, as
-    # the loader checks); without one, the discount alone, which stops at the first own outpost
-    cdef bint own_rogue_out = ships and pl.rogues < 2
-    if not own_rogue_out:
-        disc = _discount(s, me)
-    for i in range(s.n_placed if own_rogue_out else 0):     # one pass: the discount, own Rogues that may mine
-        if s.placed[i].emissary == me and FACE_FEAT[s.placed[i].face] == F_OUTPOST and not _blocked(s, i):
-            disc = 1
-        if s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship == me and _rogue_may_mine(s, i, me):
-            rogues[n_rogues] = <uint8_t>i
-            n_rogues += 1
+    # the loader checks)
+    if s.params.variant >= V_SHIPS and pl.rogues < 2:
+        n_ships = _ship_tiles(s, rogues)
+        for k in range(n_ships):          # in place: the kept entries never overtake the read ones
+            i = rogues[k]
+            if s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship == me and _rogue_may_mine(s, i, me):
+                rogues[n_rogues] = <uint8_t>i
+                n_rogues += 1
     cost = PRICE_MINERAL - disc
     out[n] = A_END_PH1
     n += 1

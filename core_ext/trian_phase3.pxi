@@ -55,8 +55,9 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
     # on tile i: pay each level's credits, add each level's minerals in a nebula, and send blocked
     # enemy emissaries of the area home (section XI)
     cdef TrianPlayer* pl = &s.players[me]
-    cdef int node = _area_node(s, i), root, tiles, ext, st, m = 0, k, c, lv, _lv, _q
+    cdef int node = _area_node(s, i), root, tiles, ext, st, m = 0, k, c, lv, _lv, _q, n_holders, h
     cdef int units[MAX_PLAYERS]
+    cdef uint8_t holders[TR_TILES]
     root = _cfind(s, node)
     _area_census(s, root, &tiles, &ext, units, &st)
     for k in range(s.params.num_players):
@@ -67,7 +68,9 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
         else:
             pl.space -= 1
         s.placed[i].station += 1
-    for k in range(s.n_placed):
+    n_holders = _emissary_tiles(s, holders)
+    for h in range(n_holders):
+        k = holders[h]
         if _blocked(s, k) and s.placed[k].station == 0 and s.placed[k].emissary != me and \
                 _area_node(s, k) >= 0 and _cfind(s, _area_node(s, k)) == root:
             _return_emissary(s, k)
@@ -87,8 +90,8 @@ cdef int _legal_phase3(const TrianState* s, int me, action_t* out) noexcept nogi
     # teleportation, ship actions and racial actions
     # Every block below is listed in ascending id order, and the blocks follow each other in id order
     # up to the racial actions, so only those are left to sort (_sort_from).
-    cdef int n = 0, i, n_ships = 0, n_in_order
-    cdef uint8_t ship_tiles[TR_TILES]
+    cdef int n = 0, i, k, n_own, n_in_order
+    cdef uint8_t own_tiles[TR_TILES]
     cdef bint events_first = s.ev_pending and s.actions_taken == 0
     if s.actions_left == 0:
         if events_first:
@@ -106,16 +109,15 @@ cdef int _legal_phase3(const TrianState* s, int me, action_t* out) noexcept nogi
     if s.actions_taken == 0 and _may_expedition(s, me):
         out[n] = A_EXPEDITION
         n += 1
-    for i in range(s.n_placed):          # one pass: constructions, and where the ships are
-        if s.placed[i].emissary == me and _may_construct(s, i, me):
+    n_own = _own_emissary_tiles(s, me, own_tiles)
+    for k in range(n_own):
+        i = own_tiles[k]
+        if _may_construct(s, i, me):
             out[n] = A_CONSTRUCT + i
             n += 1
-        if s.placed[i].ship_kind != 0:
-            ship_tiles[n_ships] = <uint8_t>i
-            n_ships += 1
     n = _teleport_actions(s, me, out, n)
     if s.params.variant >= V_SHIPS:
-        n = _ship_actions(s, me, out, n, ship_tiles, n_ships)
+        n = _ship_actions(s, me, out, n)
     n_in_order = n
     if s.params.variant >= V_FULL:
         n = _race_ph3_actions(s, me, out, n)
@@ -189,7 +191,7 @@ cdef void _research(TrianState* s, int me) noexcept nogil:
 cdef int _expedition(TrianState* s, int me) noexcept nogil:
     # section V.3.2: an emissary onto the tile added this turn; returns that tile
     cdef int i = s.new_tile, owner = _closed_area_owner(s, i)
-    s.placed[i].emissary = <int8_t>me
+    _put_emissary(s, i, me)
     s.players[me].emissaries -= 1
     s.mission_tile = <uint8_t>i
     if FACE_FEAT[s.placed[i].face] == F_OUTPOST:
@@ -208,9 +210,9 @@ cdef int _teleport(TrianState* s, int me, action_t a) noexcept nogil:
     before = _closed_area_owner(s, j)          # before the move: a move within one area takes nothing
     owner = s.placed[src].emissary
     s.placed[j].unit = s.placed[src].unit
-    s.placed[src].emissary = -1
+    _put_emissary(s, src, -1)
     s.placed[src].unit = 0
-    s.placed[j].emissary = <int8_t>owner
+    _put_emissary(s, j, owner)
     s.teleport_used = 1
     if owner == me:
         s.mission_tile = <uint8_t>j

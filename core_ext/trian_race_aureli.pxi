@@ -275,10 +275,9 @@ cdef int _aureli_apply(TrianState* s, int me, int local) noexcept nogil:
             _aureli_land(s, j)
             return 0
         owner = _closed_area_owner(s, j)
-        s.placed[j].ship = -1
-        s.placed[j].ship_kind = 0
+        _put_ship(s, j, -1, 0)
         s.placed[j].ship_new = 0
-        s.placed[j].emissary = <int8_t>me
+        _put_emissary(s, j, me)
         s.placed[j].unit = UNIT_PRIESTESS
         _race_step_clear(s)
         s.mode = M_PH3
@@ -302,8 +301,7 @@ cdef int _aureli_apply(TrianState* s, int me, int local) noexcept nogil:
         j = local - AU_EVADE_TO
         _race_step_clear(s)
         s.mode = M_SHIP_TARGET
-        s.placed[t].ship = -1
-        s.placed[t].ship_kind = 0
+        _put_ship(s, t, -1, 0)
         s.placed[t].ship_new = 0
         _race_ship_gone(s, t)
         _ship_arrive(s, j, me, SHIP_PRIESTESS)

@@ -94,7 +94,7 @@ cdef int _korrax_apply(TrianState* s, int me, int local) noexcept nogil:
         s.players[me].minerals[3] -= 1
         s.bag[3] += 1
         s.race_used |= KO_USED_MINION
-        s.placed[j].emissary = <int8_t>me
+        _put_emissary(s, j, me)
         s.placed[j].unit = UNIT_MINION
         if owner == -1 and not _blocked(s, j):
             _control_token(s, me)    # took control of an uncontrolled closed area (VI.3, XI)

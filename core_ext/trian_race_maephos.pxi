@@ -44,8 +44,7 @@ cdef void _ship_relocate(TrianState* s, int src, int dst) noexcept nogil:
     # the ship on tile src lands on tile dst (no steps in between): a battle when it now stands next to
     # an enemy ship, racial tokens first (shared with SYLPHEX's Space Modulator)
     cdef int owner = s.placed[src].ship, kind = s.placed[src].ship_kind
-    s.placed[src].ship = -1
-    s.placed[src].ship_kind = 0
+    _put_ship(s, src, -1, 0)
     s.placed[src].ship_new = 0
     s.placed[src].rogue_used = 0
     _ship_arrive(s, dst, owner, kind)

@@ -233,9 +233,9 @@ cdef int _orvin_apply(TrianState* s, int me, int n) noexcept nogil:
         b = (n - OA_SWAP_EMISSARY) % TR_TILES
         owner = s.placed[b].emissary
         unit = s.placed[b].unit
-        s.placed[b].emissary = s.placed[a].emissary
+        _put_emissary(s, b, s.placed[a].emissary)
         s.placed[b].unit = s.placed[a].unit
-        s.placed[a].emissary = <int8_t>owner
+        _put_emissary(s, a, owner)
         s.placed[a].unit = <uint8_t>unit
         _check_unblock(s, a)               # control may change hands when an emissary is (un)blocked
         _check_unblock(s, b)
@@ -247,12 +247,10 @@ cdef int _orvin_apply(TrianState* s, int me, int n) noexcept nogil:
         kind = s.placed[b].ship_kind
         new = s.placed[b].ship_new
         used = s.placed[b].rogue_used
-        s.placed[b].ship = s.placed[a].ship
-        s.placed[b].ship_kind = s.placed[a].ship_kind
+        _put_ship(s, b, s.placed[a].ship, s.placed[a].ship_kind)
         s.placed[b].ship_new = s.placed[a].ship_new
         s.placed[b].rogue_used = s.placed[a].rogue_used
-        s.placed[a].ship = <int8_t>owner
-        s.placed[a].ship_kind = <uint8_t>kind
+        _put_ship(s, a, owner, kind)
         s.placed[a].ship_new = <uint8_t>new
         s.placed[a].rogue_used = <uint8_t>used
         _check_unblock(s, a)

@@ -87,9 +87,9 @@ cdef int _qellia_apply(TrianState* s, int me, int local) noexcept nogil:
     s.bag[1] += _qellia_cpt_cost(s, me)
     if local < QE_CPT_SHIP:
         owner = _closed_area_owner(s, j)
-        s.placed[j].emissary = <int8_t>me
+        _put_emissary(s, j, me)
         s.placed[j].unit = s.placed[src].unit
-        s.placed[src].emissary = -1
+        _put_emissary(s, src, -1)
         s.placed[src].unit = 0
         s.mission_tile = <uint8_t>j
         if owner == -1 and not _blocked(s, j):
@@ -98,8 +98,7 @@ cdef int _qellia_apply(TrianState* s, int me, int local) noexcept nogil:
         return 0
     owner = s.placed[src].ship
     kind = s.placed[src].ship_kind
-    s.placed[src].ship = -1
-    s.placed[src].ship_kind = 0
+    _put_ship(s, src, -1, 0)
     s.placed[src].ship_new = 0
     s.placed[src].rogue_used = 0
     _ship_arrive(s, j, owner, kind)

@@ -130,9 +130,9 @@ cdef void _sy_teleport_emissary(TrianState* s, int me, int src, int j) noexcept 
     # the teleport rules of section V.3.4 (as for a teleport tile)
     cdef int k = _closed_area_owner(s, j), owner = s.placed[src].emissary
     s.placed[j].unit = s.placed[src].unit
-    s.placed[src].emissary = -1
+    _put_emissary(s, src, -1)
     s.placed[src].unit = 0
-    s.placed[j].emissary = <int8_t>owner
+    _put_emissary(s, j, owner)
     if owner == me:
         s.mission_tile = <uint8_t>j
     if FACE_FEAT[s.placed[j].face] == F_OUTPOST and owner == me and not _blocked(s, j):

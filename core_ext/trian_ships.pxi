@@ -135,16 +135,14 @@ cdef void _ship_home(TrianState* s, int i) noexcept nogil:
     elif s.placed[i].ship_kind == SHIP_ROGUE:
         s.players[p].rogues += 1
     _race_ship_gone(s, i)
-    s.placed[i].ship = -1
-    s.placed[i].ship_kind = 0
+    _put_ship(s, i, -1, 0)
     s.placed[i].ship_new = 0
     s.placed[i].rogue_used = 0
     _check_unblock(s, i)
 
 
 cdef void _ship_arrive(TrianState* s, int i, int owner, int kind) noexcept nogil:
-    s.placed[i].ship = <int8_t>owner
-    s.placed[i].ship_kind = <uint8_t>kind
+    _put_ship(s, i, owner, kind)
     s.placed[i].ship_new = 1
     s.placed[i].rogue_used = 0
 
@@ -159,10 +157,6 @@ cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
         s.mode = M_SHIP_TARGET
     else:
         _phase3_goes_on(s)
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long x) nogil
 
 
 cdef int _moves_to_marked(const uint8_t* marked, int count, int i, action_t* out, int n) noexcept nogil:
@@ -196,13 +190,12 @@ cdef bint _any_harness(const TrianState* s) noexcept nogil:
     return False
 
 
-cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n, const uint8_t* ship_tiles,
-                       int n_ships) noexcept nogil:
-    # phase 3 ship actions: expedition, moving one's ship, teleporting a ship (ship_tiles: the placed
-    # tiles with a ship, in tile order)
+cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
+    # phase 3 ship actions: expedition, moving one's ship, teleporting a ship
     cdef uint8_t reach[TR_TILES]
+    cdef uint8_t ship_tiles[TR_TILES]
     cdef ReachCache cache
-    cdef int i, j, owner, k
+    cdef int i, j, owner, k, n_ships = _ship_tiles(s, ship_tiles)
     cdef bint cache_ready = False         # filled when the first ship needs it
     cdef bint harness = _any_harness(s)
     cdef uint8_t teleports[TR_TILES]      # per entry of ship_tiles: that ship may teleport
@@ -263,8 +256,7 @@ cdef void _ship_move(TrianState* s, action_t a) noexcept nogil:
         s.teleport_used = 1
     owner = s.placed[src].ship
     kind = s.placed[src].ship_kind
-    s.placed[src].ship = -1
-    s.placed[src].ship_kind = 0
+    _put_ship(s, src, -1, 0)
     s.placed[src].ship_new = 0
     s.placed[src].rogue_used = 0
     _ship_arrive(s, j, owner, kind)

@@ -89,7 +89,8 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
 
 
 cdef void _start_turn(TrianState* s) noexcept nogil:
-    cdef int k
+    cdef uint8_t tiles[TR_TILES]
+    cdef int k, n_ships = _ship_tiles(s, tiles)
     s.mode = M_PH1
     s.new_tile = TR_UNKNOWN
     s.actions_left = 0
@@ -106,9 +107,9 @@ cdef void _start_turn(TrianState* s) noexcept nogil:
         s.ev_kind[k] = 0
     for k in range(TR_NEBULAS):
         s.neb_gained[k] = 0
-    for k in range(s.n_placed):
-        s.placed[k].ship_new = 0
-        s.placed[k].rogue_used = 0
+    for k in range(n_ships):        # both flags are 0 on a tile without a ship
+        s.placed[tiles[k]].ship_new = 0
+        s.placed[tiles[k]].rogue_used = 0
     if s.params.variant >= V_FULL:
         _race_turn_start(s)          # e.g. the upkeep of Adaptation Abilities (a racial sub-step)
 
