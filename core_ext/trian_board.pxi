@@ -86,11 +86,7 @@ cdef inline int _side_group(const TrianState* s, int i, int d) noexcept nogil:
 
 
 cdef inline bint _has_space(int f) noexcept nogil:
-    cdef int e
-    for e in range(3):
-        if FACE_EDGE[f][e] == E_SPACE or FACE_EDGE[f][e] == E_PATH:
-            return True
-    return False
+    return FACE_HAS_SPACE[f]
 
 
 cdef inline int _space_nb(const TrianState* s, int i, int d) noexcept nogil:
@@ -156,14 +152,9 @@ cdef void _front_remove(TrianState* s, int fi) noexcept nogil:
 
 
 cdef inline bint _fits(uint16_t req, uint16_t code) noexcept nogil:
-    cdef uint16_t mask = 0
-    if req & 7:
-        mask |= 7
-    if req & 0o70:
-        mask |= 0o70
-    if req & 0o700:
-        mask |= 0o700
-    return ((req ^ code) & mask) == 0
+    # every side the frontier cell requires (a nonzero 3-bit field of req) has that edge in code
+    cdef uint32_t required = (req | (req >> 1) | (req >> 2)) & 0o111    # the low bit of each nonzero field
+    return ((req ^ code) & (required * 7)) == 0
 
 
 cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_roots,

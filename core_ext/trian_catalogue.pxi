@@ -10,6 +10,7 @@ cdef uint8_t FACE_FEAT[TR_MAX_FACES]
 cdef uint8_t FACE_SPECIAL[TR_MAX_FACES]
 cdef uint8_t FACE_HAS_NEB[TR_MAX_FACES]
 cdef uint8_t FACE_HAS_SYS[TR_MAX_FACES]
+cdef uint8_t FACE_HAS_SPACE[TR_MAX_FACES]   # an outer-space edge (`S` or `P`): where a ship may stand
 cdef uint8_t FACE_HAS_SYS2[TR_MAX_FACES]    # a second planetary-system part, separate from the first
 cdef uint8_t FACE_SYS_PART[TR_MAX_FACES][3]  # per edge: K_SYSTEM or K_SYSTEM2 on a `P` edge, else 0
 cdef uint16_t OCODE[TR_MAX_FACES][2][3]   # [face][orientation: 0 up, 1 down][rotation]
@@ -66,6 +67,7 @@ def _load_catalogue():
         FACE_SPECIAL[f] = 1 if face["special"] else 0
         FACE_HAS_NEB[f] = 1 if "N" in face["edges"] else 0
         FACE_HAS_SYS[f] = 1 if "P" in face["edges"] else 0
+        FACE_HAS_SPACE[f] = 1 if "S" in face["edges"] or "P" in face["edges"] else 0
         _load_system_parts(f, face)
         if FACE_FEAT[f] == F_EXTRACTOR and not FACE_HAS_NEB[f]:
             raise RuntimeError(f"face {face['name']}: an extractor must sit on a nebula part")

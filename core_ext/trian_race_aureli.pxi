@@ -25,13 +25,17 @@ cdef enum:
 
 
 cdef int _priestess_tile(const TrianState* s, int p, bint* as_ship) noexcept nogil:
-    # the tile of p's Supreme Priestess, -1 when it is in the supply
-    cdef int i
-    for i in range(s.n_placed):
+    # the tile of p's Supreme Priestess, -1 when it is in the supply (one token: a ship or an emissary)
+    cdef uint8_t tiles[TR_TILES]
+    cdef int i, k
+    for k in range(_ship_tiles(s, tiles)):
+        i = tiles[k]
         if s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p:
             as_ship[0] = True
             return i
-        if s.placed[i].emissary == p and s.placed[i].unit == UNIT_PRIESTESS:
+    for k in range(_own_emissary_tiles(s, p, tiles)):
+        i = tiles[k]
+        if s.placed[i].unit == UNIT_PRIESTESS:
             as_ship[0] = False
             return i
     return -1
@@ -160,7 +164,8 @@ cdef bint _aureli_before_clash(TrianState* s, int a, int t) noexcept nogil:
 
 cdef int _aureli_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     cdef bint as_ship
-    cdef int i, base = A_RACE + R_AURELI * RACE_BLOCK
+    cdef uint8_t ships[TR_TILES]
+    cdef int i, k, base = A_RACE + R_AURELI * RACE_BLOCK
     # Supreme Priestess: the turn's expedition, onto the tile added this turn, never next to a ship
     if _has(s, me, R_AURELI, 0) and s.actions_taken == 0 and _priestess_tile(s, me, &as_ship) < 0 and \
             _ship_expedition_ok(s):
@@ -168,8 +173,9 @@ cdef int _aureli_ph3_actions(const TrianState* s, int me, action_t* out, int n) 
         n += 1
     # Harness technology: free, once per turn, onto (or over to) a tile with an enemy ship
     if _has(s, me, R_AURELI, 1) and not s.race_used & AU_USED_HARNESS:
-        for i in range(s.n_placed):
-            if s.placed[i].ship_kind != 0 and s.placed[i].ship != me and s.players[me].tok_at[0] != i:
+        for k in range(_ship_tiles(s, ships)):
+            i = ships[k]
+            if s.placed[i].ship != me and s.players[me].tok_at[0] != i:
                 out[n] = base + AU_HARNESS + i
                 n += 1
     return n

@@ -68,12 +68,13 @@ cdef int _korrax_step_actions(const TrianState* s, action_t* out) noexcept nogil
 
 
 cdef int _korrax_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
-    cdef int i, base = A_RACE + R_KORRAX * RACE_BLOCK
+    cdef int i, k, base = A_RACE + R_KORRAX * RACE_BLOCK
+    cdef uint8_t own_tiles[TR_TILES]
     # Living structures: the construction action, a space station at once on a Slave-minion
     if _has(s, me, R_KORRAX, 2) and s.players[me].research > 0 and s.players[me].space > 0:
-        for i in range(s.n_placed):
-            if s.placed[i].emissary == me and s.placed[i].unit == UNIT_MINION and s.placed[i].station == 0 \
-                    and _may_construct(s, i, me):
+        for k in range(_own_emissary_tiles(s, me, own_tiles)):
+            i = own_tiles[k]
+            if s.placed[i].unit == UNIT_MINION and s.placed[i].station == 0 and _may_construct(s, i, me):
                 out[n] = base + KO_LIVING + i
                 n += 1
     return n

@@ -56,11 +56,13 @@ cdef void _ship_relocate(TrianState* s, int src, int dst) noexcept nogil:
 
 cdef int _maephos_ph1_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # Harvest technology / module: a Rogue's mining takes 2 / 3 minerals of chosen colours
-    cdef int i, k, size, combo, c
+    cdef int i, k, size, combo, c, t
+    cdef uint8_t ships[TR_TILES]
     cdef bint ok
     if not _has(s, me, R_MAEPHOS, MA_HARVEST_TECH):
         return n
-    for i in range(s.n_placed):
+    for t in range(_ship_tiles(s, ships)):      # _rogue_may_mine: an own Rogue stands there
+        i = ships[t]
         if not _rogue_may_mine(s, i, me):
             continue
         k = _nebula_record(s, _cfind(s, _node(i, K_NEBULA)))
@@ -77,7 +79,8 @@ cdef int _maephos_ph1_actions(const TrianState* s, int me, action_t* out, int n)
 
 
 cdef int _maephos_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
-    cdef int c, j, i, w, k
+    cdef int c, j, i, w, k, t, n_ships
+    cdef uint8_t ships[TR_TILES]
     cdef const TrianPlayer* pl = &s.players[me]
     # a Wormhole (free): on a tile with outer space, outside every exmitter's radius, not on another
     if _maephos_free_token(s, me) >= 0:
@@ -94,8 +97,10 @@ cdef int _maephos_ph3_actions(const TrianState* s, int me, action_t* out, int n)
         w = pl.tok_at[k]
         if w == TR_UNKNOWN or not _ship_may_stand_for(s, w, me):
             continue
-        for i in range(s.n_placed):
-            if s.placed[i].ship == me and s.placed[i].ship_kind != 0 and not _ship_immobile(s, i):
+        n_ships = _ship_tiles(s, ships)
+        for t in range(n_ships):
+            i = ships[t]
+            if s.placed[i].ship == me and not _ship_immobile(s, i):
                 out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_TUNNEL_MOVE + k * TR_TILES + i
                 n += 1
     return n
@@ -139,7 +144,7 @@ cdef int _maephos_die_bonus(const TrianState* s, int p, int ship_tile) noexcept 
     return 0
 
 
-cdef void _maephos_reach(const TrianState* s, int i, uint8_t* reach) noexcept nogil:
+cdef void _maephos_reach(const TrianState* s, int i, uint64_t* reach) noexcept nogil:
     # Harvester: a Rogue moves 1 tile further
     cdef int p = s.placed[i].ship, depth = SHIP_MOVES
     if s.placed[i].ship_kind == SHIP_ROGUE and _has(s, p, R_MAEPHOS, MA_HARVESTER):

@@ -72,7 +72,8 @@ cdef void _sylphex_ship_near(TrianState* s, int p, int j) noexcept nogil:
 
 cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     cdef const TrianPlayer* pl = &s.players[me]
-    cdef uint8_t reach[TR_TILES]
+    cdef uint64_t reach[2]                 # a tile set (trian_pieces.pxi)
+    cdef uint8_t targets[TR_TILES]
     cdef int i = s.new_tile, j, c, k, m, src, kind, base = A_RACE + R_SYLPHEX * RACE_BLOCK
     # the Decoy: placed like a ship expedition (the first action, the new tile, no ship next to it)
     if _has(s, me, R_SYLPHEX, SY_DECOY):
@@ -82,14 +83,15 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                 out[n] = base + SA_DECOY
                 n += 1
         elif pl.tok_at[0] != s.new_tile:        # not on the turn it was placed (or moved onto the new tile)
-            memset(reach, 0, TR_TILES)
+            reach[0] = 0
+            reach[1] = 0
             _reach(s, pl.tok_at[0], -1, 2 if _has(s, me, R_SYLPHEX, SY_THRUSTERS) else 1, pl.tok_at[0], reach)
-            for j in range(s.n_placed):
-                if reach[j]:
-                    out[n] = base + SA_DECOY_MOVE + j
-                    n += 1
-                    out[n] = base + SA_DECOY_BLAST + j
-                    n += 1
+            for k in range(_tiles_list(reach[0], reach[1], targets)):
+                j = targets[k]
+                out[n] = base + SA_DECOY_MOVE + j
+                n += 1
+                out[n] = base + SA_DECOY_BLAST + j
+                n += 1
     # Space Modulators: placed for free before the action, on the new tile or any tile without a ship
     for k in range(_sy_modulators(s, me)):
         if pl.tok_at[1 + k] != TR_UNKNOWN:

@@ -81,7 +81,7 @@ cdef int _vanth_apply(TrianState* s, int me, int local) noexcept nogil:
     return 0
 
 
-cdef void _reach_ion(const TrianState* s, int i, int g, int depth, int start, uint8_t* out) noexcept nogil:
+cdef void _reach_ion(const TrianState* s, int i, int g, int depth, int start, uint64_t* out) noexcept nogil:
     # Ion Drive: like _reach, but a ship may also cross gas-cloud borders and pass through gas tiles
     # (never a nebula border); g is the outer-space group it entered by (-1 at the start or after a
     # gas border); on a tile with a nebula part it keeps to its outer-space region (nebula bands)
@@ -98,7 +98,7 @@ cdef void _reach_ion(const TrianState* s, int i, int g, int depth, int start, ui
         if g >= 0 and e != E_GAS and FACE_HAS_NEB[f] and _side_group(s, i, d) != g:
             continue
         if j != start and s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face):
-            out[j] = 1
+            _tiles_add(out, j)
         _reach_ion(s, j, -1 if e == E_GAS else _side_group(s, j, _opposite(d)), depth - 1, start, out)
 
 

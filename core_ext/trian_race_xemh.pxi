@@ -140,7 +140,7 @@ cdef int _xemh_die_bonus(const TrianState* s, int p, int ship_tile) noexcept nog
     return 1 if (s.b_warcry >> p) & 1 else 0
 
 
-cdef void _reach_any(const TrianState* s, int i, int depth, int start, uint8_t* out) noexcept nogil:
+cdef void _reach_any(const TrianState* s, int i, int depth, int start, uint64_t* out) noexcept nogil:
     # Absorbing shield: through any border (nebulas and gas clouds too), never into an exmitter's
     # radius, ending only on a tile with outer space and no ship
     cdef int d, j
@@ -151,11 +151,11 @@ cdef void _reach_any(const TrianState* s, int i, int depth, int start, uint8_t* 
         if j < 0 or _in_exmitter_field(s, j):
             continue
         if j != start and s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face):
-            out[j] = 1
+            _tiles_add(out, j)
         _reach_any(s, j, depth - 1, start, out)
 
 
-cdef void _xemh_reach(const TrianState* s, int i, uint8_t* reach) noexcept nogil:
+cdef void _xemh_reach(const TrianState* s, int i, uint64_t* reach) noexcept nogil:
     cdef int p = s.placed[i].ship
     cdef int depth = SHIP_MOVES + (1 if _has(s, p, R_XEMH, XEMH_AFTERBURNER) else 0)
     if _has(s, p, R_XEMH, XEMH_SHIELD):

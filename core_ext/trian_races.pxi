@@ -431,8 +431,8 @@ cdef bint _ship_immobile(const TrianState* s, int i) noexcept nogil:
     return s.params.variant >= V_FULL and _harness_owner(s, i) >= 0
 
 
-cdef void _race_reach(const TrianState* s, int i, uint8_t* reach, ReachCache* cache) noexcept nogil:
-    # mark the tiles the ship on tile i may move to (section V.3.5 and the owner's racial skills)
+cdef void _race_reach(const TrianState* s, int i, uint64_t* reach, ReachCache* cache) noexcept nogil:
+    # add to the tile set `reach` the tiles the ship on tile i may move to (section V.3.5 and the owner's racial skills)
     cdef int p = s.placed[i].ship
     if _has(s, p, R_VANTH, 2):
         _reach_ion(s, i, -1, SHIP_MOVES, i, reach)

@@ -30,29 +30,29 @@ cdef inline bint _cached_field(const TrianState* s, ReachCache* c, int j) noexce
     return c.field[j]
 
 
-cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint8_t* out) noexcept nogil:
+cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint64_t* out) noexcept nogil:
     # _reach_cached with a cache of its own
     cdef ReachCache cache
     _reach_cache_init(s, &cache)
     _reach_cached(s, i, g, depth, start, out, &cache)
 
 
-cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start, uint8_t* out,
+cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start, uint64_t* out,
                         ReachCache* c) noexcept nogil:
-    # mark in `out` every tile a ship may end on from tile i (entered by outer-space group g, -1 at
+    # add to the tile set `out` every tile a ship may end on from tile i (entered by outer-space group g, -1 at
     # the start) within `depth` more steps: through outer space only, never into an exmitter's
     # radius, passing other ships but not ending on them nor where it started (section V.3.5).
     # A breadth-first search over (tile, group entered by): each is expanded once, at its fewest steps,
     # which reaches exactly the tiles of every walk of up to `depth` steps.
     cdef int16_t q_tile[TR_TILES * 4]
     cdef int8_t q_group[TR_TILES * 4]
-    cdef uint8_t seen[TR_TILES * 4]      # (tile, group + 1) already queued
+    cdef uint64_t seen[6]         # bit tile * 4 + group + 1 (< TR_TILES * 4 = 336): (tile, group) queued
     cdef bint immune = _exmitter_immune(s, s.placed[start].ship)
-    cdef int head = 0, tail = 1, level_end = 1, steps = 0, d, j, t, gt, gj
-    memset(seen, 0, s.n_placed * 4)
+    cdef int head = 0, tail = 1, level_end = 1, steps = 0, d, j, t, gt, gj, bit
+    memset(seen, 0, sizeof(seen))
     q_tile[0] = <int16_t>i
     q_group[0] = <int8_t>g
-    seen[i * 4 + g + 1] = 1
+    _tiles_add(seen, i * 4 + g + 1)
     while head < tail:
         if head == level_end:              # the queue is in order of steps: one level after another
             steps += 1
@@ -68,10 +68,11 @@ cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start,
             if not immune and _cached_field(s, c, j):
                 continue
             if j != start and s.placed[j].ship_kind == 0:
-                out[j] = 1
+                _tiles_add(out, j)
             gj = s.side_grp[j][_opposite(d)]
-            if not seen[j * 4 + gj + 1]:
-                seen[j * 4 + gj + 1] = 1
+            bit = j * 4 + gj + 1
+            if not (seen[bit >> 6] >> (bit & 63)) & 1:
+                _tiles_add(seen, bit)
                 q_tile[tail] = <int16_t>j
                 q_group[tail] = <int8_t>gj
                 tail += 1
@@ -159,23 +160,13 @@ cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
         _phase3_goes_on(s)
 
 
-cdef int _moves_to_marked(const uint8_t* marked, int count, int i, action_t* out, int n) noexcept nogil:
-    # a move of the ship on tile i to every marked tile (marks are 0 or 1), in tile order; a ship
-    # reaches few of the tiles, so 8 marks are read at once and only the set ones are visited
-    cdef uint64_t word
-    cdef int j = 0, k
-    while j + 8 <= count:
-        memcpy(&word, marked + j, 8)
-        while word != 0:              # little-endian: the lowest set bit is the first marked tile
-            k = j + (__builtin_ctzll(word) >> 3)
-            out[n] = _tile_pair_action(A_SHIP_MOVE, i, k)
-            n += 1
-            word &= word - 1
-        j += 8
-    for k in range(j, count):
-        if marked[k]:
-            out[n] = _tile_pair_action(A_SHIP_MOVE, i, k)
-            n += 1
+cdef int _moves_to_tiles(const uint64_t* targets, int i, action_t* out, int n) noexcept nogil:
+    # a move of the ship on tile i to every tile of the set `targets`, in tile order
+    cdef uint8_t tiles[TR_TILES]
+    cdef int count = _tiles_list(targets[0], targets[1], tiles), k
+    for k in range(count):
+        out[n] = _tile_pair_action(A_SHIP_MOVE, i, tiles[k])
+        n += 1
     return n
 
 
@@ -192,7 +183,7 @@ cdef bint _any_harness(const TrianState* s) noexcept nogil:
 
 cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # phase 3 ship actions: expedition, moving one's ship, teleporting a ship
-    cdef uint8_t reach[TR_TILES]
+    cdef uint64_t reach[2]                # a tile set (trian_pieces.pxi)
     cdef uint8_t ship_tiles[TR_TILES]
     cdef ReachCache cache
     cdef int i, j, owner, k, n_ships = _ship_tiles(s, ship_tiles)
@@ -218,9 +209,10 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
             if not cache_ready:
                 _reach_cache_init(s, &cache)
                 cache_ready = True
-            memset(reach, 0, s.n_placed)
+            reach[0] = 0
+            reach[1] = 0
             _race_reach(s, i, reach, &cache)
-            n = _moves_to_marked(reach, s.n_placed, i, out, n)
+            n = _moves_to_tiles(reach, i, out, n)
     for k in range(n_ships):
         if teleports[k]:
             i = ship_tiles[k]

@@ -102,11 +102,9 @@ cdef void _start_turn(TrianState* s) noexcept nogil:
     s.ev_pending = 0
     s.ev_n = 0
     s.ev_pos = 0
-    for k in range(TR_EVENTS):
-        s.ev_root[k] = 0
-        s.ev_kind[k] = 0
-    for k in range(TR_NEBULAS):
-        s.neb_gained[k] = 0
+    memset(s.ev_root, 0, sizeof(s.ev_root))
+    memset(s.ev_kind, 0, sizeof(s.ev_kind))
+    memset(s.neb_gained, 0, sizeof(s.neb_gained))
     for k in range(n_ships):        # both flags are 0 on a tile without a ship
         s.placed[tiles[k]].ship_new = 0
         s.placed[tiles[k]].rogue_used = 0
