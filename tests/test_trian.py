@@ -1201,3 +1201,22 @@ def test_events_before_or_after_the_action_pay_the_same_here():
         paid.append(sc.credits(A) - before)
         assert sc.state.current_player == B
     assert paid == [8, 8]
+
+
+@pytest.mark.parametrize("variant", ["beginner", "ships", "full"])
+def test_the_piece_sets_kept_move_by_move_equal_the_ones_a_load_rebuilds(variant: str) -> None:
+    """Which tiles hold each seat's emissaries, a ship or an extractor is kept move by move
+    (core_ext/trian_pieces.pxi) and rebuilt from the tiles when JSON is loaded; the state's bytes include
+    both, so every position of these seeded random games must come back from its JSON byte for byte."""
+    import random
+
+    positions = 0
+    for players in (2, 3, 4):
+        game = load_game("trian", players=players, variant=variant)
+        for seed in range(2):
+            state, rng = game.new_initial_state(seed=seed), random.Random(seed)
+            while not state.is_terminal():
+                assert game.state_from_json(state.to_json()) == state, f"{players}p seed {seed}"
+                positions += 1
+                state.apply(rng.choice(state.legal_actions()))
+    assert positions > 1000
