@@ -183,9 +183,9 @@ cdef int trian_current_player(const void* p) noexcept nogil:
     if s.mode == M_END:
         return TERMINAL_PLAYER
     if s.mode == M_DECLARE or s.mode == M_REROLL:
-        return s.b_order[s.b_pos]
+        return s.battle_order[s.battle_turn]
     if s.mode == M_SHIP_TARGET:
-        return s.placed[s.sb_att].ship
+        return s.placed[s.ship_battle_attacker].ship_owner
     if s.mode == M_RACE:
         return s.race_seat
     if s.mode == M_SEND_HOME:

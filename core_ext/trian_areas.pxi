@@ -20,14 +20,14 @@ cdef inline bint _emissary_may_stand(int f) noexcept nogil:
 cdef bint _in_exmitter_field(const TrianState* s, int i) noexcept nogil:
     # the exmitter tile itself or an edge neighbour of one (section IX; the table _board_place keeps),
     # or a racial exmitter token's radius
-    if s.exm_field[i]:
+    if s.exmitter_radius[i]:
         return True
     return s.params.variant >= V_FULL and _race_exmitter_field(s, i)
 
 
 cdef void _exmitter_field_map(const TrianState* s, int8_t* field) noexcept nogil:
     # field[i] = _in_exmitter_field(s, i) for every placed tile
-    memcpy(field, s.exm_field, s.n_placed)
+    memcpy(field, s.exmitter_radius, s.n_placed)
     if s.params.variant >= V_FULL:
         _race_exmitter_map(s, field)
 
@@ -46,14 +46,14 @@ cdef inline bint _blocked(const TrianState* s, int i) noexcept nogil:
     # section XII: an enemy Corvette on the tile of an emissary on a planet or a trade outpost blocks
     # it; an emissary on a space station is never affected (section XI)
     cdef int e = s.placed[i].emissary, f = s.placed[i].face
-    return e >= 0 and s.placed[i].ship_kind == SHIP_CORVETTE and s.placed[i].ship != e and \
+    return e >= 0 and s.placed[i].ship_kind == SHIP_CORVETTE and s.placed[i].ship_owner != e and \
         s.placed[i].station < 2 and (FACE_FEAT[f] == F_PLANET or FACE_FEAT[f] == F_OUTPOST)
 
 
 cdef inline bint _protected(const TrianState* s, int i) noexcept nogil:
     # section XII: an own Corvette on the emissary's tile protects it from others' teleports
     return s.placed[i].emissary >= 0 and s.placed[i].ship_kind == SHIP_CORVETTE and \
-        s.placed[i].ship == s.placed[i].emissary
+        s.placed[i].ship_owner == s.placed[i].emissary
 
 
 cdef inline int _active_emissary(const TrianState* s, int i) noexcept nogil:
@@ -66,7 +66,7 @@ cdef inline int _active_emissary(const TrianState* s, int i) noexcept nogil:
 cdef int _nebula_record(const TrianState* s, int root) noexcept nogil:
     cdef int k
     for k in range(s.n_nebulas):
-        if s.neb_root[k] == root:
+        if s.nebula_root[k] == root:
             return k
     return -1
 
@@ -78,7 +78,7 @@ cdef inline int _settled_root(const TrianState* s, int i) noexcept nogil:
     if node < 0:
         return -1
     root = _cfind(s, node)
-    if s.uf_open[root] != 0 or _event_pending(s, root):
+    if s.area_open_borders[root] != 0 or _event_pending(s, root):
         return -1
     return root
 
@@ -148,7 +148,7 @@ cdef void _area_census(const TrianState* s, int root, int* tiles, int* extractor
         # system is blocked and not counted
         for i in range(s.n_placed):
             if s.placed[i].ship_kind == SHIP_CORVETTE and FACE_FEAT[s.placed[i].face] == F_PLANET and \
-                    units[s.placed[i].ship] == 0 and _cfind(s, _node(i, K_SYSTEM)) == root:
+                    units[s.placed[i].ship_owner] == 0 and _cfind(s, _node(i, K_SYSTEM)) == root:
                 tiles[0] -= 1
 
 

@@ -1,6 +1,12 @@
 # Included by trian.pyx: the mineral bag and the combat-token bag (sections II and VI.3), drawn from their
 # own streams.
 
+cdef inline int _nebula_mineral_total(const TrianState* s, int k) noexcept nogil:
+    # minerals left on closed-nebula record k
+    cdef const uint8_t* m = s.nebula_minerals[k]
+    return m[0] + m[1] + m[2] + m[3]
+
+
 cdef inline int _mineral_total(const TrianPlayer* p) noexcept nogil:
     return p.minerals[0] + p.minerals[1] + p.minerals[2] + p.minerals[3]
 
@@ -9,8 +15,8 @@ cdef int _tokens_in_bag(const TrianState* s, int* plus) noexcept nogil:
     # requires the full state (token types known)
     cdef int p, held_plus = 0, held = 0
     for p in range(s.params.num_players):
-        held += s.players[p].tok_count + s.players[p].decl_count
-        held_plus += s.players[p].tok_plus + s.players[p].decl_plus
+        held += s.players[p].tokens_held + s.players[p].declared_tokens
+        held_plus += s.players[p].tokens_plus + s.players[p].declared_plus
     plus[0] = TOKENS_PLUS - held_plus
     return TOKENS_PLUS + TOKENS_REROLL - held
 
@@ -18,7 +24,7 @@ cdef int _tokens_in_bag(const TrianState* s, int* plus) noexcept nogil:
 cdef int _tokens_in_bag_count(const TrianState* s) noexcept nogil:
     cdef int p, held = 0
     for p in range(s.params.num_players):
-        held += s.players[p].tok_count + s.players[p].decl_count
+        held += s.players[p].tokens_held + s.players[p].declared_tokens
     return TOKENS_PLUS + TOKENS_REROLL - held
 
 
@@ -26,9 +32,9 @@ cdef void _draw_token(TrianState* s, int p) noexcept nogil:
     cdef int plus, n = _tokens_in_bag(s, &plus)
     if n <= 0:
         return
-    s.players[p].tok_count += 1
+    s.players[p].tokens_held += 1
     if <int>rng_below(&s.rng_tokens, <uint32_t>n) < plus:
-        s.players[p].tok_plus += 1
+        s.players[p].tokens_plus += 1
 
 
 cdef int _draw_mineral(TrianState* s) noexcept nogil:

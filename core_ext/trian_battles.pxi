@@ -5,38 +5,38 @@ cdef void _battle_start(TrianState* s, int* units) noexcept nogil:
     # section VI.2.B: bonus = emissaries at the start; the closer attacks if involved, else the
     # next seat clockwise with an emissary there; defenders follow clockwise
     cdef int n = s.params.num_players, k, p
-    s.b_n = 0
+    s.battle_size = 0
     for k in range(MAX_PLAYERS):
-        s.b_order[k] = -1
-        s.b_bonus[k] = 0
-        s.b_dice[k] = 0
-        s.b_rerolls[k] = 0
+        s.battle_order[k] = -1
+        s.battle_bonus[k] = 0
+        s.battle_roll[k] = 0
+        s.battle_rerolls[k] = 0
     for k in range(n):
         p = (s.turn_player + k) % n
         if units[p] > 0:
-            s.b_order[s.b_n] = <int8_t>p
-            s.b_bonus[p] = <uint8_t>units[p]
-            s.b_n += 1
-    s.b_pos = 0
-    s.b_stage = 1
+            s.battle_order[s.battle_size] = <int8_t>p
+            s.battle_bonus[p] = <uint8_t>units[p]
+            s.battle_size += 1
+    s.battle_turn = 0
+    s.battle_stage = 1
     s.mode = M_DECLARE
 
 
 cdef void _battle_roll(TrianState* s) noexcept nogil:
     cdef int k, p
-    for k in range(s.b_n):
-        p = s.b_order[k]
-        s.b_dice[p] = <uint8_t>rng_die(&s.rng_dice, 6)
-        s.b_rerolls[p] = <uint8_t>(s.players[p].decl_count - s.players[p].decl_plus)
-    s.b_stage = 2
-    s.b_pos = 0
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
+        s.battle_roll[p] = <uint8_t>rng_die(&s.rng_dice, 6)
+        s.battle_rerolls[p] = <uint8_t>(s.players[p].declared_tokens - s.players[p].declared_plus)
+    s.battle_stage = 2
+    s.battle_turn = 0
     _battle_next_reroller(s)
 
 
 cdef void _battle_next_reroller(TrianState* s) noexcept nogil:
-    while s.b_pos < s.b_n and s.b_rerolls[s.b_order[s.b_pos]] == 0:
-        s.b_pos += 1
-    if s.b_pos < s.b_n:
+    while s.battle_turn < s.battle_size and s.battle_rerolls[s.battle_order[s.battle_turn]] == 0:
+        s.battle_turn += 1
+    if s.battle_turn < s.battle_size:
         s.mode = M_REROLL
     else:
         _battle_clash_end(s)
@@ -46,13 +46,14 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
     # the result of an emissary clash (section VI.2.B.4): the winner sends home one emissary of each other
     # seat, of the winner's choice; after a tie at the top every clashing seat sends home one of its own
     cdef int k, p, best = -1, n_best = 0, winner = -1, total
-    if s.sb_on:
+    if s.ship_battle_on:
         _ship_clash_end(s)
         return
     cdef int totals[MAX_PLAYERS]
-    for k in range(s.b_n):
-        p = s.b_order[k]
-        total = s.b_dice[p] + s.b_bonus[p] + s.players[p].decl_plus + _die_bonus(s, p, -1)  # +1 tokens help
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
+        # +1 tokens help
+        total = s.battle_roll[p] + s.battle_bonus[p] + s.players[p].declared_plus + _die_bonus(s, p, -1)
         totals[k] = total
         if total > best:
             best = total
@@ -61,25 +62,25 @@ cdef void _battle_clash_end(TrianState* s) noexcept nogil:
         elif total == best:
             n_best += 1
     if n_best > 1:
-        for k in range(s.b_n):           # a racial skill may win ties at the top (Regeneration)
-            p = s.b_order[k]
+        for k in range(s.battle_size):           # a racial skill may win ties at the top (Regeneration)
+            p = s.battle_order[k]
             if totals[k] == best and _wins_ties(s, p, -1) == p:
                 winner = p
                 n_best = 1
                 break
-    s.sh_seats = 0
-    s.sh_winner = <int8_t>(winner if n_best == 1 else -1)
-    for k in range(s.b_n):
-        p = s.b_order[k]
+    s.send_home_seats = 0
+    s.send_home_winner = <int8_t>(winner if n_best == 1 else -1)
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
         if n_best > 1 or p != winner:
-            s.sh_seats |= <uint8_t>(1 << p)     # a tie at the top: every clashing seat loses one
-        s.players[p].decl_count = 0             # declared tokens go back to the bag
-        s.players[p].decl_plus = 0
-        s.b_dice[p] = 0
-        s.b_rerolls[p] = 0
-    s.b_warcry = 0
-    s.b_stage = 0
-    s.b_pos = 0
+            s.send_home_seats |= <uint8_t>(1 << p)     # a tie at the top: every clashing seat loses one
+        s.players[p].declared_tokens = 0             # declared tokens go back to the bag
+        s.players[p].declared_plus = 0
+        s.battle_roll[p] = 0
+        s.battle_rerolls[p] = 0
+    s.battle_warcry = 0
+    s.battle_stage = 0
+    s.battle_turn = 0
     _send_home_next(s)
 
 
@@ -95,7 +96,7 @@ cdef inline bint _sendable(const TrianState* s, int root, int i, int p) noexcept
 
 cdef int _send_home_candidates(const TrianState* s, int p, action_t* out) noexcept nogil:
     # the tiles (as send-home actions, ascending) of p's emissaries that may go home after the clash
-    cdef int root = s.ev_root[s.ev_pos], i, n = 0
+    cdef int root = s.event_root[s.events_next], i, n = 0
     for i in range(s.n_placed):
         if _sendable(s, root, i, p):
             if out != NULL:
@@ -107,22 +108,22 @@ cdef int _send_home_candidates(const TrianState* s, int p, action_t* out) noexce
 cdef int _send_home_victim(const TrianState* s) noexcept nogil:
     # the next seat to lose an emissary: battle order (attacker first, then clockwise); -1 none
     cdef int k, p
-    for k in range(s.b_n):
-        p = s.b_order[k]
-        if (s.sh_seats >> p) & 1:
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
+        if (s.send_home_seats >> p) & 1:
             return p
     return -1
 
 
 cdef int _send_home_chooser(const TrianState* s) noexcept nogil:
     # the winner chooses the loser's emissary; after a tie each seat chooses its own
-    return s.sh_winner if s.sh_winner >= 0 else _send_home_victim(s)
+    return s.send_home_winner if s.send_home_winner >= 0 else _send_home_victim(s)
 
 
 cdef void _send_home_next(TrianState* s) noexcept nogil:
     # ask for the next emissary to go home; a choice among fewer than two tiles makes itself
     # (docs/rules/trian.md, section 7); when every loser has sent one home the battle goes on
-    cdef int p = _send_home_victim(s), root = s.ev_root[s.ev_pos], i
+    cdef int p = _send_home_victim(s), root = s.event_root[s.events_next], i
     while p >= 0:
         if _send_home_candidates(s, p, NULL) >= 2:
             s.mode = M_SEND_HOME
@@ -131,9 +132,9 @@ cdef void _send_home_next(TrianState* s) noexcept nogil:
             if _sendable(s, root, i, p):
                 _return_emissary(s, i)
                 break
-        s.sh_seats &= <uint8_t>~(1 << p)
+        s.send_home_seats &= <uint8_t>~(1 << p)
         p = _send_home_victim(s)
-    s.sh_winner = 0
+    s.send_home_winner = 0
     _battle_after_clash(s)
 
 
@@ -144,7 +145,7 @@ cdef int _legal_send_home(const TrianState* s, action_t* out) noexcept nogil:
 cdef int _apply_send_home(TrianState* s, action_t a) noexcept nogil:
     cdef int p = _send_home_victim(s)
     _return_emissary(s, a - A_SEND_HOME)
-    s.sh_seats &= <uint8_t>~(1 << p)
+    s.send_home_seats &= <uint8_t>~(1 << p)
     _send_home_next(s)
     return 0
 
@@ -152,46 +153,46 @@ cdef int _apply_send_home(TrianState* s, action_t a) noexcept nogil:
 cdef void _battle_after_clash(TrianState* s) noexcept nogil:
     # every loser has sent an emissary home: the battle goes on while two seats still have emissaries
     # there, else the area is paid and taken (or nobody takes it after a tie)
-    cdef int root = s.ev_root[s.ev_pos], k, p, winner, n_left = 0
-    for k in range(s.b_n):
-        p = s.b_order[k]
+    cdef int root = s.event_root[s.events_next], k, p, winner, n_left = 0
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
         if _own_free_in_area(s, root, p) > 0:
-            s.b_order[n_left] = <int8_t>p
+            s.battle_order[n_left] = <int8_t>p
             n_left += 1
         else:
-            s.b_bonus[p] = 0
+            s.battle_bonus[p] = 0
     for k in range(n_left, MAX_PLAYERS):
-        s.b_order[k] = -1
-    s.b_n = <uint8_t>n_left
-    s.b_pos = 0
+        s.battle_order[k] = -1
+    s.battle_size = <uint8_t>n_left
+    s.battle_turn = 0
     if n_left >= 2:
-        s.b_stage = 1
+        s.battle_stage = 1
         s.mode = M_DECLARE
         return
-    s.b_stage = 0
+    s.battle_stage = 0
     for k in range(MAX_PLAYERS):
-        s.b_bonus[k] = 0
-        s.b_order[k] = -1
-    s.b_n = 0
+        s.battle_bonus[k] = 0
+        s.battle_order[k] = -1
+    s.battle_size = 0
     if n_left == 1:
         winner = _sole_left(s, root)
-        _pay_closed_area(s, winner, s.ev_credits)
+        _pay_closed_area(s, winner, s.event_credits)
         _battle_closing_bonus(s, root, winner)
-        if winner == s.turn_player and s.ev_kind[s.ev_pos] != AREA_UNBLOCKED:
+        if winner == s.turn_player and s.event_kind[s.events_next] != AREA_UNBLOCKED:
             s.mode = M_TAKEBACK
             return
         _control_token(s, winner)
     else:
-        _pay_closed_area(s, -1, s.ev_credits)     # a tie: the closer is paid, no token
+        _pay_closed_area(s, -1, s.event_credits)     # a tie: the closer is paid, no token
         _battle_closing_bonus(s, root, -1)
-    s.ev_pos += 1
+    s.events_next += 1
     _events_run(s)
 
 
 cdef void _battle_closing_bonus(TrianState* s, int root, int controller) noexcept nogil:
     cdef int tiles, ext, st
     cdef int units[MAX_PLAYERS]
-    cdef int kind = s.ev_kind[s.ev_pos]
+    cdef int kind = s.event_kind[s.events_next]
     if s.params.variant < V_FULL or kind == AREA_UNBLOCKED:
         return
     _area_census(s, root, &tiles, &ext, units, &st)
@@ -201,21 +202,21 @@ cdef void _battle_closing_bonus(TrianState* s, int root, int controller) noexcep
 cdef void _ship_battle_next(TrianState* s) noexcept nogil:
     # section VI.2.A: the clash continues while the attacking ship stands next to an enemy ship;
     # afterwards the phase 3 goes on (or ends when that was its last action)
-    cdef int a = s.sb_att
-    if s.sb_on and s.placed[a].ship_kind != 0 and _enemy_ship_adjacent(s, a, s.placed[a].ship):
+    cdef int a = s.ship_battle_attacker
+    if s.ship_battle_on and s.placed[a].ship_kind != 0 and _enemy_ship_adjacent(s, a, s.placed[a].ship_owner):
         s.mode = M_SHIP_TARGET
-        s.sb_def = 0                # no clash until the attacker picks its next target
+        s.ship_battle_target = 0                # no clash until the attacker picks its next target
         return
-    s.sb_on = 0
-    s.sb_att = 0
-    s.sb_def = 0
+    s.ship_battle_on = 0
+    s.ship_battle_attacker = 0
+    s.ship_battle_target = 0
     s.mode = M_PH3
     _phase3_goes_on(s)
 
 
 cdef void _ship_clash_result(TrianState* s, int winner_tile, int loser_tile) noexcept nogil:
     # the loser's ship goes home and the winner takes 2 random minerals (section VI.2.A)
-    cdef int p = s.placed[winner_tile].ship, _k, c
+    cdef int p = s.placed[winner_tile].ship_owner, _k, c
     _ship_home(s, loser_tile)
     for _k in range(2):
         c = _draw_mineral(s)
@@ -225,8 +226,8 @@ cdef void _ship_clash_result(TrianState* s, int winner_tile, int loser_tile) noe
 
 cdef void _ship_clash(TrianState* s, int target) noexcept nogil:
     # the attacker picked `target`: a Corvette beats a Rogue without a roll, otherwise dice and tokens
-    cdef int a = s.sb_att, k, w
-    s.sb_def = <uint8_t>target
+    cdef int a = s.ship_battle_attacker, k, w
+    s.ship_battle_target = <uint8_t>target
     if _race_before_clash(s, a, target):
         return                      # a racial skill decides first (e.g. Divine help)
     w = _clash_auto(s, a, target)
@@ -235,15 +236,15 @@ cdef void _ship_clash(TrianState* s, int target) noexcept nogil:
         _ship_battle_next(s)
         return
     for k in range(MAX_PLAYERS):
-        s.b_order[k] = -1
-        s.b_bonus[k] = 0
-        s.b_dice[k] = 0
-        s.b_rerolls[k] = 0
-    s.b_order[0] = s.placed[a].ship
-    s.b_order[1] = s.placed[target].ship
-    s.b_n = 2
-    s.b_pos = 0
-    s.b_stage = 1
+        s.battle_order[k] = -1
+        s.battle_bonus[k] = 0
+        s.battle_roll[k] = 0
+        s.battle_rerolls[k] = 0
+    s.battle_order[0] = s.placed[a].ship_owner
+    s.battle_order[1] = s.placed[target].ship_owner
+    s.battle_size = 2
+    s.battle_turn = 0
+    s.battle_stage = 1
     s.mode = M_DECLARE
 
 
@@ -265,21 +266,22 @@ cdef int _clash_auto(const TrianState* s, int a, int t) noexcept nogil:
 
 
 cdef void _ship_clash_end(TrianState* s) noexcept nogil:
-    cdef int a = s.sb_att, d = s.sb_def, pa = s.placed[a].ship, pd = s.placed[d].ship, k, p, tie
-    cdef int ta = s.b_dice[pa] + s.players[pa].decl_plus + _die_bonus(s, pa, a)
-    cdef int td = s.b_dice[pd] + s.players[pd].decl_plus + _die_bonus(s, pd, d)
-    for k in range(s.b_n):
-        p = s.b_order[k]
-        s.players[p].decl_count = 0             # declared tokens go back to the bag
-        s.players[p].decl_plus = 0
-        s.b_dice[p] = 0
-        s.b_rerolls[p] = 0
+    cdef int a = s.ship_battle_attacker, d = s.ship_battle_target, k, p, tie
+    cdef int pa = s.placed[a].ship_owner, pd = s.placed[d].ship_owner
+    cdef int ta = s.battle_roll[pa] + s.players[pa].declared_plus + _die_bonus(s, pa, a)
+    cdef int td = s.battle_roll[pd] + s.players[pd].declared_plus + _die_bonus(s, pd, d)
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
+        s.players[p].declared_tokens = 0             # declared tokens go back to the bag
+        s.players[p].declared_plus = 0
+        s.battle_roll[p] = 0
+        s.battle_rerolls[p] = 0
     for k in range(MAX_PLAYERS):
-        s.b_order[k] = -1
-    s.b_n = 0
-    s.b_pos = 0
-    s.b_stage = 0
-    s.b_warcry = 0
+        s.battle_order[k] = -1
+    s.battle_size = 0
+    s.battle_turn = 0
+    s.battle_stage = 0
+    s.battle_warcry = 0
     if ta == td:
         tie = _wins_ties(s, pa, pd)       # a racial skill may win ties (Regeneration)
         if tie == pa:
@@ -302,7 +304,7 @@ cdef int _legal_declare(const TrianState* s, int me, action_t* out) noexcept nog
     cdef int n = 0, plus, rerolls
     for plus in range(4):
         for rerolls in range(4):
-            if plus + rerolls <= 3 and plus <= pl.tok_plus and rerolls <= pl.tok_count - pl.tok_plus:
+            if plus + rerolls <= 3 and plus <= pl.tokens_plus and rerolls <= pl.tokens_held - pl.tokens_plus:
                 out[n] = _declare_action(plus, rerolls)
                 n += 1
     if s.params.variant >= V_FULL:
@@ -316,12 +318,12 @@ cdef int _apply_declare(TrianState* s, int me, action_t a) noexcept nogil:
     if a >= A_RACE:
         return _race_apply(s, me, a)
     _decode_declare(a, &plus, &rerolls)
-    pl.tok_count -= plus + rerolls
-    pl.tok_plus -= plus
-    pl.decl_count += plus + rerolls
-    pl.decl_plus += plus
-    s.b_pos += 1
-    if s.b_pos >= s.b_n:
+    pl.tokens_held -= plus + rerolls
+    pl.tokens_plus -= plus
+    pl.declared_tokens += plus + rerolls
+    pl.declared_plus += plus
+    s.battle_turn += 1
+    if s.battle_turn >= s.battle_size:
         _battle_roll(s)
     return 0
 
@@ -335,20 +337,20 @@ cdef int _legal_reroll(action_t* out) noexcept nogil:
 cdef int _apply_reroll(TrianState* s, int me, action_t a) noexcept nogil:
     # reroll once per declared reroll token, or stand (the remaining rerolls are dropped)
     if a == A_REROLL:
-        s.b_dice[me] = <uint8_t>rng_die(&s.rng_dice, 6)
-        s.b_rerolls[me] -= 1
+        s.battle_roll[me] = <uint8_t>rng_die(&s.rng_dice, 6)
+        s.battle_rerolls[me] -= 1
     else:
-        s.b_rerolls[me] = 0
+        s.battle_rerolls[me] = 0
     _battle_next_reroller(s)
     return 0
 
 
 cdef int _legal_ship_target(const TrianState* s, action_t* out) noexcept nogil:
     # the enemy ships next to the attacking ship, through outer space
-    cdef int n = 0, i = s.sb_att, d, j
+    cdef int n = 0, i = s.ship_battle_attacker, d, j
     for d in range(3):
         j = _space_nb(s, i, d)
-        if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != s.placed[i].ship:
+        if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship_owner != s.placed[i].ship_owner:
             out[n] = A_SHIP_TARGET + j
             n += 1
     _sort_tail(out, n)

@@ -34,7 +34,7 @@ cdef inline int _hslot(const TrianState* s, uint16_t k) noexcept nogil:
     # Fibonacci hashing: the top 9 bits (TR_HASH = 2^9) of k times 2^32 / golden ratio. The low bits of
     # k * odd depend only on the low bits of k, i.e. on y and the parity of x: a row shared one chain.
     cdef int h = <int>((<uint32_t>k * <uint32_t>2654435769U) >> 23)
-    while s.hkey[h] != 0 and s.hkey[h] != k:
+    while s.cell_key[h] != 0 and s.cell_key[h] != k:
         h = (h + 1) & (TR_HASH - 1)
     return h
 
@@ -43,16 +43,16 @@ cdef inline int _lookup(const TrianState* s, int x, int y) noexcept nogil:
     # placed index, FRONT_BASE + frontier index, or -1
     cdef uint16_t k = _key(x, y)
     cdef int h = _hslot(s, k)
-    if s.hkey[h] == 0:
+    if s.cell_key[h] == 0:
         return -1
-    return s.hval[h]
+    return s.cell_value[h]
 
 
 cdef inline void _hset(TrianState* s, int x, int y, int v) noexcept nogil:
     cdef uint16_t k = _key(x, y)
     cdef int h = _hslot(s, k)
-    s.hkey[h] = k
-    s.hval[h] = <int16_t>v
+    s.cell_key[h] = k
+    s.cell_value[h] = <int16_t>v
 
 
 cdef inline int _placed_at(const TrianState* s, int x, int y) noexcept nogil:
@@ -62,7 +62,7 @@ cdef inline int _placed_at(const TrianState* s, int x, int y) noexcept nogil:
 
 cdef inline int _nb_placed(const TrianState* s, int i, int d) noexcept nogil:
     # the placed tile across side d of placed tile i, or -1 (the neighbour table _board_place keeps)
-    return s.nb[i][d]
+    return s.neighbour[i][d]
 
 
 cdef inline int _edge_at(const TrianState* s, int i, int d) noexcept nogil:
@@ -91,23 +91,23 @@ cdef inline bint _has_space(int f) noexcept nogil:
 
 cdef inline int _space_nb(const TrianState* s, int i, int d) noexcept nogil:
     # the tile across side d of tile i when outer space continues across that border, else -1
-    return s.space_nb[i][d]
+    return s.space_neighbour[i][d]
 
 
 cdef int _find(TrianState* s, int a) noexcept nogil:
     cdef int r = a, nxt
-    while s.uf_parent[r] != r:
-        r = s.uf_parent[r]
-    while s.uf_parent[a] != r:      # path compression
-        nxt = s.uf_parent[a]
-        s.uf_parent[a] = <int16_t>r
+    while s.part_parent[r] != r:
+        r = s.part_parent[r]
+    while s.part_parent[a] != r:      # path compression
+        nxt = s.part_parent[a]
+        s.part_parent[a] = <int16_t>r
         a = nxt
     return r
 
 
 cdef int _cfind(const TrianState* s, int a) noexcept nogil:
-    while s.uf_parent[a] != a:
-        a = s.uf_parent[a]
+    while s.part_parent[a] != a:
+        a = s.part_parent[a]
     return a
 
 
@@ -118,9 +118,9 @@ cdef void _union(TrianState* s, int a, int b) noexcept nogil:
         return
     if a > b:           # the smaller node id is the root: deterministic layout
         a, b = b, a
-    s.uf_parent[b] = <int16_t>a
-    s.uf_open[a] += s.uf_open[b]
-    s.uf_open[b] = 0
+    s.part_parent[b] = <int16_t>a
+    s.area_open_borders[a] += s.area_open_borders[b]
+    s.area_open_borders[b] = 0
 
 
 cdef int _front_add(TrianState* s, int x, int y) noexcept nogil:
@@ -130,9 +130,9 @@ cdef int _front_add(TrianState* s, int x, int y) noexcept nogil:
     if v >= 0:
         return -1
     cdef int fi = s.n_front
-    s.fx[fi] = <int16_t>x
-    s.fy[fi] = <int16_t>y
-    s.freq[fi] = 0
+    s.front_x[fi] = <int16_t>x
+    s.front_y[fi] = <int16_t>y
+    s.front_required[fi] = 0
     s.n_front += 1
     _hset(s, x, y, FRONT_BASE + fi)
     return fi
@@ -141,13 +141,13 @@ cdef int _front_add(TrianState* s, int x, int y) noexcept nogil:
 cdef void _front_remove(TrianState* s, int fi) noexcept nogil:
     cdef int last = s.n_front - 1
     if fi != last:
-        s.fx[fi] = s.fx[last]
-        s.fy[fi] = s.fy[last]
-        s.freq[fi] = s.freq[last]
-        _hset(s, s.fx[fi], s.fy[fi], FRONT_BASE + fi)
-    s.fx[last] = 0
-    s.fy[last] = 0
-    s.freq[last] = 0
+        s.front_x[fi] = s.front_x[last]
+        s.front_y[fi] = s.front_y[last]
+        s.front_required[fi] = s.front_required[last]
+        _hset(s, s.front_x[fi], s.front_y[fi], FRONT_BASE + fi)
+    s.front_x[last] = 0
+    s.front_y[last] = 0
+    s.front_required[last] = 0
     s.n_front -= 1
 
 
@@ -160,7 +160,7 @@ cdef inline bint _fits(uint16_t req, uint16_t code) noexcept nogil:
 cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_roots,
                       int* closed_kinds) noexcept nogil:
     # Put a face on frontier cell fi; join the areas; return the number of areas this tile closed.
-    cdef int x = s.fx[fi], y = s.fy[fi], o = _orient(x, y)
+    cdef int x = s.front_x[fi], y = s.front_y[fi], o = _orient(x, y)
     cdef int i = s.n_placed, d, e, t, g, nx, ny, j, ej, gj, sj, node, r, k, n_closed = 0
     cdef int nodes[TR_TILE_NODES]
     cdef int n_nodes = 0
@@ -171,11 +171,11 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
     s.placed[i].face = <uint8_t>face
     s.placed[i].rot = <uint8_t>rot
     s.placed[i].emissary = -1
-    s.placed[i].ship = -1
+    s.placed[i].ship_owner = -1
     _hset(s, x, y, i)
     for k in range(TR_TILE_NODES):
-        s.uf_parent[_node(i, k)] = <int16_t>(_node(i, k))
-        s.uf_open[_node(i, k)] = 0
+        s.part_parent[_node(i, k)] = <int16_t>(_node(i, k))
+        s.area_open_borders[_node(i, k)] = 0
     for d in range(3):
         e = SLOT_EDGE[o][rot][d]
         t = FACE_EDGE[face][e]
@@ -187,25 +187,25 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
             ej = _edge_at(s, j, _opposite(d))
             gj = FACE_GROUP[s.placed[j].face][ej]
             if t == E_SPACE or t == E_PATH:
-                s.uf_open[_find(s, _node(j, gj))] -= 1
+                s.area_open_borders[_find(s, _node(j, gj))] -= 1
                 _union(s, _node(i, g), _node(j, gj))
             if t == E_PATH:
                 sj = _node(j, FACE_SYS_PART[s.placed[j].face][ej])
-                s.uf_open[_find(s, sj)] -= 1
+                s.area_open_borders[_find(s, sj)] -= 1
                 _union(s, _node(i, FACE_SYS_PART[face][e]), sj)
             if t == E_NEBULA:
-                s.uf_open[_find(s, _node(j, K_NEBULA))] -= 1
+                s.area_open_borders[_find(s, _node(j, K_NEBULA))] -= 1
                 _union(s, _node(i, K_NEBULA), _node(j, K_NEBULA))
         else:
             if t == E_SPACE or t == E_PATH:
-                s.uf_open[_find(s, _node(i, g))] += 1
+                s.area_open_borders[_find(s, _node(i, g))] += 1
             if t == E_PATH:
-                s.uf_open[_find(s, _node(i, FACE_SYS_PART[face][e]))] += 1
+                s.area_open_borders[_find(s, _node(i, FACE_SYS_PART[face][e]))] += 1
             if t == E_NEBULA:
-                s.uf_open[_find(s, _node(i, K_NEBULA))] += 1
+                s.area_open_borders[_find(s, _node(i, K_NEBULA))] += 1
             k = _front_add(s, nx, ny)
             if k >= 0:
-                s.freq[k] |= <uint16_t>((t + 1) << (3 * _opposite(d)))
+                s.front_required[k] |= <uint16_t>((t + 1) << (3 * _opposite(d)))
     _mark_exmitter_field(s, i)
     if FACE_FEAT[face] == F_EXTRACTOR:
         _tiles_add(s.extractor_tiles, i)
@@ -231,7 +231,7 @@ cdef int _board_place(TrianState* s, int fi, int face, int rot, int* closed_root
                 n_nodes += 1
     for k in range(n_nodes):
         r = _find(s, nodes[k])
-        if s.uf_open[r] != 0:
+        if s.area_open_borders[r] != 0:
             continue
         for j in range(n_closed):
             if closed_roots[j] == r:
@@ -252,33 +252,33 @@ cdef inline int _area_kind(int part) noexcept nogil:
 cdef inline void _link_neighbours(TrianState* s, int i, int d, int j, bint space, int group) noexcept nogil:
     # the derived neighbour tables of new tile i on side d (j: the placed tile there, or -1); equal
     # edges meet, so outer space on this side is outer space on j's side too
-    s.nb[i][d] = <int8_t>j
-    s.space_nb[i][d] = <int8_t>(j if space else -1)
-    s.side_grp[i][d] = <uint8_t>group
+    s.neighbour[i][d] = <int8_t>j
+    s.space_neighbour[i][d] = <int8_t>(j if space else -1)
+    s.side_space_group[i][d] = <uint8_t>group
     if j >= 0:
-        s.nb[j][_opposite(d)] = <int8_t>i
+        s.neighbour[j][_opposite(d)] = <int8_t>i
         if space:
-            s.space_nb[j][_opposite(d)] = <int8_t>i
+            s.space_neighbour[j][_opposite(d)] = <int8_t>i
 
 
 cdef void _mark_exmitter_field(TrianState* s, int i) noexcept nogil:
     # new tile i: an exmitter's radius is the tile and its edge neighbours (section IX)
     cdef int d, j
-    s.exm_field[i] = 0
+    s.exmitter_radius[i] = 0
     for d in range(3):
-        j = s.nb[i][d]
+        j = s.neighbour[i][d]
         if FACE_FEAT[s.placed[i].face] == F_EXMITTER:
-            s.exm_field[i] = 1
+            s.exmitter_radius[i] = 1
             if j >= 0:
-                s.exm_field[j] = 1
+                s.exmitter_radius[j] = 1
         elif j >= 0 and FACE_FEAT[s.placed[j].face] == F_EXMITTER:
-            s.exm_field[i] = 1
+            s.exmitter_radius[i] = 1
 
 
 cdef void _board_reset(TrianState* s) noexcept nogil:
     s.n_placed = 0
     s.n_front = 0
     _pieces_reset(s)
-    memset(s.hkey, 0, sizeof(s.hkey))
-    memset(s.hval, 0, sizeof(s.hval))
+    memset(s.cell_key, 0, sizeof(s.cell_key))
+    memset(s.cell_value, 0, sizeof(s.cell_value))
     _front_add(s, 0, 0)     # the first tile goes anywhere: call that place the origin

@@ -34,7 +34,7 @@ STATION_IDS = (None, "research", "space")                        # TrianPlaced.s
 SHIP_IDS = (None, "corvette", "rogue", "supreme_priestess")      # TrianPlaced.ship_kind
 AREA_IDS = ("nebula", "system", "space")
 CAUSE_IDS = ("closed", "unblocked")
-AFTER_EVENTS_IDS = ("phase3", "end_turn")                        # TrianState.ev_return
+AFTER_EVENTS_IDS = ("phase3", "end_turn")                        # TrianState.events_end_turn
 STEP_IDS = {STEP_GATHER: "minerals_gatherer", STEP_MINION: "slave_minion",
             STEP_PR_GAIN: "priestess_minerals", STEP_PR_FIX: "priestess_fix", STEP_DIVINE: "divine_help",
             STEP_DIVINE_TO: "divine_help_destination", STEP_ADAPT: "adaptation"}
@@ -66,7 +66,7 @@ _BATTLE_SEAT_KEYS = ("seat", "bonus", "die", "rerolls", "warcry")
 MAX_TURN = 100000
 MAX_CREDITS = 1000000
 MAX_PHASE3_ACTIONS = 99
-MAX_AREA_VALUE = 32767          # int16 ev_credits
+MAX_AREA_VALUE = 32767          # int16 event_credits
 MAX_BATTLE_BONUS = 99
 ALL_TOKENS = TOKENS_PLUS + TOKENS_REROLL
 
@@ -125,7 +125,7 @@ cdef dict _stack_json(const TrianState* s, int k, bint full):
     cdef int i
     out = {"size": s.stack_len[k], "top_face": _face_json(s.stack_top_face[k])}
     if full:
-        out["tiles"] = [{"tile": s.stack_tile[k][i], "side_up": s.stack_up[k][i]}
+        out["tiles"] = [{"tile": s.stack_tile[k][i], "side_up": s.stack_side_up[k][i]}
                         for i in range(s.stack_len[k])]
     return out
 
@@ -134,7 +134,7 @@ cdef object _hand_json(const TrianState* s):
     if s.drawn_face == TR_UNKNOWN:
         return None
     return {"stack": s.drawn_stack, "face_up": FACE_NAMES[s.drawn_face],
-            "tile": _maybe(s.drawn_tile, TR_UNKNOWN), "side_up": _maybe(s.drawn_up, TR_UNKNOWN)}
+            "tile": _maybe(s.drawn_tile, TR_UNKNOWN), "side_up": _maybe(s.drawn_side_up, TR_UNKNOWN)}
 
 
 cdef dict _placed_json(const TrianState* s, int i):
@@ -144,18 +144,19 @@ cdef dict _placed_json(const TrianState* s, int i):
         emissary = {"seat": t.emissary, "unit": UNIT_IDS[t.unit], "station": STATION_IDS[t.station]}
     ship = None
     if t.ship_kind != 0:
-        ship = {"seat": t.ship, "kind": SHIP_IDS[t.ship_kind], "arrived_this_turn": bool(t.ship_new),
-                "mined_this_turn": bool(t.rogue_used)}
+        ship = {"seat": t.ship_owner, "kind": SHIP_IDS[t.ship_kind],
+                "arrived_this_turn": bool(t.ship_arrived),
+                "mined_this_turn": bool(t.rogue_mined)}
     return {"x": t.x, "y": t.y, "tile": _maybe(t.tile, TR_UNKNOWN), "side": _maybe(t.side, TR_UNKNOWN),
-            "face": FACE_NAMES[t.face], "face_when_drawn": FACE_NAMES[t.up_face], "rotation": t.rot,
+            "face": FACE_NAMES[t.face], "face_when_drawn": FACE_NAMES[t.face_when_drawn], "rotation": t.rot,
             "placer": t.placer, "emissary": emissary, "ship": ship}
 
 
 cdef dict _nebula_json(const TrianState* s, int k):
     # a union-find root is the smallest node of its area, a node of the area's first tile
-    out = _cell(s, _node_tile(s.neb_root[k]))
-    out["minerals"] = _minerals_json(s.neb_minerals[k])
-    out["gained_this_turn"] = s.neb_gained[k]
+    out = _cell(s, _node_tile(s.nebula_root[k]))
+    out["minerals"] = _minerals_json(s.nebula_minerals[k])
+    out["gained_this_turn"] = s.nebula_gained[k]
     return out
 
 
@@ -165,15 +166,16 @@ cdef dict _player_json(const TrianState* s, int p):
     return {
         "credits": pl.credits,
         "minerals": _minerals_json(pl.minerals),
-        "supply": {"emissaries": pl.emissaries, "research_stations": pl.research, "space_stations": pl.space,
+        "supply": {"emissaries": pl.emissaries, "research_stations": pl.research_stations,
+                   "space_stations": pl.space_stations,
                    "corvettes": pl.corvettes, "rogues": pl.rogues},
-        "combat_tokens": {"count": pl.tok_count, "plus": _maybe(pl.tok_plus, TR_HIDDEN)},
-        "declared_tokens": {"count": pl.decl_count, "plus": _maybe(pl.decl_plus, TR_HIDDEN)},
+        "combat_tokens": {"count": pl.tokens_held, "plus": _maybe(pl.tokens_plus, TR_HIDDEN)},
+        "declared_tokens": {"count": pl.declared_tokens, "plus": _maybe(pl.declared_plus, TR_HIDDEN)},
         "race": RACE_NAMES[r] if r >= 0 else None,
         "racial_skills": [SKILL_NAMES[r][k] for k in range(RACE_SKILLS) if r >= 0 and (pl.skills >> k) & 1],
         "universal_skills": [UNIVERSAL_NAMES[u] for u in range(3) if (pl.skills >> (U_BIT + u)) & 1],
-        "special_tokens": [dict(_cell(s, pl.tok_at[k]), slot=k)
-                           for k in range(4) if pl.tok_at[k] != TR_UNKNOWN],
+        "special_tokens": [dict(_cell(s, pl.special_tile[k]), slot=k)
+                           for k in range(4) if pl.special_tile[k] != TR_UNKNOWN],
     }
 
 
@@ -192,10 +194,10 @@ cdef dict _this_turn_json(const TrianState* s):
 
 cdef object _events_json(const TrianState* s):
     cdef int k
-    if not s.ev_pending:
+    if not s.events_pending:
         return None
-    return {"areas": [_area_json(s, s.ev_root[k], s.ev_kind[k]) for k in range(s.ev_n)],
-            "resolved": s.ev_pos, "then": AFTER_EVENTS_IDS[s.ev_return], "value": s.ev_credits}
+    return {"areas": [_area_json(s, s.event_root[k], s.event_kind[k]) for k in range(s.events_count)],
+            "resolved": s.events_next, "then": AFTER_EVENTS_IDS[s.events_end_turn], "value": s.event_credits}
 
 
 cdef dict _area_json(const TrianState* s, int root, int kind):
@@ -238,11 +240,12 @@ cdef object _battle_json(const TrianState* s):
     if s.mode != M_DECLARE and s.mode != M_REROLL and s.mode != M_SEND_HOME:
         return None
     seats = []
-    for k in range(s.b_n):
-        p = s.b_order[k]
-        seats.append({"seat": p, "bonus": s.b_bonus[p], "die": s.b_dice[p], "rerolls": s.b_rerolls[p],
-                      "warcry": bool((s.b_warcry >> p) & 1)})
-    return {"seats": seats, "acting": s.b_pos}
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
+        seats.append({"seat": p, "bonus": s.battle_bonus[p], "die": s.battle_roll[p],
+                      "rerolls": s.battle_rerolls[p],
+                      "warcry": bool((s.battle_warcry >> p) & 1)})
+    return {"seats": seats, "acting": s.battle_turn}
 
 
 cdef object _send_home_json(const TrianState* s):
@@ -251,23 +254,23 @@ cdef object _send_home_json(const TrianState* s):
     cdef int k, p
     if s.mode != M_SEND_HOME:
         return None
-    seats = [s.b_order[k] for k in range(s.b_n) if (s.sh_seats >> s.b_order[k]) & 1]
-    return {"winner": None if s.sh_winner < 0 else s.sh_winner, "seats": seats}
+    seats = [s.battle_order[k] for k in range(s.battle_size) if (s.send_home_seats >> s.battle_order[k]) & 1]
+    return {"winner": None if s.send_home_winner < 0 else s.send_home_winner, "seats": seats}
 
 
 cdef object _take_back_json(const TrianState* s):
     # after the first emissary taken back: the tile it left; only later tiles are offered (section 7)
-    if s.mode != M_TAKEBACK or s.tb_next == 0:
+    if s.mode != M_TAKEBACK or s.takeback_next == 0:
         return None
-    return {"after": _cell(s, s.tb_next - 1)}
+    return {"after": _cell(s, s.takeback_next - 1)}
 
 
 cdef object _ship_battle_json(const TrianState* s):
-    if not s.sb_on:
+    if not s.ship_battle_on:
         return None
     # no clash is on while the attacker picks its target
-    defender = None if s.mode == M_SHIP_TARGET else _cell(s, s.sb_def)
-    return {"attacker": _cell(s, s.sb_att), "defender": defender}
+    defender = None if s.mode == M_SHIP_TARGET else _cell(s, s.ship_battle_target)
+    return {"attacker": _cell(s, s.ship_battle_attacker), "defender": defender}
 
 
 cdef object _racial_step_json(const TrianState* s):
@@ -411,7 +414,7 @@ cdef void _set_defaults(TrianState* s) noexcept:
     # what a fact left out means ("none"), as trian_init writes it
     cdef int p
     s.drawn_tile = TR_UNKNOWN
-    s.drawn_up = TR_UNKNOWN
+    s.drawn_side_up = TR_UNKNOWN
     s.drawn_face = TR_UNKNOWN
     s.drawn_stack = TR_UNKNOWN
     s.stack_top_face[0] = TR_UNKNOWN
@@ -419,10 +422,10 @@ cdef void _set_defaults(TrianState* s) noexcept:
     s.new_tile = TR_UNKNOWN
     s.mission_tile = TR_UNKNOWN
     for p in range(MAX_PLAYERS):
-        s.b_order[p] = -1
+        s.battle_order[p] = -1
     for p in range(s.params.num_players):
         s.players[p].race = TR_UNKNOWN
-        memset(s.players[p].tok_at, TR_UNKNOWN, sizeof(s.players[p].tok_at))
+        memset(s.players[p].special_tile, TR_UNKNOWN, sizeof(s.players[p].special_tile))
 
 
 cdef int _load_galaxy(TrianState* s, object value) except -1:
@@ -443,7 +446,7 @@ cdef int _load_galaxy(TrianState* s, object value) except -1:
         fi = _lookup(s, x, y) - FRONT_BASE
         if fi < 0:
             raise StateFormatError(f"field '{where}': ({x}, {y}) does not touch the galaxy or is taken")
-        if not _fits(s.freq[fi], OCODE[face][_orient(x, y)][rot]):
+        if not _fits(s.front_required[fi], OCODE[face][_orient(x, y)][rot]):
             raise StateFormatError(f"field '{where}': its borders do not match its neighbours")
         _board_place(s, fi, face, rot, roots, kinds)
         _load_placed(s, i, t, where)
@@ -452,7 +455,7 @@ cdef int _load_galaxy(TrianState* s, object value) except -1:
 
 cdef int _load_placed(TrianState* s, int i, dict t, str where) except -1:
     cdef TrianPlaced* placed = &s.placed[i]
-    placed.up_face = _face(t["face_when_drawn"], where + ".face_when_drawn")
+    placed.face_when_drawn = _face(t["face_when_drawn"], where + ".face_when_drawn")
     placed.placer = _seat(t["placer"], where + ".placer", s)
     placed.tile = TR_UNKNOWN if t["tile"] is None else _integer(t["tile"], where + ".tile", 0, TR_TILES - 1)
     placed.side = TR_UNKNOWN if t["side"] is None else _integer(t["side"], where + ".side", 0, 1)
@@ -465,8 +468,8 @@ cdef int _load_placed(TrianState* s, int i, dict t, str where) except -1:
         ship = _object(t["ship"], where + ".ship", ("seat", "kind", "arrived_this_turn", "mined_this_turn"))
         _put_ship(s, i, _seat(ship["seat"], where + ".ship.seat", s),
                   1 + _named(ship["kind"], where + ".ship.kind", SHIP_IDS[1:]))
-        placed.ship_new = _flag(ship["arrived_this_turn"], where + ".ship.arrived_this_turn")
-        placed.rogue_used = _flag(ship["mined_this_turn"], where + ".ship.mined_this_turn")
+        placed.ship_arrived = _flag(ship["arrived_this_turn"], where + ".ship.arrived_this_turn")
+        placed.rogue_mined = _flag(ship["mined_this_turn"], where + ".ship.mined_this_turn")
     return 0
 
 
@@ -483,13 +486,13 @@ cdef int _load_stacks(TrianState* s, object value, bint full) except -1:
             s.stack_top_face[k] = _face(d["top_face"], where + ".top_face")
         if not full:
             memset(s.stack_tile[k], TR_UNKNOWN, size)
-            memset(s.stack_up[k], TR_UNKNOWN, size)
+            memset(s.stack_side_up[k], TR_UNKNOWN, size)
             continue
         tiles = _array(d["tiles"], where + ".tiles", size, size)
         for i in range(size):
             entry = _object(tiles[i], f"{where}.tiles[{i}]", ("tile", "side_up"))
             s.stack_tile[k][i] = _integer(entry["tile"], f"{where}.tiles[{i}].tile", 0, TR_TILES - 1)
-            s.stack_up[k][i] = _integer(entry["side_up"], f"{where}.tiles[{i}].side_up", 0, 1)
+            s.stack_side_up[k][i] = _integer(entry["side_up"], f"{where}.tiles[{i}].side_up", 0, 1)
     return 0
 
 
@@ -502,7 +505,7 @@ cdef int _load_hand(TrianState* s, object value) except -1:
     if d["tile"] is not None:
         s.drawn_tile = _integer(d["tile"], "state.hand.tile", 0, TR_TILES - 1)
     if d["side_up"] is not None:
-        s.drawn_up = _integer(d["side_up"], "state.hand.side_up", 0, 1)
+        s.drawn_side_up = _integer(d["side_up"], "state.hand.side_up", 0, 1)
     return 0
 
 
@@ -526,11 +529,11 @@ cdef int _load_nebulas(TrianState* s, object value) except -1:
         if not FACE_HAS_NEB[s.placed[i].face]:
             raise StateFormatError(f"field '{where}': the tile there has no nebula part")
         root = _cfind(s, _node(i, K_NEBULA))
-        if s.uf_open[root] != 0:
+        if s.area_open_borders[root] != 0:
             raise StateFormatError(f"field '{where}': that nebula is not closed")
-        s.neb_root[k] = <int16_t>root
-        _load_minerals(s.neb_minerals[k], d["minerals"], where + ".minerals")
-        s.neb_gained[k] = _integer(d["gained_this_turn"], where + ".gained_this_turn", 0, 2)
+        s.nebula_root[k] = <int16_t>root
+        _load_minerals(s.nebula_minerals[k], d["minerals"], where + ".minerals")
+        s.nebula_gained[k] = _integer(d["gained_this_turn"], where + ".gained_this_turn", 0, 2)
     s.n_nebulas = len(nebulas)
     return 0
 
@@ -550,16 +553,17 @@ cdef int _load_player(TrianState* s, int p, object value, str where) except -1:
     _load_minerals(pl.minerals, d["minerals"], where + ".minerals")
     supply = _object(d["supply"], where + ".supply", _SUPPLY_KEYS)
     pl.emissaries = _integer(supply["emissaries"], where + ".supply.emissaries", 0, PIECES[2][0])
-    pl.research = _integer(supply["research_stations"], where + ".supply.research_stations", 0, PIECES[2][1])
-    pl.space = _integer(supply["space_stations"], where + ".supply.space_stations", 0, PIECES[2][2])
+    pl.research_stations = _integer(supply["research_stations"], where + ".supply.research_stations", 0,
+                                    PIECES[2][1])
+    pl.space_stations = _integer(supply["space_stations"], where + ".supply.space_stations", 0, PIECES[2][2])
     pl.corvettes = _integer(supply["corvettes"], where + ".supply.corvettes", 0, SETUP_SHIPS[0])
     pl.rogues = _integer(supply["rogues"], where + ".supply.rogues", 0, SETUP_SHIPS[1])
     count, plus = _load_tokens(d["combat_tokens"], where + ".combat_tokens")
-    pl.tok_count = count
-    pl.tok_plus = plus
+    pl.tokens_held = count
+    pl.tokens_plus = plus
     count, plus = _load_tokens(d["declared_tokens"], where + ".declared_tokens")
-    pl.decl_count = count
-    pl.decl_plus = plus
+    pl.declared_tokens = count
+    pl.declared_plus = plus
     _load_race(pl, d, where)
     _load_special_tokens(s, pl, d["special_tokens"], where + ".special_tokens")
     return 0
@@ -604,9 +608,9 @@ cdef int _load_special_tokens(const TrianState* s, TrianPlayer* pl, object value
     for j in range(len(tokens)):
         d = _object(tokens[j], f"{where}[{j}]", ("slot", "x", "y"))
         slot = _integer(d["slot"], f"{where}[{j}].slot", 0, 3)
-        if pl.tok_at[slot] != TR_UNKNOWN:
+        if pl.special_tile[slot] != TR_UNKNOWN:
             raise StateFormatError(f"field '{where}': slot {slot} is named twice")
-        pl.tok_at[slot] = _tile_at(s, d, f"{where}[{j}]")
+        pl.special_tile[slot] = _tile_at(s, d, f"{where}[{j}]")
     return 0
 
 
@@ -641,11 +645,11 @@ cdef int _load_events(TrianState* s, object value) except -1:
     areas = _array(d["areas"], "state.events.areas", 1, TR_EVENTS)
     for k in range(len(areas)):
         _load_area(s, k, areas[k], f"state.events.areas[{k}]")
-    s.ev_n = len(areas)
-    s.ev_pos = _integer(d["resolved"], "state.events.resolved", 0, len(areas) - 1)
-    s.ev_return = _named(d["then"], "state.events.then", AFTER_EVENTS_IDS)
-    s.ev_credits = _integer(d["value"], "state.events.value", 0, MAX_AREA_VALUE)
-    s.ev_pending = 1
+    s.events_count = len(areas)
+    s.events_next = _integer(d["resolved"], "state.events.resolved", 0, len(areas) - 1)
+    s.events_end_turn = _named(d["then"], "state.events.then", AFTER_EVENTS_IDS)
+    s.event_credits = _integer(d["value"], "state.events.value", 0, MAX_AREA_VALUE)
+    s.events_pending = 1
     return 0
 
 
@@ -678,10 +682,10 @@ cdef int _load_area(TrianState* s, int k, object value, str where) except -1:
         node = _node(i, K_SYSTEM)
     if cause == 1 and area == 2:
         raise StateFormatError(f"field '{where}': an unblocking is fought over a nebula or a system")
-    s.ev_root[k] = <int16_t>_cfind(s, node)
-    if s.uf_open[s.ev_root[k]] != 0:
+    s.event_root[k] = <int16_t>_cfind(s, node)
+    if s.area_open_borders[s.event_root[k]] != 0:
         raise StateFormatError(f"field '{where}': that area is not closed")
-    s.ev_kind[k] = AREA_UNBLOCKED if cause == 1 else (AREA_NEBULA, AREA_SYSTEM, AREA_SPACE)[area]
+    s.event_kind[k] = AREA_UNBLOCKED if cause == 1 else (AREA_NEBULA, AREA_SYSTEM, AREA_SPACE)[area]
     return 0
 
 
@@ -696,17 +700,17 @@ cdef int _load_battle(TrianState* s, object value) except -1:
         where = f"state.battle.seats[{k}]"
         e = _object(seats[k], where, _BATTLE_SEAT_KEYS)
         p = _seat(e["seat"], where + ".seat", s)
-        if s.b_n and p in [s.b_order[j] for j in range(s.b_n)]:
+        if s.battle_size and p in [s.battle_order[j] for j in range(s.battle_size)]:
             raise StateFormatError(f"field '{where}.seat': seat {p} is in the battle twice")
-        s.b_order[k] = p
-        s.b_n = k + 1
-        s.b_bonus[p] = _integer(e["bonus"], where + ".bonus", 0, MAX_BATTLE_BONUS)
-        s.b_dice[p] = _integer(e["die"], where + ".die", 0, 6)
-        s.b_rerolls[p] = _integer(e["rerolls"], where + ".rerolls", 0, 3)
+        s.battle_order[k] = p
+        s.battle_size = k + 1
+        s.battle_bonus[p] = _integer(e["bonus"], where + ".bonus", 0, MAX_BATTLE_BONUS)
+        s.battle_roll[p] = _integer(e["die"], where + ".die", 0, 6)
+        s.battle_rerolls[p] = _integer(e["rerolls"], where + ".rerolls", 0, 3)
         if _flag(e["warcry"], where + ".warcry"):
-            s.b_warcry |= <uint8_t>(1 << p)
-    s.b_pos = _integer(d["acting"], "state.battle.acting", 0, len(seats) - 1)
-    s.b_stage = 2 if s.mode == M_REROLL else (0 if s.mode == M_SEND_HOME else 1)
+            s.battle_warcry |= <uint8_t>(1 << p)
+    s.battle_turn = _integer(d["acting"], "state.battle.acting", 0, len(seats) - 1)
+    s.battle_stage = 2 if s.mode == M_REROLL else (0 if s.mode == M_SEND_HOME else 1)
     return 0
 
 
@@ -714,7 +718,7 @@ cdef int _load_take_back(TrianState* s, object value) except -1:
     if value is None:
         return 0
     d = _object(value, "state.take_back", ("after",))
-    s.tb_next = <uint8_t>(_cell_at(s, d["after"], "state.take_back.after") + 1)
+    s.takeback_next = <uint8_t>(_cell_at(s, d["after"], "state.take_back.after") + 1)
     return 0
 
 
@@ -725,15 +729,15 @@ cdef int _load_send_home(TrianState* s, object value) except -1:
         return 0
     d = _object(value, "state.send_home", ("winner", "seats"))
     if d["winner"] is not None:
-        s.sh_winner = _seat(d["winner"], "state.send_home.winner", s)
+        s.send_home_winner = _seat(d["winner"], "state.send_home.winner", s)
     else:
-        s.sh_winner = -1
+        s.send_home_winner = -1
     seats = _array(d["seats"], "state.send_home.seats", 1, s.params.num_players)
     for k in range(len(seats)):
         p = _seat(seats[k], f"state.send_home.seats[{k}]", s)
-        if (s.sh_seats >> p) & 1:
+        if (s.send_home_seats >> p) & 1:
             raise StateFormatError(f"field 'state.send_home.seats[{k}]': seat {p} is named twice")
-        s.sh_seats |= <uint8_t>(1 << p)
+        s.send_home_seats |= <uint8_t>(1 << p)
     return 0
 
 
@@ -741,12 +745,12 @@ cdef int _load_ship_battle(TrianState* s, object value) except -1:
     if value is None:
         return 0
     d = _object(value, "state.ship_battle", ("attacker", "defender"))
-    s.sb_on = 1
-    s.sb_att = _cell_at(s, d["attacker"], "state.ship_battle.attacker")
+    s.ship_battle_on = 1
+    s.ship_battle_attacker = _cell_at(s, d["attacker"], "state.ship_battle.attacker")
     if (s.mode == M_SHIP_TARGET) != (d["defender"] is None):
         raise StateFormatError("field 'state.ship_battle.defender': a defender exactly while a clash is on")
     if d["defender"] is not None:
-        s.sb_def = _cell_at(s, d["defender"], "state.ship_battle.defender")
+        s.ship_battle_target = _cell_at(s, d["defender"], "state.ship_battle.defender")
     return 0
 
 
@@ -824,7 +828,7 @@ cdef object _check_state(const TrianState* s, int observer):
 cdef bint _resolving_area(const TrianState* s) noexcept:
     # a decision about the queued area at events.resolved waits: take back, or an emissary battle
     return s.mode == M_TAKEBACK or s.mode == M_SEND_HOME or \
-        ((s.mode == M_DECLARE or s.mode == M_REROLL) and not s.sb_on)
+        ((s.mode == M_DECLARE or s.mode == M_REROLL) and not s.ship_battle_on)
 
 
 cdef object _check_phase(const TrianState* s):
@@ -837,20 +841,21 @@ cdef object _check_phase(const TrianState* s):
         return "phase2_draw needs a tile in a stack"
     if s.mode == M_END and (s.stack_len[0] or s.stack_len[1]):
         return "the game is over only once both stacks are empty"
-    if battle != (s.b_n > 0):
+    if battle != (s.battle_size > 0):
         return "a battle is fought exactly in battle_declare, battle_reroll and send_home"
-    if (s.mode == M_SEND_HOME) != (s.sh_seats != 0) or (s.mode != M_SEND_HOME and s.sh_winner != 0):
+    if (s.mode == M_SEND_HOME) != (s.send_home_seats != 0) or \
+            (s.mode != M_SEND_HOME and s.send_home_winner != 0):
         return "send_home is set exactly in the phase send_home"
-    if s.tb_next and (s.mode != M_TAKEBACK or not _takeback_offers_a_tile(s)):
+    if s.takeback_next and (s.mode != M_TAKEBACK or not _takeback_offers_a_tile(s)):
         return "take_back.after is set only in take_back, with a later emissary of the closer to choose"
-    if s.mode == M_SEND_HOME and s.sb_on:
+    if s.mode == M_SEND_HOME and s.ship_battle_on:
         return "emissaries are sent home after an emissary clash, never in a ship battle"
-    if resolving and not s.ev_pending:
+    if resolving and not s.events_pending:
         return "take_back and an emissary battle need an area being resolved (events)"
-    if not resolving and (s.ev_return or s.ev_credits):
+    if not resolving and (s.events_end_turn or s.event_credits):
         return "events.then is end_turn and events.value is set only while an area is being resolved"
     divine_help = s.mode == M_RACE and STEP_DIVINE <= s.race_step <= STEP_DIVINE_TO
-    if (s.mode == M_SHIP_TARGET or divine_help) != bool(s.sb_on) and not battle:
+    if (s.mode == M_SHIP_TARGET or divine_help) != bool(s.ship_battle_on) and not battle:
         return "a ship battle goes with ship_target, a clash or a Divine help step, and they with it"
     return None
 
@@ -905,11 +910,11 @@ cdef object _check_stack(const TrianState* s, int k, bint full, set seen):
         err = _note(seen, full, t, True, f"stacks[{k}].tiles[{i}]")
         if err:
             return err
-        if t != TR_UNKNOWN and FACE_SPECIAL[TILE_FACE[t][s.stack_up[k][i]]]:
+        if t != TR_UNKNOWN and FACE_SPECIAL[TILE_FACE[t][s.stack_side_up[k][i]]]:
             return f"stacks[{k}].tiles[{i}]: a special side is never face up in a stack"
     if n:
         t = s.stack_tile[k][n - 1]
-        top = TILE_FACE[t][s.stack_up[k][n - 1]] if t != TR_UNKNOWN else s.stack_top_face[k]
+        top = TILE_FACE[t][s.stack_side_up[k][n - 1]] if t != TR_UNKNOWN else s.stack_top_face[k]
         if top == TR_UNKNOWN or FACE_SPECIAL[top]:
             return f"stacks[{k}].top_face: the face up on a stack is public and never special"
     if s.stack_top_face[k] != top:
@@ -924,9 +929,9 @@ cdef object _check_hand(const TrianState* s, int observer, set seen):
         return err
     if FACE_SPECIAL[s.drawn_face]:
         return "hand.face_up: a special side is never face up in a stack"
-    if t != TR_UNKNOWN and (s.drawn_up == TR_UNKNOWN or TILE_FACE[t][s.drawn_up] != s.drawn_face):
+    if t != TR_UNKNOWN and (s.drawn_side_up == TR_UNKNOWN or TILE_FACE[t][s.drawn_side_up] != s.drawn_face):
         return "hand.face_up does not match the tile and side up"
-    if t == TR_UNKNOWN and s.drawn_up != TR_UNKNOWN:
+    if t == TR_UNKNOWN and s.drawn_side_up != TR_UNKNOWN:
         return "hand.side_up is known only with the tile"
     return None
 
@@ -937,10 +942,10 @@ cdef object _check_placed_tile(const TrianState* s, int i, int observer, set see
     err = _note(seen, observer < 0, t, p.placer != observer, f"galaxy[{i}]")
     if err:
         return err
-    if FACE_SPECIAL[p.up_face]:
+    if FACE_SPECIAL[p.face_when_drawn]:
         return f"galaxy[{i}].face_when_drawn: a special side is never face up in a stack"
     if t != TR_UNKNOWN and (p.side == TR_UNKNOWN or TILE_FACE[t][p.side] != p.face
-                            or not _tile_fits(t, p.up_face, p.face)):
+                            or not _tile_fits(t, p.face_when_drawn, p.face)):
         return f"galaxy[{i}]: its faces do not match tile {t}"
     if t == TR_UNKNOWN and p.side != TR_UNKNOWN:
         return f"galaxy[{i}]: the side is known only with the tile"
@@ -957,7 +962,7 @@ cdef object _check_units(const TrianState* s):
             return f"galaxy[{i}]: an emissary cannot stand on this face"
         if p.ship_kind and not _has_space(p.face):
             return f"galaxy[{i}]: a ship needs outer space"
-        if p.rogue_used and p.ship_kind != SHIP_ROGUE:
+        if p.rogue_mined and p.ship_kind != SHIP_ROGUE:
             return f"galaxy[{i}]: only a Rogue mines"
     return None
 
@@ -974,14 +979,15 @@ cdef object _check_pieces(const TrianState* s):
                 em += t.unit == 0       # racial tokens acting as emissaries are not counted
                 research += t.station >= 1
                 space += t.station >= 2
-            if t.ship == p:
+            if t.ship_owner == p:
                 corvettes += t.ship_kind == SHIP_CORVETTE
                 rogues += t.ship_kind == SHIP_ROGUE
         ships = SETUP_SHIPS if s.params.variant >= V_SHIPS else (0, 0)
         if corvettes + s.players[p].corvettes != ships[0] or rogues + s.players[p].rogues != ships[1]:
             return f"player {p}: ships do not add up"
-        if em + s.players[p].emissaries != PIECES[n][0] or research + s.players[p].research != PIECES[n][1] \
-                or space + s.players[p].space != PIECES[n][2]:
+        if em + s.players[p].emissaries != PIECES[n][0] or \
+                research + s.players[p].research_stations != PIECES[n][1] \
+                or space + s.players[p].space_stations != PIECES[n][2]:
             return f"player {p}: emissaries or stations do not add up"
     return None
 
@@ -991,14 +997,14 @@ cdef object _check_tokens(const TrianState* s, int observer):
     # declared tokens exist only in a battle, for its seats
     cdef int p, n = s.params.num_players, held = 0, plus = 0, rerolls = 0
     cdef const TrianPlayer* pl
-    battle_seats = {s.b_order[k] for k in range(s.b_n)}
+    battle_seats = {s.battle_order[k] for k in range(s.battle_size)}
     for p in range(n):
         pl = &s.players[p]
-        held += pl.tok_count + pl.decl_count
-        if pl.decl_count and p not in battle_seats:
+        held += pl.tokens_held + pl.declared_tokens
+        if pl.declared_tokens and p not in battle_seats:
             return f"player {p}: declared tokens exist only in a battle the seat fights"
-        for name, count, kind in (("combat_tokens", pl.tok_count, pl.tok_plus),
-                                  ("declared_tokens", pl.decl_count, pl.decl_plus)):
+        for name, count, kind in (("combat_tokens", pl.tokens_held, pl.tokens_plus),
+                                  ("declared_tokens", pl.declared_tokens, pl.declared_plus)):
             if kind == TR_HIDDEN:
                 if observer < 0 or p == observer:
                     return f"player {p}: {name}.plus must be known here"
@@ -1021,7 +1027,7 @@ cdef object _check_minerals(const TrianState* s):
         for p in range(s.params.num_players):
             amount += s.players[p].minerals[c]
         for k in range(s.n_nebulas):
-            amount += s.neb_minerals[k][c]
+            amount += s.nebula_minerals[k][c]
         if amount != MINERALS_PER_COLOR:
             return f"{COLOR_NAMES[c]} minerals add up to {amount}, expected {MINERALS_PER_COLOR}"
     return None
@@ -1031,7 +1037,7 @@ cdef object _check_nebulas(const TrianState* s):
     cdef int k, j
     for k in range(s.n_nebulas):
         for j in range(k):
-            if s.neb_root[j] == s.neb_root[k]:
+            if s.nebula_root[j] == s.nebula_root[k]:
                 return f"nebulas[{j}] and nebulas[{k}] are one nebula"
     return None
 
@@ -1046,20 +1052,20 @@ cdef object _check_events(const TrianState* s):
     # queued areas wait once each; the one being resolved is one a decision can be about
     cdef int k, j, kind
     cdef bint resolving = _resolving_area(s)
-    if not s.ev_pending:
+    if not s.events_pending:
         return None
-    for k in range(s.ev_pos, s.ev_n):
-        for j in range(s.ev_pos, k):
-            if s.ev_root[j] == s.ev_root[k]:
+    for k in range(s.events_next, s.events_count):
+        for j in range(s.events_next, k):
+            if s.event_root[j] == s.event_root[k]:
                 return f"events.areas[{j}] and [{k}] are one area waiting twice"
         # a nebula gets its minerals (its entry in nebulas) when its resolution starts
-        started = k == s.ev_pos and resolving
-        if not started and s.ev_kind[k] == AREA_NEBULA and _nebula_record(s, s.ev_root[k]) >= 0:
+        started = k == s.events_next and resolving
+        if not started and s.event_kind[k] == AREA_NEBULA and _nebula_record(s, s.event_root[k]) >= 0:
             return f"events.areas[{k}]: that nebula closed before (it is in nebulas)"
-    kind = s.ev_kind[s.ev_pos]
+    kind = s.event_kind[s.events_next]
     if s.mode == M_TAKEBACK and kind != AREA_NEBULA and kind != AREA_SYSTEM:
         return "take_back follows the closing of a nebula or a system"
-    if (s.mode == M_DECLARE or s.mode == M_REROLL or s.mode == M_SEND_HOME) and not s.sb_on \
+    if (s.mode == M_DECLARE or s.mode == M_REROLL or s.mode == M_SEND_HOME) and not s.ship_battle_on \
             and kind == AREA_SPACE:
         return "outer space is never fought over"
     return None
@@ -1068,26 +1074,26 @@ cdef object _check_events(const TrianState* s):
 cdef object _check_battle(const TrianState* s):
     cdef int k, p, tiles, ext, st
     cdef int units[MAX_PLAYERS]
-    if s.b_n == 0:
+    if s.battle_size == 0:
         return None
-    for k in range(s.b_n):
-        p = s.b_order[k]
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
         if s.mode == M_REROLL:
-            if not 1 <= s.b_dice[p] <= 6:
+            if not 1 <= s.battle_roll[p] <= 6:
                 return f"battle.seats[{k}]: a die shows 1 to 6 once rolled"
-            if s.b_rerolls[p] > s.players[p].decl_count - s.players[p].decl_plus:
+            if s.battle_rerolls[p] > s.players[p].declared_tokens - s.players[p].declared_plus:
                 return f"battle.seats[{k}]: more rerolls than reroll tokens declared"
-        elif s.b_dice[p] or s.b_rerolls[p]:
+        elif s.battle_roll[p] or s.battle_rerolls[p]:
             return f"battle.seats[{k}]: no die is rolled before every seat declared"
-    if s.mode == M_REROLL and s.b_rerolls[s.b_order[s.b_pos]] == 0:
+    if s.mode == M_REROLL and s.battle_rerolls[s.battle_order[s.battle_turn]] == 0:
         return "battle.acting: the seat to reroll has no reroll left"
-    if s.sb_on:
+    if s.ship_battle_on:
         return None       # a ship clash: _check_ship_battle checks its seats
-    _area_census(s, s.ev_root[s.ev_pos], &tiles, &ext, units, &st)
-    for k in range(s.b_n):
-        p = s.b_order[k]
+    _area_census(s, s.event_root[s.events_next], &tiles, &ext, units, &st)
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
         # after a clash a seat may have sent its last emissary home already (send_home)
-        if units[p] == 0 and not (s.mode == M_SEND_HOME and not (s.sh_seats >> p) & 1):
+        if units[p] == 0 and not (s.mode == M_SEND_HOME and not (s.send_home_seats >> p) & 1):
             return f"battle.seats[{k}]: that seat has no emissary in the area fought over"
     return None
 
@@ -1099,17 +1105,18 @@ cdef object _check_send_home(const TrianState* s):
     cdef int k, p, first = -1
     if s.mode != M_SEND_HOME:
         return None
-    seats = {s.b_order[k] for k in range(s.b_n)}
-    if s.sh_winner >= 0 and (s.sh_winner not in seats or (s.sh_seats >> s.sh_winner) & 1):
+    seats = {s.battle_order[k] for k in range(s.battle_size)}
+    if s.send_home_winner >= 0 and \
+            (s.send_home_winner not in seats or (s.send_home_seats >> s.send_home_winner) & 1):
         return "send_home.winner: the winner fights the battle and sends none of its own home"
     for p in range(s.params.num_players):
-        if not (s.sh_seats >> p) & 1:
+        if not (s.send_home_seats >> p) & 1:
             continue
         if p not in seats:
             return f"send_home.seats: seat {p} does not fight the battle"
         if _send_home_candidates(s, p, NULL) == 0:
             return f"send_home.seats: seat {p} has no emissary in the area to send home"
-    if s.b_pos != 0:
+    if s.battle_turn != 0:
         return "battle.acting: nobody acts in the battle while emissaries are sent home"
     first = _send_home_victim(s)
     if _send_home_candidates(s, first, NULL) < 2:
@@ -1118,22 +1125,23 @@ cdef object _check_send_home(const TrianState* s):
 
 
 cdef object _check_ship_battle(const TrianState* s):
-    cdef int a = s.sb_att, d = s.sb_def
-    if not s.sb_on:
+    cdef int a = s.ship_battle_attacker, d = s.ship_battle_target
+    if not s.ship_battle_on:
         return None
     if s.placed[a].ship_kind == 0:
         return "ship_battle.attacker: no ship stands there"
     if s.mode == M_SHIP_TARGET:
-        if not _enemy_ship_adjacent(s, a, s.placed[a].ship):
+        if not _enemy_ship_adjacent(s, a, s.placed[a].ship_owner):
             return "ship_battle.attacker: no enemy ship to clash with stands next to it"
         return None
-    if s.placed[d].ship_kind == 0 or s.placed[d].ship == s.placed[a].ship:
+    if s.placed[d].ship_kind == 0 or s.placed[d].ship_owner == s.placed[a].ship_owner:
         return "ship_battle.defender: an enemy ship stands there"
     if _space_nb(s, a, 0) != d and _space_nb(s, a, 1) != d and _space_nb(s, a, 2) != d:
         return "ship_battle.defender: it stands next to the attacker, across outer space"
-    if s.b_n and (s.b_n != 2 or s.b_order[0] != s.placed[a].ship or s.b_order[1] != s.placed[d].ship):
+    if s.battle_size and (s.battle_size != 2 or s.battle_order[0] != s.placed[a].ship_owner or
+                          s.battle_order[1] != s.placed[d].ship_owner):
         return "battle.seats: a ship clash is fought by the attacker's owner, then the defender's"
-    if s.b_n and (s.b_bonus[s.b_order[0]] or s.b_bonus[s.b_order[1]]):
+    if s.battle_size and (s.battle_bonus[s.battle_order[0]] or s.battle_bonus[s.battle_order[1]]):
         return "battle.seats: a ship clash has no bonus"
     return None
 
@@ -1291,9 +1299,10 @@ cdef dict _describe(const TrianState* s, int a):
         side = ((a - A_PLACE) % 6) // 3
         rot = (a - A_PLACE) % 3
         f = TILE_FACE[s.drawn_tile][side] if s.drawn_tile != TR_UNKNOWN else TR_UNKNOWN
-        return {"id": a, "kind": "place", "x": s.fx[fi], "y": s.fy[fi], "side": side, "rotation": rot,
+        x, y = s.front_x[fi], s.front_y[fi]
+        return {"id": a, "kind": "place", "x": x, "y": y, "side": side, "rotation": rot,
                 "face": _face_label(f),
-                "label": f"place side {side} ({_face_label(f)}) at ({s.fx[fi]}, {s.fy[fi]}) rotation {rot}"}
+                "label": f"place side {side} ({_face_label(f)}) at ({x}, {y}) rotation {rot}"}
     if a == A_PASS:
         return {"id": a, "kind": "pass", "label": "end phase 3"}
     if a == A_EVENTS_FIRST:
@@ -1329,9 +1338,9 @@ cdef dict _describe(const TrianState* s, int a):
         return {"id": a, "kind": "declare", "plus": k, "rerolls": c,
                 "label": f"declare {k} +1 and {c} reroll tokens"}
     if a == A_REROLL:
-        return {"id": a, "kind": "reroll", "label": f"reroll the die (showing {s.b_dice[me]})"}
+        return {"id": a, "kind": "reroll", "label": f"reroll the die (showing {s.battle_roll[me]})"}
     if a == A_STAND:
-        return {"id": a, "kind": "stand", "label": f"keep the die at {s.b_dice[me]}"}
+        return {"id": a, "kind": "stand", "label": f"keep the die at {s.battle_roll[me]}"}
     if A_SHIP_EXPED <= a <= A_SHIP_EXPED + 1:
         i = s.new_tile
         kind = SHIP_NAMES[a - A_SHIP_EXPED + 1]
@@ -1345,8 +1354,8 @@ cdef dict _describe(const TrianState* s, int a):
                           f"({s.placed[j].x}, {s.placed[j].y}) home")
     if A_SHIP_TARGET <= a < A_SHIP_TARGET + TR_TILES:
         j = a - A_SHIP_TARGET
-        return dict(_cell(s, j), id=a, kind="ship_target", seat=s.placed[j].ship,
-                    label=f"clash with seat {s.placed[j].ship}'s {SHIP_NAMES[s.placed[j].ship_kind]} "
+        return dict(_cell(s, j), id=a, kind="ship_target", seat=s.placed[j].ship_owner,
+                    label=f"clash with seat {s.placed[j].ship_owner}'s {SHIP_NAMES[s.placed[j].ship_kind]} "
                           f"at ({s.placed[j].x}, {s.placed[j].y})")
     if A_ROGUE <= a < A_ROGUE + TR_TILES * 4:
         i = (a - A_ROGUE) // 4
@@ -1406,14 +1415,15 @@ cdef str _render(const TrianState* s, observer):
                      f"{_face_label(s.stack_top_face[k]) if s.stack_len[k] else '-'}")
     if s.drawn_face != TR_UNKNOWN:
         t = s.drawn_tile
-        other = f", other side {_face_label(TILE_FACE[t][1 - s.drawn_up])}" if t != TR_UNKNOWN else ""
+        other = f", other side {_face_label(TILE_FACE[t][1 - s.drawn_side_up])}" if t != TR_UNKNOWN else ""
         lines.append(f"in hand: {_face_label(s.drawn_face)} (from stack {s.drawn_stack}){other}")
     for p in range(n):
         pl = &s.players[p]
         minerals = " ".join(f"{COLOR_NAMES[c]}:{pl.minerals[c]}" for c in range(4))
-        tokens = f"{pl.tok_count}" + (f" ({pl.tok_plus} +1)" if pl.tok_plus >= 0 else "")
+        tokens = f"{pl.tokens_held}" + (f" ({pl.tokens_plus} +1)" if pl.tokens_plus >= 0 else "")
         lines.append(f"seat {p}: {pl.credits} credits, minerals {minerals}, tokens {tokens}, "
-                     f"supply {pl.emissaries} emissaries / {pl.research} research / {pl.space} space"
+                     f"supply {pl.emissaries} emissaries / {pl.research_stations} research"
+                     f" / {pl.space_stations} space"
                      f", score {pl.credits + 3 * _mineral_total(pl)}")
         if s.params.variant >= V_FULL:
             lines.append(f"seat {p}: " + _skills_line(pl))
@@ -1426,12 +1436,13 @@ cdef str _render(const TrianState* s, observer):
             lines.append(f"seat {p}: ships in supply {s.players[p].corvettes} Corvettes / "
                          f"{s.players[p].rogues} Rogues")
     for k in range(s.n_nebulas):
-        m = " ".join(f"{COLOR_NAMES[c]}:{s.neb_minerals[k][c]}" for c in range(4))
+        m = " ".join(f"{COLOR_NAMES[c]}:{s.nebula_minerals[k][c]}" for c in range(4))
         lines.append(f"nebula #{k}: minerals {m}")
     if s.mode in (M_DECLARE, M_REROLL, M_SEND_HOME):
-        seats = [s.b_order[k] for k in range(s.b_n)]
+        seats = [s.battle_order[k] for k in range(s.battle_size)]
         lines.append("battle: " + ", ".join(
-            f"seat {p} bonus +{s.b_bonus[p]} die {s.b_dice[p] or '-'} declared {s.players[p].decl_count}"
+            f"seat {p} bonus +{s.battle_bonus[p]} die {s.battle_roll[p] or '-'}"
+            f" declared {s.players[p].declared_tokens}"
             for p in seats))
     if s.n_placed:
         xs = [s.placed[i].x for i in range(s.n_placed)]
@@ -1451,7 +1462,8 @@ cdef str _render(const TrianState* s, observer):
                 code = FACE_SHORT.get(FACE_NAMES[s.placed[i].face], "??")
                 em = str(s.placed[i].emissary) if s.placed[i].emissary >= 0 else " "
                 st = " rs"[s.placed[i].station]
-                sh = (" CR"[s.placed[i].ship_kind] + str(s.placed[i].ship)) if s.placed[i].ship_kind else "  "
+                kind = s.placed[i].ship_kind
+                sh = (" CR"[kind] + str(s.placed[i].ship_owner)) if kind else "  "
                 row.append(("^" if _orient(x, y) == 0 else "v") + code + em + st + (sh if ships else ""))
             lines.append(f"{y:4d} " + "".join(row).rstrip())
     if s.mode == M_END:
@@ -1475,7 +1487,7 @@ def _debug_stack_top(State st, int stack, list tiles):
     cdef TrianState* s = _st(st.ptr)
     pool = []
     for k in range(2):
-        pool += [(s.stack_tile[k][i], s.stack_up[k][i]) for i in range(s.stack_len[k])]
+        pool += [(s.stack_tile[k][i], s.stack_side_up[k][i]) for i in range(s.stack_len[k])]
     wanted = [t for t, _ in tiles]
     if len(set(wanted)) != len(wanted) or any(t not in [p[0] for p in pool] for t in wanted):
         raise ValueError("every tile must be in a stack, once")
@@ -1492,7 +1504,7 @@ def _debug_stack_top(State st, int stack, list tiles):
             else:
                 t, up = next(it)
             s.stack_tile[k][i] = t
-            s.stack_up[k][i] = up
+            s.stack_side_up[k][i] = up
     _refresh_tops(s)
 
 

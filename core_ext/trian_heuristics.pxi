@@ -9,7 +9,7 @@ cdef void trian_evaluate(const void* p, double* out) noexcept nogil:
     cdef double mean, diff
     cdef uint32_t sk
     for i in range(n):
-        v[i] = s.players[i].credits + 3.0 * _mineral_total(&s.players[i]) + 2.0 * s.players[i].tok_count
+        v[i] = s.players[i].credits + 3.0 * _mineral_total(&s.players[i]) + 2.0 * s.players[i].tokens_held
         sk = s.players[i].skills          # variant full: a module is worth its price + 1 (racial + 3)
         for k in range(3):
             if (sk >> (2 + k)) & 1:
@@ -58,13 +58,13 @@ cdef action_t trian_policy(const void* p, Rng* rng, action_t* scratch) noexcept 
                 return A_RESEARCH
         return A_PASS
     if s.mode == M_TAKEBACK:                # take back all but one: the first offered while 2 are left
-        if n >= 2 and _own_free_in_area(s, s.ev_root[s.ev_pos], s.turn_player) >= 2:
+        if n >= 2 and _own_free_in_area(s, s.event_root[s.events_next], s.turn_player) >= 2:
             return scratch[1]
         return A_TAKEBACK
     if s.mode == M_DECLARE:
         return scratch[n - 1]
     if s.mode == M_REROLL:
-        return A_REROLL if s.b_dice[trian_current_player(p)] <= 3 else A_STAND
+        return A_REROLL if s.battle_roll[trian_current_player(p)] <= 3 else A_STAND
     return scratch[rng_below(rng, <uint32_t>n)]
 
 
@@ -89,7 +89,7 @@ cdef int trian_playout(void* p, Rng* rng, int max_moves) noexcept nogil:
                 side = <int>((r % 6) // 3)
                 rot = <int>(r % 3)
                 f = TILE_FACE[s.drawn_tile][side]
-                if _fits(s.freq[fi], OCODE[f][_orient(s.fx[fi], s.fy[fi])][rot]):
+                if _fits(s.front_required[fi], OCODE[f][_orient(s.front_x[fi], s.front_y[fi])][rot]):
                     a = A_PLACE + <int>r
                     break
         if a < 0:

@@ -8,19 +8,19 @@ cdef void trian_observe(const void* p, int player, void* outp) noexcept nogil:
     for k in range(2):
         for i in range(o.stack_len[k]):
             o.stack_tile[k][i] = TR_UNKNOWN
-            o.stack_up[k][i] = TR_UNKNOWN
+            o.stack_side_up[k][i] = TR_UNKNOWN
     if o.drawn_tile != TR_UNKNOWN and o.turn_player != player:
         o.drawn_tile = TR_UNKNOWN
-        o.drawn_up = TR_UNKNOWN
+        o.drawn_side_up = TR_UNKNOWN
     for i in range(o.n_placed):
         if o.placed[i].placer != player:
             o.placed[i].tile = TR_UNKNOWN
             o.placed[i].side = TR_UNKNOWN
     for k in range(o.params.num_players):
         if k != player:
-            o.players[k].tok_plus = TR_HIDDEN
+            o.players[k].tokens_plus = TR_HIDDEN
             if o.mode == M_DECLARE:
-                o.players[k].decl_plus = TR_HIDDEN
+                o.players[k].declared_plus = TR_HIDDEN
     memset(&o.rng_minerals, 0, sizeof(Rng))
     memset(&o.rng_tokens, 0, sizeof(Rng))
     memset(&o.rng_dice, 0, sizeof(Rng))
@@ -88,7 +88,7 @@ cdef void _collect_tile_slots(const TrianState* s, uint8_t* pool, TileSlots* sl)
         if s.placed[i].tile != TR_UNKNOWN:
             pool[s.placed[i].tile] = 0
         else:
-            _add_slot(sl, s.placed[i].up_face, s.placed[i].face, i)
+            _add_slot(sl, s.placed[i].face_when_drawn, s.placed[i].face, i)
     for i in range(s.n_discarded):
         pool[s.discarded[i]] = 0
     if s.drawn_face != TR_UNKNOWN:
@@ -754,11 +754,11 @@ cdef void _write_tile_slots(TrianState* s, const TileSlots* sl, Rng* rng) noexce
                 t, sl.shown[i] if sl.shown[i] >= 0 else sl.up[i], rng)
         elif sl.ref[i] == -3:
             s.drawn_tile = <uint8_t>t
-            s.drawn_up = <uint8_t>_side_with(t, sl.up[i], rng)
+            s.drawn_side_up = <uint8_t>_side_with(t, sl.up[i], rng)
         else:
             k = -1 - sl.ref[i]
             s.stack_tile[k][s.stack_len[k] - 1] = <uint8_t>t
-            s.stack_up[k][s.stack_len[k] - 1] = <uint8_t>_side_with(t, sl.up[i], rng)
+            s.stack_side_up[k][s.stack_len[k] - 1] = <uint8_t>_side_with(t, sl.up[i], rng)
 
 
 cdef void _shuffle_into_stacks(TrianState* s, const uint8_t* pool, Rng* rng) noexcept nogil:
@@ -783,11 +783,11 @@ cdef void _shuffle_into_stacks(TrianState* s, const uint8_t* pool, Rng* rng) noe
             pos += 1
             s.stack_tile[k][i] = <uint8_t>t
             if FACE_SPECIAL[TILE_FACE[t][0]]:
-                s.stack_up[k][i] = 1
+                s.stack_side_up[k][i] = 1
             elif FACE_SPECIAL[TILE_FACE[t][1]]:
-                s.stack_up[k][i] = 0
+                s.stack_side_up[k][i] = 0
             else:
-                s.stack_up[k][i] = <uint8_t>rng_below(rng, 2)
+                s.stack_side_up[k][i] = <uint8_t>rng_below(rng, 2)
 
 
 cdef int _determinize_tiles(TrianState* s, Rng* rng, int method) noexcept nogil:
@@ -818,17 +818,18 @@ cdef void _determinize_rest(TrianState* s, Rng* rng) noexcept nogil:
     h_plus = TOKENS_PLUS
     h_total = TOKENS_PLUS + TOKENS_REROLL
     for q in range(n):
-        if s.players[q].tok_plus != TR_HIDDEN:
-            h_plus -= s.players[q].tok_plus
-            h_total -= s.players[q].tok_count
-        if s.players[q].decl_plus != TR_HIDDEN:
-            h_plus -= s.players[q].decl_plus
-            h_total -= s.players[q].decl_count
+        if s.players[q].tokens_plus != TR_HIDDEN:
+            h_plus -= s.players[q].tokens_plus
+            h_total -= s.players[q].tokens_held
+        if s.players[q].declared_plus != TR_HIDDEN:
+            h_plus -= s.players[q].declared_plus
+            h_total -= s.players[q].declared_tokens
     for q in range(n):
-        if s.players[q].tok_plus == TR_HIDDEN:
-            s.players[q].tok_plus = <int8_t>_draw_plus(rng, s.players[q].tok_count, &h_plus, &h_total)
-        if s.players[q].decl_plus == TR_HIDDEN:
-            s.players[q].decl_plus = <int8_t>_draw_plus(rng, s.players[q].decl_count, &h_plus, &h_total)
+        if s.players[q].tokens_plus == TR_HIDDEN:
+            s.players[q].tokens_plus = <int8_t>_draw_plus(rng, s.players[q].tokens_held, &h_plus, &h_total)
+        if s.players[q].declared_plus == TR_HIDDEN:
+            s.players[q].declared_plus = <int8_t>_draw_plus(rng, s.players[q].declared_tokens, &h_plus,
+                                                            &h_total)
     rng_seed(&s.rng_minerals, rng_next(rng))
     rng_seed(&s.rng_tokens, rng_next(rng))
     rng_seed(&s.rng_dice, rng_next(rng))

@@ -51,7 +51,7 @@ cdef void _gain_caps(const TrianState* s, int p, int* caps) noexcept nogil:
         cap = 0
         if owner[k] == p:
             cap = 2 if level[k] == 2 else (1 if (level[k] == 1 or ext[k]) else 0)
-        caps[k] = cap - s.neb_gained[k] if cap > s.neb_gained[k] else 0
+        caps[k] = cap - s.nebula_gained[k] if cap > s.nebula_gained[k] else 0
 
 
 cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogil:
@@ -67,7 +67,8 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
         n_ships = _ship_tiles(s, rogues)
         for k in range(n_ships):          # in place: the kept entries never overtake the read ones
             i = rogues[k]
-            if s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship == me and _rogue_may_mine(s, i, me):
+            if s.placed[i].ship_kind == SHIP_ROGUE and s.placed[i].ship_owner == me and \
+                    _rogue_may_mine(s, i, me):
                 rogues[n_rogues] = <uint8_t>i
                 n_rogues += 1
     cost = PRICE_MINERAL - disc
@@ -95,14 +96,14 @@ cdef int _legal_phase1(const TrianState* s, int me, action_t* out) noexcept nogi
         if caps[k] <= 0:
             continue
         for c in range(TR_COLORS):
-            if s.neb_minerals[k][c] > 0:
+            if s.nebula_minerals[k][c] > 0:
                 out[n] = _colour_action(A_GAIN, k, c)
                 n += 1
     for r in range(n_rogues):
         i = rogues[r]
         k = _nebula_record(s, _cfind(s, _node(i, K_NEBULA)))
         for c in range(TR_COLORS):
-            if s.neb_minerals[k][c] > 0:
+            if s.nebula_minerals[k][c] > 0:
                 out[n] = _colour_action(A_ROGUE, i, c)
                 n += 1
     if s.params.variant >= V_FULL:
@@ -167,8 +168,8 @@ cdef void _gain_mineral(TrianState* s, int me, action_t a) noexcept nogil:
     # section V.1.2.A: a mineral from a closed nebula the player controls
     cdef int k, c
     _decode_colour_action(a, A_GAIN, &k, &c)
-    s.neb_minerals[k][c] -= 1
-    s.neb_gained[k] += 1
+    s.nebula_minerals[k][c] -= 1
+    s.nebula_gained[k] += 1
     s.players[me].minerals[c] += 1
     _race_after_gain(s, me, k, c)
 
@@ -178,7 +179,7 @@ cdef void _rogue_mine(TrianState* s, int me, action_t a) noexcept nogil:
     cdef int i, c, k
     _decode_colour_action(a, A_ROGUE, &i, &c)
     k = _nebula_record(s, _cfind(s, _node(i, K_NEBULA)))
-    s.neb_minerals[k][c] -= 1
-    s.placed[i].rogue_used = 1
+    s.nebula_minerals[k][c] -= 1
+    s.placed[i].rogue_mined = 1
     s.players[me].minerals[c] += 1
     _race_after_gain(s, me, k, c)

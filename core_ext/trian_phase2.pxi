@@ -3,17 +3,17 @@
 cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kinds) noexcept nogil:
     cdef int d, j, k
     s.new_tile = <uint8_t>i
-    s.ev_n = <uint8_t>n_closed
-    s.ev_pos = 0
+    s.events_count = <uint8_t>n_closed
+    s.events_next = 0
     for k in range(n_closed):
-        s.ev_root[k] = <int16_t>roots[k]
-        s.ev_kind[k] = <uint8_t>kinds[k]
+        s.event_root[k] = <int16_t>roots[k]
+        s.event_kind[k] = <uint8_t>kinds[k]
     for k in range(n_closed, TR_EVENTS):
         # entries past the queue are 0, so equal positions have equal bytes (JSON round trip); an
-        # unblocking queued earlier this turn (ORVIN's upkeep) was already dropped by ev_n above
-        s.ev_root[k] = 0
-        s.ev_kind[k] = 0
-    s.ev_pending = 1 if n_closed > 0 else 0
+        # unblocking queued earlier this turn (ORVIN's upkeep) was already dropped by events_count above
+        s.event_root[k] = 0
+        s.event_kind[k] = 0
+    s.events_pending = 1 if n_closed > 0 else 0
     if FACE_FEAT[s.placed[i].face] == F_EXMITTER:
         # section IX: units in the radius go back to their owners; stations stay; ships too (XII)
         for d in range(3):
@@ -21,7 +21,7 @@ cdef void _after_place(TrianState* s, int i, int n_closed, int* roots, int* kind
             if j >= 0 and s.placed[j].station == 0 and not _exmitter_immune(s, s.placed[j].emissary):
                 _return_emissary(s, j)
             if j >= 0:
-                if not _exmitter_immune(s, s.placed[j].ship):
+                if not _exmitter_immune(s, s.placed[j].ship_owner):
                     _ship_home(s, j)
                 _race_exmitter_hits(s, j)
     _enter_ph3(s)
@@ -44,11 +44,11 @@ cdef int _apply_draw(TrianState* s, action_t a) noexcept nogil:
     s.stack_len[k] -= 1
     i = s.stack_len[k]
     s.drawn_tile = s.stack_tile[k][i]
-    s.drawn_up = s.stack_up[k][i]
-    s.drawn_face = TILE_FACE[s.drawn_tile][s.drawn_up]
+    s.drawn_side_up = s.stack_side_up[k][i]
+    s.drawn_face = TILE_FACE[s.drawn_tile][s.drawn_side_up]
     s.drawn_stack = <uint8_t>k
     s.stack_tile[k][i] = 0
-    s.stack_up[k][i] = 0
+    s.stack_side_up[k][i] = 0
     _refresh_tops(s)
     s.mode = M_PLACE
     return 0
@@ -59,8 +59,8 @@ cdef int _legal_place(const TrianState* s, action_t* out) noexcept nogil:
     cdef int n = 0, fi, side, rot, o, f
     cdef uint16_t req
     for fi in range(s.n_front):
-        req = s.freq[fi]
-        o = _orient(s.fx[fi], s.fy[fi])
+        req = s.front_required[fi]
+        o = _orient(s.front_x[fi], s.front_y[fi])
         for side in range(2):
             f = TILE_FACE[s.drawn_tile][side] if s.drawn_tile != TR_UNKNOWN else 0
             for rot in range(3):
@@ -89,7 +89,7 @@ cdef int _apply_place(TrianState* s, int me, action_t a) noexcept nogil:
     n_closed = _board_place(s, fi, TILE_FACE[s.drawn_tile][side], rot, roots, kinds)
     s.placed[i].tile = s.drawn_tile
     s.placed[i].side = <uint8_t>side
-    s.placed[i].up_face = s.drawn_face
+    s.placed[i].face_when_drawn = s.drawn_face
     s.placed[i].placer = <int8_t>me
     _clear_drawn(s)
     _after_place(s, i, n_closed, roots, kinds)

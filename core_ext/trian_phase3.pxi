@@ -35,9 +35,9 @@ cdef bint _may_construct(const TrianState* s, int i, int p) noexcept nogil:
     cdef int units[MAX_PLAYERS]
     if s.placed[i].emissary != p or s.placed[i].station >= 2 or _blocked(s, i):
         return False
-    if s.placed[i].station == 0 and s.players[p].research == 0:
+    if s.placed[i].station == 0 and s.players[p].research_stations == 0:
         return False
-    if s.placed[i].station == 1 and s.players[p].space == 0:
+    if s.placed[i].station == 1 and s.players[p].space_stations == 0:
         return False
     root = _settled_root(s, i)
     if root < 0 or _controller(s, root) != p:
@@ -64,9 +64,9 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
         m += units[k]
     for _lv in range(levels):
         if s.placed[i].station == 0:
-            pl.research -= 1
+            pl.research_stations -= 1
         else:
-            pl.space -= 1
+            pl.space_stations -= 1
         s.placed[i].station += 1
     n_holders = _emissary_tiles(s, holders)
     for h in range(n_holders):
@@ -82,7 +82,7 @@ cdef void _construct(TrianState* s, int me, int i, int levels) noexcept nogil:
             for _q in range(2 if s.placed[i].station - levels + 1 + lv == 1 else 4):
                 c = _draw_mineral(s)
                 if c >= 0 and k >= 0:
-                    s.neb_minerals[k][c] += 1
+                    s.nebula_minerals[k][c] += 1
 
 
 cdef int _legal_phase3(const TrianState* s, int me, action_t* out) noexcept nogil:
@@ -92,7 +92,7 @@ cdef int _legal_phase3(const TrianState* s, int me, action_t* out) noexcept nogi
     # up to the racial actions, so only those are left to sort (_sort_from).
     cdef int n = 0, i, k, n_own, n_in_order
     cdef uint8_t own_tiles[TR_TILES]
-    cdef bint events_first = s.ev_pending and s.actions_taken == 0
+    cdef bint events_first = s.events_pending and s.actions_taken == 0
     if s.actions_left == 0:
         if events_first:
             out[n] = A_EVENTS_FIRST       # this short list is returned as it always was, unsorted
@@ -146,7 +146,7 @@ cdef int _teleport_actions(const TrianState* s, int me, action_t* out, int n) no
 cdef int _apply_phase3(TrianState* s, int me, action_t a) noexcept nogil:
     cdef int mission = -1
     if a == A_EVENTS_FIRST:
-        s.ev_return = 0
+        s.events_end_turn = 0
         _events_run(s)
         return 0
     if a == A_PASS:

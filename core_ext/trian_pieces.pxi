@@ -61,7 +61,7 @@ cdef inline void _put_emissary(TrianState* s, int i, int owner) noexcept nogil:
 
 cdef inline void _put_ship(TrianState* s, int i, int owner, int kind) noexcept nogil:
     # a ship of `kind` owned by `owner` now stands on placed tile i; kind 0 (owner -1): none does
-    s.placed[i].ship = <int8_t>owner
+    s.placed[i].ship_owner = <int8_t>owner
     s.placed[i].ship_kind = <uint8_t>kind
     if kind != 0:
         _tiles_add(s.ship_tiles, i)

@@ -30,7 +30,7 @@ cdef int _priestess_tile(const TrianState* s, int p, bint* as_ship) noexcept nog
     cdef int i, k
     for k in range(_ship_tiles(s, tiles)):
         i = tiles[k]
-        if s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p:
+        if s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship_owner == p:
             as_ship[0] = True
             return i
     for k in range(_own_emissary_tiles(s, p, tiles)):
@@ -68,11 +68,11 @@ cdef bint _priestess_gain_ok(const TrianState* s, int i, int k) noexcept nogil:
     # closed-nebula record k has a part within the Priestess's radius of action (tile i) and minerals
     cdef int near[13]
     cdef int m = _radius12(s, i, near), q, j
-    if s.neb_minerals[k][0] + s.neb_minerals[k][1] + s.neb_minerals[k][2] + s.neb_minerals[k][3] == 0:
+    if _nebula_mineral_total(s, k) == 0:
         return False
     for q in range(m):
         j = near[q]
-        if FACE_HAS_NEB[s.placed[j].face] and _cfind(s, _node(j, K_NEBULA)) == s.neb_root[k]:
+        if FACE_HAS_NEB[s.placed[j].face] and _cfind(s, _node(j, K_NEBULA)) == s.nebula_root[k]:
             return True
     return False
 
@@ -94,7 +94,7 @@ cdef void _aureli_enter(TrianState* s, int step, int p, int arg, int count) noex
 cdef bint _aureli_after_move(TrianState* s, int j) noexcept nogil:
     # after moving the Priestess (not a teleport): 2 minerals from a closed nebula in its radius, then
     # the choice to fix it as an emissary; its ship battle (if any) comes after both
-    cdef int k, p = s.placed[j].ship
+    cdef int k, p = s.placed[j].ship_owner
     for k in range(s.n_nebulas):
         if _priestess_gain_ok(s, j, k):
             _aureli_enter(s, STEP_PR_GAIN, p, j, PRIESTESS_GAIN)
@@ -103,7 +103,7 @@ cdef bint _aureli_after_move(TrianState* s, int j) noexcept nogil:
 
 
 cdef bint _aureli_offer_fix(TrianState* s, int j) noexcept nogil:
-    cdef int p = s.placed[j].ship
+    cdef int p = s.placed[j].ship_owner
     if _priestess_may_fix(s, j, p):
         _aureli_enter(s, STEP_PR_FIX, p, j, 0)
         return True
@@ -154,7 +154,7 @@ cdef int _divine_nearest(const TrianState* s, int start, int p, uint8_t* mark) n
 cdef bint _aureli_before_clash(TrianState* s, int a, int t) noexcept nogil:
     # Divine help: the Priestess under attack (the defender) may evade for 3 chosen minerals
     cdef uint8_t mark[TR_TILES]
-    cdef int p = s.placed[t].ship
+    cdef int p = s.placed[t].ship_owner
     if s.placed[t].ship_kind != SHIP_PRIESTESS or not _has(s, p, R_AURELI, 3) or \
             _mineral_total(&s.players[p]) < 3 or _divine_nearest(s, t, p, mark) == 0:
         return False
@@ -175,7 +175,7 @@ cdef int _aureli_ph3_actions(const TrianState* s, int me, action_t* out, int n) 
     if _has(s, me, R_AURELI, 1) and not s.race_used & AU_USED_HARNESS:
         for k in range(_ship_tiles(s, ships)):
             i = ships[k]
-            if s.placed[i].ship != me and s.players[me].tok_at[0] != i:
+            if s.placed[i].ship_owner != me and s.players[me].special_tile[0] != i:
                 out[n] = base + AU_HARNESS + i
                 n += 1
     return n
@@ -185,8 +185,9 @@ cdef int _harness_owner(const TrianState* s, int i) noexcept nogil:
     # the seat whose Harness technology token holds the ship on tile i, or -1
     cdef int p
     for p in range(s.params.num_players):
-        if s.players[p].race == R_AURELI and s.players[p].tok_at[0] == i and s.placed[i].ship_kind != 0 \
-                and s.placed[i].ship != p:
+        if s.players[p].race == R_AURELI and s.players[p].special_tile[0] == i and \
+                s.placed[i].ship_kind != 0 \
+                and s.placed[i].ship_owner != p:
             return p
     return -1
 
@@ -200,9 +201,9 @@ cdef int _release_actions(const TrianState* s, int me, action_t* out, int n) noe
     # (the first of me's harnessed ships in tile order: found from the harness tokens, not the tiles)
     cdef int i = TR_TILES, p, t, k, z
     for p in range(s.params.num_players):
-        t = s.players[p].tok_at[0]
+        t = s.players[p].special_tile[0]
         if s.players[p].race == R_AURELI and t != TR_UNKNOWN and t < i and p != me and \
-                s.placed[t].ship == me and s.placed[t].ship_kind != 0:
+                s.placed[t].ship_owner == me and s.placed[t].ship_kind != 0:
             i = t
     if i == TR_TILES:
         return n
@@ -224,7 +225,7 @@ cdef int _aureli_step_actions(const TrianState* s, action_t* out) noexcept nogil
             if (s.race_count == PRIESTESS_GAIN and _priestess_gain_ok(s, j, k)) or \
                     (s.race_count < PRIESTESS_GAIN and k == j):
                 for c in range(TR_COLORS):
-                    if s.neb_minerals[k][c] > 0:
+                    if s.nebula_minerals[k][c] > 0:
                         out[n] = base + AU_GAIN + k * 4 + c
                         n += 1
     elif s.race_step == STEP_PR_FIX:
@@ -262,13 +263,12 @@ cdef int _aureli_apply(TrianState* s, int me, int local) noexcept nogil:
     if AU_GAIN <= local < AU_FIX:
         k = (local - AU_GAIN) // 4
         c = (local - AU_GAIN) % 4
-        s.neb_minerals[k][c] -= 1
+        s.nebula_minerals[k][c] -= 1
         s.players[me].minerals[c] += 1
         s.race_count -= 1
         s.race_arg = <uint8_t>k
         pt = _priestess_tile(s, me, &as_ship)
-        if s.race_count > 0 and s.neb_minerals[k][0] + s.neb_minerals[k][1] + s.neb_minerals[k][2] + \
-                s.neb_minerals[k][3] > 0:
+        if s.race_count > 0 and _nebula_mineral_total(s, k) > 0:
             return 0
         _race_step_clear(s)
         s.mode = M_PH3
@@ -282,7 +282,7 @@ cdef int _aureli_apply(TrianState* s, int me, int local) noexcept nogil:
             return 0
         owner = _closed_area_owner(s, j)
         _put_ship(s, j, -1, 0)
-        s.placed[j].ship_new = 0
+        s.placed[j].ship_arrived = 0
         _put_emissary(s, j, me)
         s.placed[j].unit = UNIT_PRIESTESS
         _race_step_clear(s)
@@ -296,7 +296,7 @@ cdef int _aureli_apply(TrianState* s, int me, int local) noexcept nogil:
         _race_step_clear(s)
         s.mode = M_SHIP_TARGET
         if local == AU_ACCEPT:
-            _ship_clash_result(s, s.sb_att, t)       # the Priestess loses to any ship
+            _ship_clash_result(s, s.ship_battle_attacker, t)       # the Priestess loses to any ship
             _ship_battle_next(s)
             return 0
         _pay_minerals(s, me, 1, local - AU_EVADE, -1)
@@ -308,23 +308,23 @@ cdef int _aureli_apply(TrianState* s, int me, int local) noexcept nogil:
         _race_step_clear(s)
         s.mode = M_SHIP_TARGET
         _put_ship(s, t, -1, 0)
-        s.placed[t].ship_new = 0
+        s.placed[t].ship_arrived = 0
         _race_ship_gone(s, t)
         _ship_arrive(s, j, me, SHIP_PRIESTESS)
         _race_after_ship_move(s, j, True)            # racial tokens near its new tile (no gain: no move)
         _ship_battle_next(s)                         # the attacker goes on if enemies are left
         return 0
     if AU_HARNESS <= local < AU_RELEASE:
-        s.players[me].tok_at[0] = <uint8_t>(local - AU_HARNESS)
+        s.players[me].special_tile[0] = <uint8_t>(local - AU_HARNESS)
         s.race_used |= AU_USED_HARNESS
         return 0
     # release: me pays the harness's owner and its ship is free again
     for j in range(s.n_placed):
-        if s.placed[j].ship == me and _harness_owner(s, j) >= 0:
+        if s.placed[j].ship_owner == me and _harness_owner(s, j) >= 0:
             owner = _harness_owner(s, j)
             z = _release_size(s, owner)
             _pay_minerals(s, me, z, local - AU_RELEASE, owner)
-            s.players[owner].tok_at[0] = TR_UNKNOWN
+            s.players[owner].special_tile[0] = TR_UNKNOWN
             return 0
     return -1
 
@@ -333,8 +333,8 @@ cdef void _aureli_ship_gone(TrianState* s, int i) noexcept nogil:
     # a harnessed ship that leaves the board frees the Harness technology token
     cdef int p
     for p in range(s.params.num_players):
-        if s.players[p].race == R_AURELI and s.players[p].tok_at[0] == i:
-            s.players[p].tok_at[0] = TR_UNKNOWN
+        if s.players[p].race == R_AURELI and s.players[p].special_tile[0] == i:
+            s.players[p].special_tile[0] = TR_UNKNOWN
 
 
 cdef int _aureli_construct_credits(const TrianState* s, int i, bint system, int x) noexcept nogil:
@@ -376,7 +376,7 @@ cdef object _aureli_describe(const TrianState* s, int me, int a, int local):
                     label=f"Harness technology: immobilize the ship at ({s.placed[j].x}, {s.placed[j].y})")
     z = 0
     for j in range(s.n_placed):
-        if s.placed[j].ship == me and _harness_owner(s, j) >= 0:
+        if s.placed[j].ship_owner == me and _harness_owner(s, j) >= 0:
             z = _release_size(s, _harness_owner(s, j))
     combo = MSETS[z][local - AU_RELEASE]
     pay = {COLOR_NAMES[c]: combo[c] for c in range(4) if combo[c]}

@@ -71,7 +71,7 @@ cdef int _korrax_ph3_actions(const TrianState* s, int me, action_t* out, int n) 
     cdef int i, k, base = A_RACE + R_KORRAX * RACE_BLOCK
     cdef uint8_t own_tiles[TR_TILES]
     # Living structures: the construction action, a space station at once on a Slave-minion
-    if _has(s, me, R_KORRAX, 2) and s.players[me].research > 0 and s.players[me].space > 0:
+    if _has(s, me, R_KORRAX, 2) and s.players[me].research_stations > 0 and s.players[me].space_stations > 0:
         for k in range(_own_emissary_tiles(s, me, own_tiles)):
             i = own_tiles[k]
             if s.placed[i].unit == UNIT_MINION and s.placed[i].station == 0 and _may_construct(s, i, me):
@@ -105,7 +105,7 @@ cdef int _korrax_apply(TrianState* s, int me, int local) noexcept nogil:
 
 cdef bint _korrax_rogue_fights(const TrianState* s, int i) noexcept nogil:
     # Hive Defender: the player's Rogues fight Corvettes with dice instead of losing at once
-    return _has(s, s.placed[i].ship, R_KORRAX, 1)
+    return _has(s, s.placed[i].ship_owner, R_KORRAX, 1)
 
 
 cdef int _korrax_wins_ties(const TrianState* s, int p, int q) noexcept nogil:

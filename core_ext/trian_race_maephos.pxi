@@ -31,22 +31,22 @@ cdef inline int _maephos_tokens(const TrianState* s, int p) noexcept nogil:
 cdef int _maephos_free_token(const TrianState* s, int p) noexcept nogil:
     cdef int k
     for k in range(_maephos_tokens(s, p)):
-        if s.players[p].tok_at[k] == TR_UNKNOWN:
+        if s.players[p].special_tile[k] == TR_UNKNOWN:
             return k
     return -1
 
 
 cdef bint _is_wormhole(const TrianState* s, int p, int j) noexcept nogil:
-    return s.players[p].tok_at[0] == j or s.players[p].tok_at[1] == j
+    return s.players[p].special_tile[0] == j or s.players[p].special_tile[1] == j
 
 
 cdef void _ship_relocate(TrianState* s, int src, int dst) noexcept nogil:
     # the ship on tile src lands on tile dst (no steps in between): a battle when it now stands next to
     # an enemy ship, racial tokens first (shared with SYLPHEX's Space Modulator)
-    cdef int owner = s.placed[src].ship, kind = s.placed[src].ship_kind
+    cdef int owner = s.placed[src].ship_owner, kind = s.placed[src].ship_kind
     _put_ship(s, src, -1, 0)
-    s.placed[src].ship_new = 0
-    s.placed[src].rogue_used = 0
+    s.placed[src].ship_arrived = 0
+    s.placed[src].rogue_mined = 0
     _ship_arrive(s, dst, owner, kind)
     _check_unblock(s, src)
     if _race_after_ship_move(s, dst, True):
@@ -70,7 +70,7 @@ cdef int _maephos_ph1_actions(const TrianState* s, int me, action_t* out, int n)
             for combo in range(MSET_N[size]):
                 ok = True
                 for c in range(TR_COLORS):
-                    if s.neb_minerals[k][c] < MSET[size][combo][c]:
+                    if s.nebula_minerals[k][c] < MSET[size][combo][c]:
                         ok = False
                 if ok:
                     out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_HARVEST + i * 30 + size * 10 + combo
@@ -94,13 +94,13 @@ cdef int _maephos_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                     n += 1
     # the tunnel (the action): any own ship, from anywhere, to a free Wormhole tile
     for k in range(2):
-        w = pl.tok_at[k]
+        w = pl.special_tile[k]
         if w == TR_UNKNOWN or not _ship_may_stand_for(s, w, me):
             continue
         n_ships = _ship_tiles(s, ships)
         for t in range(n_ships):
             i = ships[t]
-            if s.placed[i].ship == me and not _ship_immobile(s, i):
+            if s.placed[i].ship_owner == me and not _ship_immobile(s, i):
                 out[n] = A_RACE + R_MAEPHOS * RACE_BLOCK + MA_TUNNEL_MOVE + k * TR_TILES + i
                 n += 1
     return n
@@ -114,9 +114,9 @@ cdef int _maephos_apply(TrianState* s, int me, int n) noexcept nogil:
         combo = (n - MA_HARVEST) % 30 - size * 10
         k = _nebula_record(s, _cfind(s, _node(i, K_NEBULA)))
         for c in range(TR_COLORS):
-            s.neb_minerals[k][c] -= MSET[size][combo][c]
+            s.nebula_minerals[k][c] -= MSET[size][combo][c]
             s.players[me].minerals[c] += MSET[size][combo][c]
-        s.placed[i].rogue_used = 1
+        s.placed[i].rogue_mined = 1
         return 0
     if s.mode != M_PH3:
         return -1
@@ -125,10 +125,10 @@ cdef int _maephos_apply(TrianState* s, int me, int n) noexcept nogil:
         j = (n - MA_WORMHOLE) % TR_TILES
         s.players[me].minerals[c] -= 1
         s.bag[c] += 1
-        s.players[me].tok_at[_maephos_free_token(s, me)] = <uint8_t>j
+        s.players[me].special_tile[_maephos_free_token(s, me)] = <uint8_t>j
         return 0
     if MA_TUNNEL_MOVE <= n < MA_TUNNEL_MOVE + 2 * TR_TILES:
-        j = s.players[me].tok_at[(n - MA_TUNNEL_MOVE) // TR_TILES]
+        j = s.players[me].special_tile[(n - MA_TUNNEL_MOVE) // TR_TILES]
         i = (n - MA_TUNNEL_MOVE) % TR_TILES
         s.actions_left -= 1
         s.actions_taken += 1
@@ -146,7 +146,7 @@ cdef int _maephos_die_bonus(const TrianState* s, int p, int ship_tile) noexcept 
 
 cdef void _maephos_reach(const TrianState* s, int i, uint64_t* reach) noexcept nogil:
     # Harvester: a Rogue moves 1 tile further
-    cdef int p = s.placed[i].ship, depth = SHIP_MOVES
+    cdef int p = s.placed[i].ship_owner, depth = SHIP_MOVES
     if s.placed[i].ship_kind == SHIP_ROGUE and _has(s, p, R_MAEPHOS, MA_HARVESTER):
         depth += 1
     _reach(s, i, -1, depth, i, reach)
@@ -158,15 +158,15 @@ cdef object _maephos_check(const TrianState* s, int p):
     cdef int i, k
     for i in range(s.n_placed):
         if (s.placed[i].unit and s.placed[i].emissary == p) or \
-                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p):
+                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship_owner == p):
             return f"placed[{i}]: seat {p}'s race has no such unit"
     for k in range(4):
-        i = s.players[p].tok_at[k]
+        i = s.players[p].special_tile[k]
         if i == TR_UNKNOWN:
             continue
         if k >= _maephos_tokens(s, p):
             return f"player {p}: MAEPHOS has no Wormhole token {k}"
-        if not _has_space(s.placed[i].face) or (k == 1 and s.players[p].tok_at[0] == i):
+        if not _has_space(s.placed[i].face) or (k == 1 and s.players[p].special_tile[0] == i):
             return f"player {p}: a Wormhole needs its own tile with outer space"
     return None
 
@@ -188,7 +188,7 @@ cdef object _maephos_describe(const TrianState* s, int me, int n, int a):
                           f"({s.placed[j].x}, {s.placed[j].y})")
     if MA_TUNNEL_MOVE <= n < MA_TUNNEL_MOVE + 2 * TR_TILES:
         i = (n - MA_TUNNEL_MOVE) % TR_TILES
-        j = s.players[me].tok_at[(n - MA_TUNNEL_MOVE) // TR_TILES] if me >= 0 else TR_UNKNOWN
+        j = s.players[me].special_tile[(n - MA_TUNNEL_MOVE) // TR_TILES] if me >= 0 else TR_UNKNOWN
         if j == TR_UNKNOWN:
             return {"id": a, "kind": "tunnel", "from": _cell(s, i), "label": "subspace tunnel (no Wormhole)"}
         return {"id": a, "kind": "tunnel", "from": _cell(s, i), "to": _cell(s, j),

@@ -39,7 +39,7 @@ cdef bint _orvin_exmits(const TrianState* s, int p, int i) noexcept nogil:
     # tile i is one of p's Exmitter tokens' tiles or shares an edge with one (an exmitter's radius)
     cdef int k, t
     for k in range(2):
-        t = s.players[p].tok_at[k]
+        t = s.players[p].special_tile[k]
         if t == TR_UNKNOWN:
             continue
         if t == i or _nb_placed(s, t, 0) == i or _nb_placed(s, t, 1) == i or _nb_placed(s, t, 2) == i:
@@ -97,10 +97,10 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
     cdef const TrianPlayer* pl = &s.players[me]
     cdef int i = s.new_tile, k, a, b, rank, base = A_RACE + R_ORVIN * RACE_BLOCK
     # an Exmitter token: "in phase 2, on the tile you've just added" (ruling: before the phase 3 action)
-    if s.actions_taken == 0 and i != TR_UNKNOWN and pl.tok_at[0] != i and pl.tok_at[1] != i and \
+    if s.actions_taken == 0 and i != TR_UNKNOWN and pl.special_tile[0] != i and pl.special_tile[1] != i and \
             FACE_FEAT[s.placed[i].face] != F_EXMITTER:
         for k in range(_orvin_tokens(s, me)):
-            if pl.tok_at[k] == TR_UNKNOWN:
+            if pl.special_tile[k] == TR_UNKNOWN:
                 out[n] = base + OA_EXMITTER
                 n += 1
                 break
@@ -117,12 +117,13 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
                 n += 1
     rank = 0
     for a in range(s.n_placed):
-        if s.placed[a].ship != me or s.placed[a].ship_kind == 0:
+        if s.placed[a].ship_owner != me or s.placed[a].ship_kind == 0:
             continue
         if s.placed[a].ship_kind != SHIP_PRIESTESS and not _ship_immobile(s, a):
             for b in range(s.n_placed):
                 if s.placed[b].ship_kind != 0 and s.placed[b].ship_kind != SHIP_PRIESTESS and \
-                        s.placed[b].ship != me and not _ship_immobile(s, b) and _may_swap(s, me, a, b, True):
+                        s.placed[b].ship_owner != me and not _ship_immobile(s, b) and \
+                        _may_swap(s, me, a, b, True):
                     out[n] = base + OA_SWAP_SHIP + rank * TR_TILES + b
                     n += 1
         rank += 1
@@ -132,7 +133,7 @@ cdef int _orvin_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
 cdef int _orvin_own_ship(const TrianState* s, int me, int rank) noexcept nogil:
     cdef int a
     for a in range(s.n_placed):
-        if s.placed[a].ship == me and s.placed[a].ship_kind != 0:
+        if s.placed[a].ship_owner == me and s.placed[a].ship_kind != 0:
             if rank == 0:
                 return a
             rank -= 1
@@ -149,7 +150,7 @@ cdef void _exmit(TrianState* s, int i) noexcept nogil:
             continue
         if s.placed[j].station == 0 and not _exmitter_immune(s, s.placed[j].emissary):
             _return_emissary(s, j)
-        if not _exmitter_immune(s, s.placed[j].ship):
+        if not _exmitter_immune(s, s.placed[j].ship_owner):
             _ship_home(s, j)
         _race_exmitter_hits(s, j)
 
@@ -164,7 +165,8 @@ cdef int _adapt_next(const TrianState* s, int p, int after) noexcept nogil:
         i = u // 2
         if u % 2 == 0 and s.placed[i].emissary == p and s.placed[i].station == 0 and _in_exmitter_field(s, i):
             return u
-        if u % 2 == 1 and s.placed[i].ship == p and s.placed[i].ship_kind != 0 and _in_exmitter_field(s, i):
+        if u % 2 == 1 and s.placed[i].ship_owner == p and s.placed[i].ship_kind != 0 and \
+                _in_exmitter_field(s, i):
             return u
     return -1
 
@@ -219,8 +221,8 @@ cdef int _orvin_apply(TrianState* s, int me, int n) noexcept nogil:
     if s.mode != M_PH3:
         return -1
     if n == OA_EXMITTER:
-        k = 0 if pl.tok_at[0] == TR_UNKNOWN else 1
-        pl.tok_at[k] = s.new_tile
+        k = 0 if pl.special_tile[0] == TR_UNKNOWN else 1
+        pl.special_tile[k] = s.new_tile
         _exmit(s, s.new_tile)
         return 0
     pl.minerals[1] -= 1                     # Manipulation: 1 blue + 1 green back to the bag
@@ -243,16 +245,16 @@ cdef int _orvin_apply(TrianState* s, int me, int n) noexcept nogil:
     if OA_SWAP_SHIP <= n < OA_SWAP_SHIP + 5 * TR_TILES:
         a = _orvin_own_ship(s, me, (n - OA_SWAP_SHIP) // TR_TILES)
         b = (n - OA_SWAP_SHIP) % TR_TILES
-        owner = s.placed[b].ship
+        owner = s.placed[b].ship_owner
         kind = s.placed[b].ship_kind
-        new = s.placed[b].ship_new
-        used = s.placed[b].rogue_used
-        _put_ship(s, b, s.placed[a].ship, s.placed[a].ship_kind)
-        s.placed[b].ship_new = s.placed[a].ship_new
-        s.placed[b].rogue_used = s.placed[a].rogue_used
+        new = s.placed[b].ship_arrived
+        used = s.placed[b].rogue_mined
+        _put_ship(s, b, s.placed[a].ship_owner, s.placed[a].ship_kind)
+        s.placed[b].ship_arrived = s.placed[a].ship_arrived
+        s.placed[b].rogue_mined = s.placed[a].rogue_mined
         _put_ship(s, a, owner, kind)
-        s.placed[a].ship_new = <uint8_t>new
-        s.placed[a].rogue_used = <uint8_t>used
+        s.placed[a].ship_arrived = <uint8_t>new
+        s.placed[a].rogue_mined = <uint8_t>used
         _check_unblock(s, a)
         _check_unblock(s, b)
         # ruling: both ships arrive (racial tokens may fire); only the manipulating seat's ship attacks
@@ -269,12 +271,13 @@ cdef object _orvin_check(const TrianState* s, int p):
     cdef int i
     for i in range(s.n_placed):
         if (s.placed[i].unit and s.placed[i].emissary == p) or \
-                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p):
+                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship_owner == p):
             return f"placed[{i}]: seat {p}'s race has no such unit"
-    if s.players[p].tok_at[2] != TR_UNKNOWN or s.players[p].tok_at[3] != TR_UNKNOWN or \
-            (s.players[p].tok_at[1] != TR_UNKNOWN and _orvin_tokens(s, p) < 2):
+    if s.players[p].special_tile[2] != TR_UNKNOWN or s.players[p].special_tile[3] != TR_UNKNOWN or \
+            (s.players[p].special_tile[1] != TR_UNKNOWN and _orvin_tokens(s, p) < 2):
         return f"player {p}: ORVIN has no such special token"
-    if s.players[p].tok_at[0] != TR_UNKNOWN and s.players[p].tok_at[0] == s.players[p].tok_at[1]:
+    exmitters = s.players[p].special_tile
+    if exmitters[0] != TR_UNKNOWN and exmitters[0] == exmitters[1]:
         return f"player {p}: two Exmitters on one tile"
     return None
 

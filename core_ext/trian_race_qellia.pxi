@@ -27,10 +27,10 @@ cdef int _qellia_ph1_actions(const TrianState* s, int me, action_t* out, int n) 
     cdef const TrianPlayer* pl = &s.players[me]
     if not _has(s, me, R_QELLIA, 1):
         return n
-    if pl.tok_plus > 0:
+    if pl.tokens_plus > 0:
         out[n] = A_RACE + R_QELLIA * RACE_BLOCK + QE_SELL
         n += 1
-    if pl.tok_count - pl.tok_plus > 0:
+    if pl.tokens_held - pl.tokens_plus > 0:
         out[n] = A_RACE + R_QELLIA * RACE_BLOCK + QE_SELL + 1
         n += 1
     return n
@@ -74,9 +74,9 @@ cdef int _qellia_apply(TrianState* s, int me, int local) noexcept nogil:
     cdef TrianPlayer* pl = &s.players[me]
     cdef int src, j, owner, kind
     if local == QE_SELL or local == QE_SELL + 1:
-        pl.tok_count -= 1
+        pl.tokens_held -= 1
         if local == QE_SELL:
-            pl.tok_plus -= 1
+            pl.tokens_plus -= 1
         pl.credits += 2          # the token goes back to the bag
         return 0
     src = (local % QE_CPT_SHIP) // TR_TILES
@@ -96,11 +96,11 @@ cdef int _qellia_apply(TrianState* s, int me, int local) noexcept nogil:
             _control_token(s, me)    # arrived unblocked in an uncontrolled closed area (VI.3, XI)
         _action_done(s)
         return 0
-    owner = s.placed[src].ship
+    owner = s.placed[src].ship_owner
     kind = s.placed[src].ship_kind
     _put_ship(s, src, -1, 0)
-    s.placed[src].ship_new = 0
-    s.placed[src].rogue_used = 0
+    s.placed[src].ship_arrived = 0
+    s.placed[src].rogue_mined = 0
     _ship_arrive(s, j, owner, kind)
     _check_unblock(s, src)
     if _race_after_ship_move(s, j, True):

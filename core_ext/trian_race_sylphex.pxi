@@ -43,9 +43,9 @@ cdef void _sy_explode(TrianState* s, int p) noexcept nogil:
     # section VIII: every ship and emissary in the Decoy's field of fire is destroyed (back to its owner;
     # ruling: stations stay, like under an exmitter); 2 random minerals per enemy ship; the Decoy goes
     # back to the supply
-    cdef int c = s.players[p].tok_at[0], j
+    cdef int c = s.players[p].special_tile[0], j
     cdef bint wide = _has(s, p, R_SYLPHEX, SY_SHOCKWAVE)
-    s.players[p].tok_at[0] = TR_UNKNOWN
+    s.players[p].special_tile[0] = TR_UNKNOWN
     for j in range(s.n_placed):
         if _in_fire(s, c, j, wide) and s.placed[j].emissary >= 0 and s.placed[j].station == 0:
             _return_emissary(s, j)
@@ -53,9 +53,9 @@ cdef void _sy_explode(TrianState* s, int p) noexcept nogil:
 
 
 cdef bint _sy_enemy_next_to_decoy(const TrianState* s, int p) noexcept nogil:
-    cdef int c = s.players[p].tok_at[0], j
+    cdef int c = s.players[p].special_tile[0], j
     for j in range(s.n_placed):
-        if s.placed[j].ship_kind != 0 and s.placed[j].ship != p and _in_fire(s, c, j, False):
+        if s.placed[j].ship_kind != 0 and s.placed[j].ship_owner != p and _in_fire(s, c, j, False):
             return True
     return False
 
@@ -63,8 +63,8 @@ cdef bint _sy_enemy_next_to_decoy(const TrianState* s, int p) noexcept nogil:
 cdef void _sylphex_ship_near(TrianState* s, int p, int j) noexcept nogil:
     # "Decoy explodes immediately when attacked or if there is an enemy ship on an adjacent tile"
     # (ruling: an enemy ship arriving on the Decoy's tile or a tile sharing an edge with it)
-    cdef int c = s.players[p].tok_at[0]
-    if c == TR_UNKNOWN or s.placed[j].ship_kind == 0 or s.placed[j].ship == p:
+    cdef int c = s.players[p].special_tile[0]
+    if c == TR_UNKNOWN or s.placed[j].ship_kind == 0 or s.placed[j].ship_owner == p:
         return
     if _in_fire(s, c, j, False):
         _sy_explode(s, p)
@@ -77,15 +77,16 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
     cdef int i = s.new_tile, j, c, k, m, src, kind, base = A_RACE + R_SYLPHEX * RACE_BLOCK
     # the Decoy: placed like a ship expedition (the first action, the new tile, no ship next to it)
     if _has(s, me, R_SYLPHEX, SY_DECOY):
-        if pl.tok_at[0] == TR_UNKNOWN:
+        if pl.special_tile[0] == TR_UNKNOWN:
             if (s.actions_taken == 0 and i != TR_UNKNOWN and not _in_exmitter_field(s, i)
                     and not _ships_near(s, i)):
                 out[n] = base + SA_DECOY
                 n += 1
-        elif pl.tok_at[0] != s.new_tile:        # not on the turn it was placed (or moved onto the new tile)
+        elif pl.special_tile[0] != s.new_tile:    # not on the turn it was placed (or moved onto the new tile)
             reach[0] = 0
             reach[1] = 0
-            _reach(s, pl.tok_at[0], -1, 2 if _has(s, me, R_SYLPHEX, SY_THRUSTERS) else 1, pl.tok_at[0], reach)
+            src = pl.special_tile[0]
+            _reach(s, src, -1, 2 if _has(s, me, R_SYLPHEX, SY_THRUSTERS) else 1, src, reach)
             for k in range(_tiles_list(reach[0], reach[1], targets)):
                 j = targets[k]
                 out[n] = base + SA_DECOY_MOVE + j
@@ -94,20 +95,20 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                 n += 1
     # Space Modulators: placed for free before the action, on the new tile or any tile without a ship
     for k in range(_sy_modulators(s, me)):
-        if pl.tok_at[1 + k] != TR_UNKNOWN:
+        if pl.special_tile[1 + k] != TR_UNKNOWN:
             continue
         if s.actions_taken == 0:
             for c in range(2):
                 if pl.minerals[3 * c] == 0:
                     continue
                 for j in range(s.n_placed):
-                    if s.placed[j].ship_kind == 0 and pl.tok_at[1] != j and pl.tok_at[2] != j:
+                    if s.placed[j].ship_kind == 0 and pl.special_tile[1] != j and pl.special_tile[2] != j:
                         out[n] = base + SA_MODULATOR + c * TR_TILES + j
                         n += 1
         break                                   # one token at a time: the first one in the supply
     # ... and used as a teleport on later turns, once per turn each
     for k in range(2):
-        m = pl.tok_at[1 + k]
+        m = pl.special_tile[1 + k]
         if m == TR_UNKNOWN or (s.race_used >> (1 + k)) & 1:
             continue
         for src in range(4):
@@ -122,7 +123,7 @@ cdef int _sylphex_ph3_actions(const TrianState* s, int me, action_t* out, int n)
                         n += 1
             if s.placed[i].ship_kind != 0 and not _ship_immobile(s, i):
                 for j in range(s.n_placed):
-                    if j != i and _ship_may_stand_for(s, j, s.placed[i].ship):
+                    if j != i and _ship_may_stand_for(s, j, s.placed[i].ship_owner):
                         out[n] = base + SA_MOD_TELEPORT + ((k * 2 + 1) * 4 + src) * TR_TILES + j
                         n += 1
     return n
@@ -151,18 +152,18 @@ cdef int _sylphex_apply(TrianState* s, int me, int n) noexcept nogil:
     if SA_MODULATOR <= n < SA_MODULATOR + 2 * TR_TILES:
         c = 3 * ((n - SA_MODULATOR) // TR_TILES)        # red (0) or yellow (3)
         j = (n - SA_MODULATOR) % TR_TILES
-        k = 0 if pl.tok_at[1] == TR_UNKNOWN else 1
+        k = 0 if pl.special_tile[1] == TR_UNKNOWN else 1
         pl.minerals[c] -= 1
         s.bag[c] += 1
-        pl.tok_at[1 + k] = <uint8_t>j
+        pl.special_tile[1 + k] = <uint8_t>j
         s.race_used |= <uint8_t>(1 << (1 + k))          # usable from the next turn on
         return 0
     s.actions_left -= 1                                    # the rest are the phase 3 action
     s.actions_taken += 1
     if n == SA_DECOY:
-        pl.tok_at[0] = s.new_tile
+        pl.special_tile[0] = s.new_tile
     elif SA_DECOY_MOVE <= n < SA_DECOY_BLAST + TR_TILES:
-        pl.tok_at[0] = <uint8_t>((n - SA_DECOY_MOVE) % 100)
+        pl.special_tile[0] = <uint8_t>((n - SA_DECOY_MOVE) % 100)
         if n >= SA_DECOY_BLAST or _sy_enemy_next_to_decoy(s, me):
             _sy_explode(s, me)
     elif SA_MOD_TELEPORT <= n < SA_MOD_TELEPORT + 16 * TR_TILES:
@@ -171,7 +172,7 @@ cdef int _sylphex_apply(TrianState* s, int me, int n) noexcept nogil:
         kind = ((n - SA_MOD_TELEPORT) // TR_TILES // 4) % 2
         k = (n - SA_MOD_TELEPORT) // TR_TILES // 8
         s.race_used |= <uint8_t>(1 << (1 + k))
-        i = _sy_mod_source(s, pl.tok_at[1 + k], src)
+        i = _sy_mod_source(s, pl.special_tile[1 + k], src)
         if kind == 1:
             _ship_relocate(s, i, j)
             return 0
@@ -189,12 +190,13 @@ cdef object _sylphex_check(const TrianState* s, int p):
     cdef int i
     for i in range(s.n_placed):
         if (s.placed[i].unit and s.placed[i].emissary == p) or \
-                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p):
+                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship_owner == p):
             return f"placed[{i}]: seat {p}'s race has no such unit"
-    if (s.players[p].tok_at[3] != TR_UNKNOWN
-            or (s.players[p].tok_at[2] != TR_UNKNOWN and _sy_modulators(s, p) < 2)):
+    if (s.players[p].special_tile[3] != TR_UNKNOWN
+            or (s.players[p].special_tile[2] != TR_UNKNOWN and _sy_modulators(s, p) < 2)):
         return f"player {p}: SYLPHEX has no such special token"
-    if s.players[p].tok_at[1] != TR_UNKNOWN and s.players[p].tok_at[1] == s.players[p].tok_at[2]:
+    tokens = s.players[p].special_tile
+    if tokens[1] != TR_UNKNOWN and tokens[1] == tokens[2]:
         return f"player {p}: two Space Modulators on one tile"
     return None
 
@@ -221,7 +223,7 @@ cdef object _sylphex_describe(const TrianState* s, int me, int n, int a):
         src = ((n - SA_MOD_TELEPORT) // TR_TILES) % 4
         kind = ((n - SA_MOD_TELEPORT) // TR_TILES // 4) % 2
         k = (n - SA_MOD_TELEPORT) // TR_TILES // 8
-        m = s.players[me].tok_at[1 + k] if me >= 0 else TR_UNKNOWN
+        m = s.players[me].special_tile[1 + k] if me >= 0 else TR_UNKNOWN
         i = _sy_mod_source(s, m, src) if m != TR_UNKNOWN else -1
         frm = _cell(s, i) if i >= 0 else {}
         what = ("emissary", "ship")[kind]

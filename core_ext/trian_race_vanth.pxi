@@ -34,8 +34,7 @@ cdef int _vanth_ph3_actions(const TrianState* s, int me, action_t* out, int n) n
 cdef void _vanth_after_gain(TrianState* s, int me, int nebula) noexcept nogil:
     # Minerals gatherer: a green mineral gained from a nebula brings 1 more chosen mineral from the
     # same nebula (2 with Connoisseur of minerals), outside the 2-per-turn limit
-    cdef int m = s.neb_minerals[nebula][0] + s.neb_minerals[nebula][1] + s.neb_minerals[nebula][2] + \
-        s.neb_minerals[nebula][3]
+    cdef int m = _nebula_mineral_total(s, nebula)
     if m == 0:
         return
     s.mode = M_RACE
@@ -48,7 +47,7 @@ cdef void _vanth_after_gain(TrianState* s, int me, int nebula) noexcept nogil:
 cdef int _vanth_step_actions(const TrianState* s, action_t* out) noexcept nogil:
     cdef int c, n = 0
     for c in range(TR_COLORS):
-        if s.neb_minerals[s.race_arg][c] > 0:
+        if s.nebula_minerals[s.race_arg][c] > 0:
             out[n] = A_RACE + R_VANTH * RACE_BLOCK + VA_GATHER + c
             n += 1
     return n
@@ -60,11 +59,10 @@ cdef int _vanth_apply(TrianState* s, int me, int local) noexcept nogil:
     if local >= VA_GATHER:
         c = local - VA_GATHER
         nebula = s.race_arg
-        s.neb_minerals[nebula][c] -= 1
+        s.nebula_minerals[nebula][c] -= 1
         pl.minerals[c] += 1
         s.race_count -= 1
-        if s.race_count == 0 or s.neb_minerals[nebula][0] + s.neb_minerals[nebula][1] + \
-                s.neb_minerals[nebula][2] + s.neb_minerals[nebula][3] == 0:
+        if s.race_count == 0 or _nebula_mineral_total(s, nebula) == 0:
             _race_step_clear(s)
             s.mode = M_PH1
         return 0

@@ -7,7 +7,7 @@
 #
 # Actions A_RACE + 7 * RACE_BLOCK + n: n = 0 place the Gauss Cannon on the tile added this turn (the phase 3
 # action); n = 1 Warcry (in a clash, before the dice: 1 red mineral for +1).
-# Special token 0: the Gauss Cannon (tok_at[0]).
+# Special token 0: the Gauss Cannon (special_tile[0]).
 
 cdef enum:
     XEMH_CANNON = 0          # racial skill indices
@@ -56,9 +56,9 @@ cdef int _destroy_ships_in_fire(TrianState* s, int owner, int c, bint wide, bint
     for j in range(s.n_placed):
         if s.placed[j].ship_kind == 0 or not _in_fire(s, c, j, wide):
             continue
-        if s.placed[j].ship == owner and not own_too:
+        if s.placed[j].ship_owner == owner and not own_too:
             continue
-        if s.placed[j].ship != owner:
+        if s.placed[j].ship_owner != owner:
             for k in range(2):
                 m = _draw_mineral(s)
                 if m >= 0:
@@ -74,7 +74,7 @@ cdef bint _xemh_may_place_cannon(const TrianState* s, int me) noexcept nogil:
     # section VIII: in phase 3, as the action, on the tile added this turn, not next to other ships;
     # ruling: like a ship expedition, as the first action and never into an exmitter's radius
     cdef int i = s.new_tile
-    return _has(s, me, R_XEMH, XEMH_CANNON) and s.players[me].tok_at[0] == TR_UNKNOWN and \
+    return _has(s, me, R_XEMH, XEMH_CANNON) and s.players[me].special_tile[0] == TR_UNKNOWN and \
         s.actions_taken == 0 and i != TR_UNKNOWN and not _in_exmitter_field(s, i) and not _ships_near(s, i)
 
 
@@ -87,7 +87,7 @@ cdef int _xemh_ph3_actions(const TrianState* s, int me, action_t* out, int n) no
 
 cdef int _xemh_declare_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # Warcry: before the dice of a clash, 1 red mineral for +1; at most 1 mineral per clash
-    if _has(s, me, R_XEMH, XEMH_WARCRY) and s.players[me].minerals[0] > 0 and not (s.b_warcry >> me) & 1:
+    if _has(s, me, R_XEMH, XEMH_WARCRY) and s.players[me].minerals[0] > 0 and not (s.battle_warcry >> me) & 1:
         out[n] = A_RACE + R_XEMH * RACE_BLOCK + XA_WARCRY
         n += 1
     return n
@@ -97,7 +97,7 @@ cdef int _xemh_apply(TrianState* s, int me, int n) noexcept nogil:
     cdef int c
     if n == XA_CANNON and s.mode == M_PH3:
         c = s.new_tile
-        s.players[me].tok_at[0] = <uint8_t>c
+        s.players[me].special_tile[0] = <uint8_t>c
         s.actions_left -= 1
         s.actions_taken += 1
         # the cannon fires at once on the enemy ships in its field (only Long range reaches any, since
@@ -109,7 +109,7 @@ cdef int _xemh_apply(TrianState* s, int me, int n) noexcept nogil:
     if n == XA_WARCRY and s.mode == M_DECLARE:
         s.players[me].minerals[0] -= 1
         s.bag[0] += 1
-        s.b_warcry |= <uint8_t>(1 << me)
+        s.battle_warcry |= <uint8_t>(1 << me)
         return 0
     return -1
 
@@ -118,8 +118,8 @@ cdef void _xemh_ship_near(TrianState* s, int p, int j) noexcept nogil:
     # a ship arrived on tile j: p's Gauss Cannon destroys it when it is an enemy ship in its field of
     # fire (ruling: the cannon keeps firing at every enemy ship that ends a move, a teleport or an
     # expedition in its field; p's own ships are never hit)
-    cdef int c = s.players[p].tok_at[0], m, k
-    if c == TR_UNKNOWN or s.placed[j].ship_kind == 0 or s.placed[j].ship == p:
+    cdef int c = s.players[p].special_tile[0], m, k
+    if c == TR_UNKNOWN or s.placed[j].ship_kind == 0 or s.placed[j].ship_owner == p:
         return
     if not _in_fire(s, c, j, _has(s, p, R_XEMH, XEMH_LONG_RANGE)):
         return
@@ -132,12 +132,12 @@ cdef void _xemh_ship_near(TrianState* s, int p, int j) noexcept nogil:
 
 cdef void _xemh_exmitted(TrianState* s, int p, int j) noexcept nogil:
     # section VIII: only an exmitter removes the cannon; it goes back to the supply
-    if s.players[p].tok_at[0] == j:
-        s.players[p].tok_at[0] = TR_UNKNOWN
+    if s.players[p].special_tile[0] == j:
+        s.players[p].special_tile[0] = TR_UNKNOWN
 
 
 cdef int _xemh_die_bonus(const TrianState* s, int p, int ship_tile) noexcept nogil:
-    return 1 if (s.b_warcry >> p) & 1 else 0
+    return 1 if (s.battle_warcry >> p) & 1 else 0
 
 
 cdef void _reach_any(const TrianState* s, int i, int depth, int start, uint64_t* out) noexcept nogil:
@@ -156,7 +156,7 @@ cdef void _reach_any(const TrianState* s, int i, int depth, int start, uint64_t*
 
 
 cdef void _xemh_reach(const TrianState* s, int i, uint64_t* reach) noexcept nogil:
-    cdef int p = s.placed[i].ship
+    cdef int p = s.placed[i].ship_owner
     cdef int depth = SHIP_MOVES + (1 if _has(s, p, R_XEMH, XEMH_AFTERBURNER) else 0)
     if _has(s, p, R_XEMH, XEMH_SHIELD):
         _reach_any(s, i, depth, i, reach)
@@ -170,10 +170,10 @@ cdef object _xemh_check(const TrianState* s, int p):
     cdef int i
     for i in range(s.n_placed):
         if (s.placed[i].unit and s.placed[i].emissary == p) or \
-                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p):
+                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship_owner == p):
             return f"placed[{i}]: seat {p}'s race has no such unit"
     for i in range(1, 4):
-        if s.players[p].tok_at[i] != TR_UNKNOWN:
+        if s.players[p].special_tile[i] != TR_UNKNOWN:
             return f"player {p}: XEMH has no special token {i}"
     return None
 

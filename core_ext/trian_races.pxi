@@ -164,7 +164,7 @@ cdef void _races_setup(TrianState* s, uint64_t seed) noexcept nogil:
     for i in range(n):
         s.players[i].race = TR_UNKNOWN
         for k in range(4):
-            s.players[i].tok_at[k] = TR_UNKNOWN
+            s.players[i].special_tile[k] = TR_UNKNOWN
     if s.params.variant < V_FULL:
         return
     rng_seed2(&rng, seed, STREAM_RACES)
@@ -432,8 +432,9 @@ cdef bint _ship_immobile(const TrianState* s, int i) noexcept nogil:
 
 
 cdef void _race_reach(const TrianState* s, int i, uint64_t* reach, ReachCache* cache) noexcept nogil:
-    # add to the tile set `reach` the tiles the ship on tile i may move to (section V.3.5 and the owner's racial skills)
-    cdef int p = s.placed[i].ship
+    # add to the tile set `reach` the tiles the ship on tile i may move to (section V.3.5 and the owner's
+    # racial skills)
+    cdef int p = s.placed[i].ship_owner
     if _has(s, p, R_VANTH, 2):
         _reach_ion(s, i, -1, SHIP_MOVES, i, reach)
     elif s.players[p].race == R_MAEPHOS:
@@ -460,7 +461,7 @@ cdef void _race_exmitter_map(const TrianState* s, int8_t* field) noexcept nogil:
         if s.players[p].race != R_ORVIN:
             continue
         for k in range(2):
-            t = s.players[p].tok_at[k]
+            t = s.players[p].special_tile[k]
             if t != TR_UNKNOWN:
                 _mark_radius(s, t, field)
 
@@ -490,7 +491,8 @@ cdef object _check_races(const TrianState* s):
         r = s.players[p].race
         sk = s.players[p].skills
         for k in range(4):
-            if s.players[p].tok_at[k] != TR_UNKNOWN and (not full or s.players[p].tok_at[k] >= s.n_placed):
+            t = s.players[p].special_tile[k]
+            if t != TR_UNKNOWN and (not full or t >= s.n_placed):
                 return f"player {p}: special token {k} is not on a placed tile"
         if not full:
             if r != TR_UNKNOWN or sk:
@@ -522,8 +524,8 @@ cdef object _check_races(const TrianState* s):
     for i in range(s.n_placed, TR_TILES):
         if s.placed[i].unit:
             return f"placed[{i}]: entries past n_placed must be 0"
-    if s.b_warcry >> n or (s.b_warcry and s.mode not in (M_DECLARE, M_REROLL, M_RACE)):
-        return "b_warcry is set outside a clash or for a seat that does not play"
+    if s.battle_warcry >> n or (s.battle_warcry and s.mode not in (M_DECLARE, M_REROLL, M_RACE)):
+        return "a Warcry is marked outside a clash or for a seat that does not play"
     if s.evolved > 1 or (s.mission_tile != TR_UNKNOWN and s.mission_tile >= s.n_placed):
         return "turn fields of race evolution out of range"
     if (s.mode == M_RACE) != (s.race_step != 0):
@@ -551,7 +553,7 @@ cdef object _check_step(const TrianState* s):
         return "only the seat whose turn it is decides this racial step"
     if s.race_step == STEP_GATHER:
         if not _has(s, p, R_VANTH, 1) or k >= s.n_nebulas or not 1 <= s.race_count <= 2 or \
-                sum(s.neb_minerals[k][c] for c in range(TR_COLORS)) == 0:
+                sum(s.nebula_minerals[k][c] for c in range(TR_COLORS)) == 0:
             return "Minerals gatherer step out of range"
         return None
     if s.race_step == STEP_MINION:
@@ -560,7 +562,7 @@ cdef object _check_step(const TrianState* s):
             return "Slave-Minion step out of range"
         return None
     if STEP_PR_GAIN <= s.race_step <= STEP_DIVINE_TO:
-        if not _has(s, p, R_AURELI, 0) or not s.sb_on == divine:
+        if not _has(s, p, R_AURELI, 0) or not s.ship_battle_on == divine:
             return "Supreme Priestess step out of range"
         if s.race_step == STEP_PR_GAIN:
             return _check_priestess_gain(s, p, k)
@@ -576,7 +578,7 @@ cdef object _check_step(const TrianState* s):
 
 
 cdef bint _priestess_ship_at(const TrianState* s, int p, int k) noexcept:
-    return k < s.n_placed and s.placed[k].ship_kind == SHIP_PRIESTESS and s.placed[k].ship == p
+    return k < s.n_placed and s.placed[k].ship_kind == SHIP_PRIESTESS and s.placed[k].ship_owner == p
 
 
 cdef object _check_priestess_gain(const TrianState* s, int p, int k):
@@ -593,7 +595,7 @@ cdef object _check_priestess_gain(const TrianState* s, int p, int k):
         return "Supreme Priestess step: no nebula with minerals in its radius"
     if s.race_count != 1 or k >= s.n_nebulas or _priestess_tile(s, p, &as_ship) < 0 or not as_ship:
         return "Supreme Priestess step out of range"
-    if s.neb_minerals[k][0] + s.neb_minerals[k][1] + s.neb_minerals[k][2] + s.neb_minerals[k][3] == 0:
+    if _nebula_mineral_total(s, k) == 0:
         return "Supreme Priestess step: that nebula has no mineral left"
     return None
 
@@ -606,7 +608,7 @@ cdef object _check_priestess_choice(const TrianState* s, int p, int k):
         if not _priestess_may_fix(s, k, p):
             return "Supreme Priestess step: it cannot be fixed there"
         return None
-    if k != s.sb_def or s.placed[s.sb_att].ship == p:
+    if k != s.ship_battle_target or s.placed[s.ship_battle_attacker].ship_owner == p:
         return "Divine help step: the Priestess must be the ship attacked"
     if s.race_step == STEP_DIVINE and _mineral_total(&s.players[p]) < 3:
         return "Divine help step: evading costs 3 minerals"
@@ -640,7 +642,7 @@ cdef object _tokens_line(const TrianState* s, int p):
     names = TOKEN_NAMES.get(s.players[p].race, ())
     out = []
     for k in range(4):
-        i = s.players[p].tok_at[k]
+        i = s.players[p].special_tile[k]
         if i != TR_UNKNOWN and i < s.n_placed:
             name = names[k] if k < len(names) else f"token {k}"
             out.append(f"{name} at ({s.placed[i].x}, {s.placed[i].y})")
@@ -666,14 +668,14 @@ cdef object _race_check(const TrianState* s, int p):
         if s.placed[i].emissary == p and s.placed[i].unit == UNIT_MINION:
             minions += 1
         if (s.placed[i].emissary == p and s.placed[i].unit == UNIT_PRIESTESS) or \
-                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship == p):
+                (s.placed[i].ship_kind == SHIP_PRIESTESS and s.placed[i].ship_owner == p):
             priestess += 1
     if minions > _has(s, p, R_KORRAX, 0) + _has(s, p, R_KORRAX, 4):
         return f"player {p}: more Slave-minions on the board than its skills give"
     if priestess > _has(s, p, R_AURELI, 0):
         return f"player {p}: a Supreme Priestess without the skill"
     for i in range(4):
-        if s.players[p].tok_at[i] != TR_UNKNOWN and not _tok_allowed(s, p, i):
+        if s.players[p].special_tile[i] != TR_UNKNOWN and not _tok_allowed(s, p, i):
             return f"player {p}: seat {p}'s skills give no special token {i}"
     return None
 
@@ -681,9 +683,9 @@ cdef object _race_check(const TrianState* s, int p):
 cdef bint _tok_allowed(const TrianState* s, int p, int k):
     # special token slot k of seat p may be on the board (MAEPHOS, ORVIN, SYLPHEX and XEMH check their
     # tokens in their own checks, run first)
-    cdef int r = s.players[p].race, i = s.players[p].tok_at[k]
+    cdef int r = s.players[p].race, i = s.players[p].special_tile[k]
     if k == 0 and _has(s, p, R_AURELI, 1):
-        return s.placed[i].ship_kind != 0 and s.placed[i].ship != p      # the Harness on an enemy ship
+        return s.placed[i].ship_kind != 0 and s.placed[i].ship_owner != p      # the Harness on an enemy ship
     return r == R_MAEPHOS or r == R_ORVIN or r == R_SYLPHEX or r == R_XEMH
 
 

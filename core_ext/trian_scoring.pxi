@@ -54,7 +54,7 @@ cdef void _plunder_system(TrianState* s, int p, int i, int root) noexcept nogil:
     # p's Corvettes plunder the system with this root, met at its part on placed tile i
     cdef int j, victim, tiles, ext, st, corv, amount, planets
     cdef int units[MAX_PLAYERS]
-    if s.uf_open[root] != 0:
+    if s.area_open_borders[root] != 0:
         return
     for j in range(i):      # the system is handled at its first tile only
         if _tile_in_system(s, j, root):
@@ -70,7 +70,7 @@ cdef void _plunder_system(TrianState* s, int p, int i, int root) noexcept nogil:
     for j in range(s.n_placed):
         if _tile_in_system(s, j, root):
             tiles += 1
-            if s.placed[j].ship_kind == SHIP_CORVETTE and s.placed[j].ship == p:
+            if s.placed[j].ship_kind == SHIP_CORVETTE and s.placed[j].ship_owner == p:
                 corv += 1
                 # the planet of a face lies on its first system part
                 if FACE_FEAT[s.placed[j].face] == F_PLANET and _cfind(s, _node(j, K_SYSTEM)) == root:
@@ -101,7 +101,7 @@ cdef void trian_scores(const void* p, double* out) noexcept nogil:
 
 cdef inline int _pieces_left(const TrianPlayer* pl) noexcept nogil:
     # section VII.3: emissaries, space stations, research stations and ships left on the race board
-    return pl.emissaries + pl.research + pl.space + pl.corvettes + pl.rogues
+    return pl.emissaries + pl.research_stations + pl.space_stations + pl.corvettes + pl.rogues
 
 
 cdef void trian_ranks(const void* p, int* out) noexcept nogil:

@@ -17,7 +17,7 @@ cdef bint _enemy_ship_adjacent(const TrianState* s, int i, int owner) noexcept n
     cdef int d, j
     for d in range(3):
         j = _space_nb(s, i, d)
-        if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship != owner:
+        if j >= 0 and s.placed[j].ship_kind != 0 and s.placed[j].ship_owner != owner:
             return True
     return False
 
@@ -39,15 +39,15 @@ cdef void _reach(const TrianState* s, int i, int g, int depth, int start, uint64
 
 cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start, uint64_t* out,
                         ReachCache* c) noexcept nogil:
-    # add to the tile set `out` every tile a ship may end on from tile i (entered by outer-space group g, -1 at
-    # the start) within `depth` more steps: through outer space only, never into an exmitter's
+    # add to the tile set `out` every tile a ship may end on from tile i (entered by outer-space group g,
+    # -1 at the start) within `depth` more steps: through outer space only, never into an exmitter's
     # radius, passing other ships but not ending on them nor where it started (section V.3.5).
     # A breadth-first search over (tile, group entered by): each is expanded once, at its fewest steps,
     # which reaches exactly the tiles of every walk of up to `depth` steps.
     cdef int16_t q_tile[TR_TILES * 4]
     cdef int8_t q_group[TR_TILES * 4]
     cdef uint64_t seen[6]         # bit tile * 4 + group + 1 (< TR_TILES * 4 = 336): (tile, group) queued
-    cdef bint immune = _exmitter_immune(s, s.placed[start].ship)
+    cdef bint immune = _exmitter_immune(s, s.placed[start].ship_owner)
     cdef int head = 0, tail = 1, level_end = 1, steps = 0, d, j, t, gt, gj, bit
     memset(seen, 0, sizeof(seen))
     q_tile[0] = <int16_t>i
@@ -62,14 +62,14 @@ cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start,
         t = q_tile[head]
         gt = q_group[head]
         for d in range(3):
-            j = s.space_nb[t][d]
-            if j < 0 or (gt >= 0 and s.side_grp[t][d] != gt):
+            j = s.space_neighbour[t][d]
+            if j < 0 or (gt >= 0 and s.side_space_group[t][d] != gt):
                 continue
             if not immune and _cached_field(s, c, j):
                 continue
             if j != start and s.placed[j].ship_kind == 0:
                 _tiles_add(out, j)
-            gj = s.side_grp[j][_opposite(d)]
+            gj = s.side_space_group[j][_opposite(d)]
             bit = j * 4 + gj + 1
             if not (seen[bit >> 6] >> (bit & 63)) & 1:
                 _tiles_add(seen, bit)
@@ -108,14 +108,15 @@ cdef inline bint _mobile_ship_may_teleport_from(const TrianState* s, int i, int 
     # tile i is known to be free to move
     if _teleport_radius(s, i):
         return True
-    return s.placed[i].ship == me and not s.placed[i].ship_new and FACE_FEAT[s.placed[i].face] == F_TELEPORT
+    return s.placed[i].ship_owner == me and not s.placed[i].ship_arrived and \
+        FACE_FEAT[s.placed[i].face] == F_TELEPORT
 
 
 cdef bint _rogue_may_mine(const TrianState* s, int i, int me) noexcept nogil:
     # section V.1.2.B: 1 mineral per turn from the closed nebula whose part shares the Rogue's tile,
     # never across a gas cloud (ruling: not on a face with a gas edge)
     cdef int f = s.placed[i].face, e
-    if s.placed[i].ship_kind != SHIP_ROGUE or s.placed[i].ship != me or s.placed[i].rogue_used:
+    if s.placed[i].ship_kind != SHIP_ROGUE or s.placed[i].ship_owner != me or s.placed[i].rogue_mined:
         return False
     if not FACE_HAS_NEB[f]:
         return False
@@ -128,7 +129,7 @@ cdef bint _rogue_may_mine(const TrianState* s, int i, int me) noexcept nogil:
 cdef void _ship_home(TrianState* s, int i) noexcept nogil:
     # the ship on tile i goes back to its owner's supply; an emissary it blocked may now fight
     # (a racial ship token, e.g. the Supreme Priestess, is in its owner's supply when off the board)
-    cdef int p = s.placed[i].ship
+    cdef int p = s.placed[i].ship_owner
     if s.placed[i].ship_kind == 0:
         return
     if s.placed[i].ship_kind == SHIP_CORVETTE:
@@ -137,24 +138,24 @@ cdef void _ship_home(TrianState* s, int i) noexcept nogil:
         s.players[p].rogues += 1
     _race_ship_gone(s, i)
     _put_ship(s, i, -1, 0)
-    s.placed[i].ship_new = 0
-    s.placed[i].rogue_used = 0
+    s.placed[i].ship_arrived = 0
+    s.placed[i].rogue_mined = 0
     _check_unblock(s, i)
 
 
 cdef void _ship_arrive(TrianState* s, int i, int owner, int kind) noexcept nogil:
     _put_ship(s, i, owner, kind)
-    s.placed[i].ship_new = 1
-    s.placed[i].rogue_used = 0
+    s.placed[i].ship_arrived = 1
+    s.placed[i].rogue_mined = 0
 
 
 cdef void _ship_landed(TrianState* s, int i) noexcept nogil:
     # a ship moved or teleported onto tile i: a battle when an enemy ship is adjacent (section VI.2.A);
     # the ship's owner is the attacker
-    if _enemy_ship_adjacent(s, i, s.placed[i].ship):
-        s.sb_on = 1
-        s.sb_att = <uint8_t>i
-        s.sb_def = 0
+    if _enemy_ship_adjacent(s, i, s.placed[i].ship_owner):
+        s.ship_battle_on = 1
+        s.ship_battle_attacker = <uint8_t>i
+        s.ship_battle_target = 0
         s.mode = M_SHIP_TARGET
     else:
         _phase3_goes_on(s)
@@ -176,7 +177,7 @@ cdef bint _any_harness(const TrianState* s) noexcept nogil:
     if s.params.variant < V_FULL:
         return False
     for p in range(s.params.num_players):
-        if s.players[p].race == R_AURELI and s.players[p].tok_at[0] != TR_UNKNOWN:
+        if s.players[p].race == R_AURELI and s.players[p].special_tile[0] != TR_UNKNOWN:
             return True
     return False
 
@@ -205,7 +206,7 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
         if harness and _ship_immobile(s, i):
             continue
         teleports[k] = _mobile_ship_may_teleport_from(s, i, me)
-        if s.placed[i].ship == me:
+        if s.placed[i].ship_owner == me:
             if not cache_ready:
                 _reach_cache_init(s, &cache)
                 cache_ready = True
@@ -219,7 +220,7 @@ cdef int _ship_actions(const TrianState* s, int me, action_t* out, int n) noexce
             if not cache_ready:
                 _reach_cache_init(s, &cache)
                 cache_ready = True
-            owner = s.placed[i].ship
+            owner = s.placed[i].ship_owner
             for j in range(s.n_placed):
                 if j != i and s.placed[j].ship_kind == 0 and _has_space(s.placed[j].face) and \
                         (not _cached_field(s, &cache, j) or _exmitter_immune(s, owner)):
@@ -246,11 +247,11 @@ cdef void _ship_move(TrianState* s, action_t a) noexcept nogil:
     _decode_tile_pair(a, base, &src, &j)
     if base == A_SHIP_TELE and _teleport_radius(s, src):
         s.teleport_used = 1
-    owner = s.placed[src].ship
+    owner = s.placed[src].ship_owner
     kind = s.placed[src].ship_kind
     _put_ship(s, src, -1, 0)
-    s.placed[src].ship_new = 0
-    s.placed[src].rogue_used = 0
+    s.placed[src].ship_arrived = 0
+    s.placed[src].rogue_mined = 0
     _ship_arrive(s, j, owner, kind)
     _check_unblock(s, src)
     if _race_after_ship_move(s, j, base == A_SHIP_TELE):

@@ -6,7 +6,7 @@ cdef void _refresh_tops(TrianState* s) noexcept nogil:
     for k in range(2):
         n = s.stack_len[k]
         if n > 0:
-            s.stack_top_face[k] = TILE_FACE[s.stack_tile[k][n - 1]][s.stack_up[k][n - 1]]
+            s.stack_top_face[k] = TILE_FACE[s.stack_tile[k][n - 1]][s.stack_side_up[k][n - 1]]
         else:
             s.stack_top_face[k] = TR_UNKNOWN
 
@@ -38,16 +38,16 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
         t = order[i]
         s.stack_tile[k][i // 2] = <uint8_t>t
         if FACE_SPECIAL[TILE_FACE[t][0]]:
-            s.stack_up[k][i // 2] = 1
+            s.stack_side_up[k][i // 2] = 1
         elif FACE_SPECIAL[TILE_FACE[t][1]]:
-            s.stack_up[k][i // 2] = 0
+            s.stack_side_up[k][i // 2] = 0
         else:
-            s.stack_up[k][i // 2] = <uint8_t>rng_below(&rng, 2)
+            s.stack_side_up[k][i // 2] = <uint8_t>rng_below(&rng, 2)
     s.stack_len[0] = TR_STACK
     s.stack_len[1] = TR_STACK
     _refresh_tops(s)
     s.drawn_tile = TR_UNKNOWN
-    s.drawn_up = TR_UNKNOWN
+    s.drawn_side_up = TR_UNKNOWN
     s.drawn_face = TR_UNKNOWN
     s.drawn_stack = TR_UNKNOWN
     _board_reset(s)
@@ -56,8 +56,8 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
     for i in range(n):
         s.players[i].credits = 10
         s.players[i].emissaries = <uint8_t>PIECES[n][0]
-        s.players[i].research = <uint8_t>PIECES[n][1]
-        s.players[i].space = <uint8_t>PIECES[n][2]
+        s.players[i].research_stations = <uint8_t>PIECES[n][1]
+        s.players[i].space_stations = <uint8_t>PIECES[n][2]
         if params.variant >= V_SHIPS:
             s.players[i].corvettes = 3
             s.players[i].rogues = 2
@@ -65,7 +65,7 @@ cdef int trian_init(void* p, const GameParams* params, uint64_t seed) noexcept n
         _draw_token(s, i)
     _races_setup(s, seed)
     for i in range(MAX_PLAYERS):
-        s.b_order[i] = -1
+        s.battle_order[i] = -1
     # section V: the highest attack die starts; ties roll again
     while True:
         best = 0
@@ -99,15 +99,15 @@ cdef void _start_turn(TrianState* s) noexcept nogil:
     s.evolved = 0
     s.race_used = 0
     s.mission_tile = TR_UNKNOWN
-    s.ev_pending = 0
-    s.ev_n = 0
-    s.ev_pos = 0
-    memset(s.ev_root, 0, sizeof(s.ev_root))
-    memset(s.ev_kind, 0, sizeof(s.ev_kind))
-    memset(s.neb_gained, 0, sizeof(s.neb_gained))
+    s.events_pending = 0
+    s.events_count = 0
+    s.events_next = 0
+    memset(s.event_root, 0, sizeof(s.event_root))
+    memset(s.event_kind, 0, sizeof(s.event_kind))
+    memset(s.nebula_gained, 0, sizeof(s.nebula_gained))
     for k in range(n_ships):        # both flags are 0 on a tile without a ship
-        s.placed[tiles[k]].ship_new = 0
-        s.placed[tiles[k]].rogue_used = 0
+        s.placed[tiles[k]].ship_arrived = 0
+        s.placed[tiles[k]].rogue_mined = 0
     if s.params.variant >= V_FULL:
         _race_turn_start(s)          # e.g. the upkeep of Adaptation Abilities (a racial sub-step)
 
@@ -131,8 +131,8 @@ cdef void _enter_ph3(TrianState* s) noexcept nogil:
 
 
 cdef void _finish_ph3(TrianState* s) noexcept nogil:
-    if s.ev_pending:
-        s.ev_return = 1
+    if s.events_pending:
+        s.events_end_turn = 1
         _events_run(s)
     else:
         _end_turn(s)
@@ -140,6 +140,6 @@ cdef void _finish_ph3(TrianState* s) noexcept nogil:
 
 cdef void _clear_drawn(TrianState* s) noexcept nogil:
     s.drawn_tile = TR_UNKNOWN
-    s.drawn_up = TR_UNKNOWN
+    s.drawn_side_up = TR_UNKNOWN
     s.drawn_face = TR_UNKNOWN
     s.drawn_stack = TR_UNKNOWN
