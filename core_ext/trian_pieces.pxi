@@ -15,6 +15,10 @@ cdef inline void _tiles_remove(uint64_t* tiles, int i) noexcept nogil:
     tiles[i >> 6] &= ~((<uint64_t>1) << (i & 63))
 
 
+cdef inline bint _tiles_has(const uint64_t* tiles, int i) noexcept nogil:
+    return (tiles[i >> 6] >> (i & 63)) & 1
+
+
 cdef inline int _tiles_list(uint64_t low, uint64_t high, uint8_t* out) noexcept nogil:
     # the placed tiles in a set (words 0 and 1), in ascending order; returns how many
     cdef int n = 0

@@ -71,7 +71,7 @@ cdef void _reach_cached(const TrianState* s, int i, int g, int depth, int start,
                 _tiles_add(out, j)
             gj = s.side_space_group[j][_opposite(d)]
             bit = j * 4 + gj + 1
-            if not (seen[bit >> 6] >> (bit & 63)) & 1:
+            if not _tiles_has(seen, bit):
                 _tiles_add(seen, bit)
                 q_tile[tail] = <int16_t>j
                 q_group[tail] = <int8_t>gj
