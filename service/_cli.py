@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -74,6 +75,36 @@ def _db_upgrade(args: argparse.Namespace) -> int:
         if after != before
         else f"{redacted(args.db)}: schema {after}, up to date"
     )
+    return 0
+
+
+def _db_copy(args: argparse.Namespace) -> int:
+    from orrery.service._copy import StoreCopyError, copy_store
+    from orrery.service._postgres import DatabaseUnavailableError
+
+    try:
+        import psycopg
+    except ImportError:
+        print(
+            "orrery db copy: needs the PostgreSQL driver: pip install 'orrery[postgresql]'", file=sys.stderr
+        )
+        return 2
+    try:
+        result = copy_store(args.source, args.target)
+    except (StoreCopyError, DatabaseUnavailableError) as exc:
+        print(f"orrery db copy: {exc}", file=sys.stderr, flush=True)
+        return 2
+    except psycopg.Error as exc:
+        print(f"orrery db copy: {exc}; nothing was copied", file=sys.stderr, flush=True)
+        return 2
+    if args.json:
+        print(json.dumps(dataclasses.asdict(result)))
+    else:
+        tables = ", ".join(f"{n} {table}" for table, n in result.rows.items())
+        print(
+            f"{result.source} -> {result.target}: {result.matches} matches ({result.active} active) copied "
+            f"in {result.seconds:.2f} s; rows: {tables}"
+        )
     return 0
 
 
@@ -382,6 +413,13 @@ def register(commands: Any, bench: Any) -> None:
     )
     p.add_argument("--db", required=True, help="a SQLite file or a postgresql:// URL, as for serve")
     p.set_defaults(func=_db_upgrade)
+    p = db_commands.add_parser(
+        "copy", help="copy every hosted match from a SQLite file into an empty PostgreSQL database"
+    )
+    p.add_argument("--from", dest="source", required=True, help="the SQLite file (read only, never changed)")
+    p.add_argument("--to", dest="target", required=True, help="postgresql://USER:PASSWORD@HOST:PORT/DATABASE")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=_db_copy)
 
     p = commands.add_parser("suggest", help="ask a running server for a move")
     p.add_argument("--target", default="localhost:50051", help="server address (default localhost:50051)")
