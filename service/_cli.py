@@ -319,6 +319,37 @@ def _bench_matches(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_db_copy(args: argparse.Namespace) -> int:
+    import tempfile
+    import time
+
+    from orrery.service._bench import fill_played_matches
+    from orrery.service._copy import copy_store
+
+    with tempfile.TemporaryDirectory() as folder:
+        db = args.sqlite or os.path.join(folder, "matches.sqlite3")
+        started = time.perf_counter()
+        fill_played_matches(db, args.matches, seed=args.seed)
+        filled_s = time.perf_counter() - started
+        result = copy_store(db, args.to)
+        size = os.path.getsize(db)
+    moves = result.rows["moves"]
+    report = {
+        "bench": "db-copy",
+        "matches": result.matches,
+        "active": result.active,
+        "rows": result.rows,
+        "sqlite_bytes": size,
+        "fill_s": round(filled_s, 2),
+        "copy_s": result.seconds,
+        "matches_per_s": round(result.matches / result.seconds, 1),
+        "moves_per_s": round(moves / result.seconds, 1),
+        "cpus": os.cpu_count(),
+    }
+    print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))
+    return 0
+
+
 def _bench_hosted(args: argparse.Namespace) -> int:
     import contextlib
     import tempfile
@@ -480,6 +511,16 @@ def register(commands: Any, bench: Any) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_hosted)
+
+    p = bench.add_parser("db-copy", help="orrery db copy of a generated SQLite store into PostgreSQL")
+    p.add_argument("--to", required=True, help="an empty PostgreSQL database: postgresql://...")
+    p.add_argument("--matches", type=int, default=300, help="matches to generate (played with random moves)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated matches")
+    p.add_argument(
+        "--sqlite", default=None, help="keep the generated SQLite store here (default: a temp file)"
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_bench_db_copy)
 
     p = bench.add_parser("matches", help="CreateMatch latency with many matches already stored")
     p.add_argument("--stored", type=int, nargs="+", default=[100, 100_000], help="matches in the store")

@@ -2,9 +2,10 @@
 
 What is copied: the rows of `matches`, `seats` and `moves`, every column as stored (ids, move numbers,
 timestamps, states, token and spectator digests, AI seat specifications), so a copied match answers
-GetMatch, GetReplay and WatchMatch as before, its seat and spectator tokens still work, and it goes on
-being played. Not copied: nothing else exists on SQLite; the PostgreSQL-only `ai_claims` (which replica
-searches an AI turn, a lease of seconds) starts empty, so any replica takes up the copied AI turns.
+GetObservation, GetReplay, WatchMatch and ListMatches as before, its seat and spectator tokens still
+work, and it goes on being played. Nothing else exists on SQLite; the PostgreSQL-only `ai_claims`
+(which replica searches an AI turn, a lease of seconds) starts empty, so any replica takes up the
+copied AI turns.
 No sequences are involved: match ids are random UUIDs made by the server, the other keys are
 (match_id, seat) and (match_id, move_number).
 
@@ -90,7 +91,7 @@ def copy_store(source: str, target: str) -> CopyResult:
             snapshot = os.path.join(folder, "snapshot.sqlite3")
             source_schema = _snapshot(source, snapshot)
             _upgrade_snapshot(source, snapshot)  # a source it refuses leaves the target untouched
-            target_schema = migrate(conn)
+            target_schema = _migrate(conn, target)
             reader = sqlite3.connect(snapshot)
             try:
                 rows, active = _copy_all(reader, conn, target)
@@ -125,6 +126,13 @@ def _refuse_if_holding_matches(conn: Any, target: str) -> None:
             f"{redacted(target)} already holds matches: the copy goes into an empty database only "
             "(nothing was written)"
         )
+
+
+def _migrate(conn: Any, target: str) -> tuple[int, int]:
+    try:
+        return migrate(conn)
+    except RuntimeError as exc:  # a schema newer than this version knows
+        raise StoreCopyError(f"{redacted(target)}: {exc}; nothing was copied") from None
 
 
 def _snapshot(source: str, snapshot: str) -> int:

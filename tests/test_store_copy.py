@@ -224,6 +224,17 @@ def test_a_target_holding_a_match_is_refused_and_left_as_it_was(source, postgres
 
 
 @pg
+def test_a_target_with_a_newer_schema_is_refused(source, postgres_server, capsys):
+    from orrery.service._postgres import MIGRATIONS, upgrade
+
+    url = postgres_server.new_database()
+    upgrade(url, (*MIGRATIONS, (99, "from a later server", "CREATE TABLE later (x INTEGER)")))
+    assert main(["db", "copy", "--from", source[0], "--to", url]) == 2
+    assert "schema 99" in capsys.readouterr().err
+    assert postgres_rows(url) == {table: [] for table in SELECTS}
+
+
+@pg
 def test_a_failure_half_way_leaves_the_target_without_a_match(source, postgres_server, monkeypatch, capsys):
     import orrery.service._copy as copy_module
 
@@ -320,3 +331,14 @@ def test_copied_columns_are_every_column_of_the_sqlite_schema(tmp_path):
     for table, columns, _ in COPIED_TABLES:
         assert [row[1] for row in db.execute(f"PRAGMA table_info({table})")] == list(columns)
     db.close()
+
+
+@pg
+def test_orrery_bench_db_copy_reports_the_copy_of_a_generated_store(tmp_path, postgres_server, capsys):
+    url = postgres_server.new_database()
+    kept = str(tmp_path / "generated.sqlite3")
+    assert main(["bench", "db-copy", "--matches", "6", "--to", url, "--sqlite", kept, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["matches"] == 6 and report["rows"]["seats"] == 2 + 2 + 3 + 3 + 3 + 2
+    assert report["rows"]["moves"] > 6 and report["copy_s"] > 0
+    assert postgres_rows(url) == sqlite_rows(kept)
