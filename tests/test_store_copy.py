@@ -342,3 +342,97 @@ def test_orrery_bench_db_copy_reports_the_copy_of_a_generated_store(tmp_path, po
     assert report["matches"] == 6 and report["rows"]["seats"] == 2 + 2 + 3 + 3 + 3 + 2
     assert report["rows"]["moves"] > 6 and report["copy_s"] > 0
     assert postgres_rows(url) == sqlite_rows(kept)
+
+
+# ---- through the API: a server on SQLite, the copy, a server on PostgreSQL ----
+
+SERVE = [
+    "--backend",
+    "in-process",
+    "--workers",
+    "1",
+    "--config",
+    "test-fast",
+    "--max-matches-per-minute",
+    "0",
+]
+
+
+def seen_by_clients(client, matches) -> dict:
+    """What clients are told about these matches: each human seat's observation, the replay of an ended
+    match, WatchMatch from the start (to END, or the SYNC and the moves so far), ListMatches."""
+    from orrery.v1 import orrery_pb2 as pb
+
+    seen: dict = {}
+    for match in matches:
+        views = [client.observation(match, seat) for seat, token in enumerate(match.tokens) if token]
+        stream = client.watch(match, token=match.spectator_token, timeout=60)
+        events = [next(stream)]
+        while events[-1].kind != pb.MATCH_EVENT_END and len(events) <= events[0].move_number:
+            events.append(next(stream))
+        stream.cancel()
+        replay = client.replay(match, svg_seat=0) if views[0].game_over else None
+        seen[match.match_id] = (views, events, replay)
+    tokens = [t for match in matches for t in match.tokens if t]
+    seen["list"] = sorted(client.list_matches(tokens), key=lambda s: (s.match_id, s.seat))
+    return seen
+
+
+def play_until_the_ai_seat_moved(client, match, rng) -> int:
+    """Seat 0 plays random legal moves until the AI seat has moved (and seat 0 is to move again); the
+    move number then."""
+    from orrery.service._spawn import wait_until
+
+    for _ in range(300):
+        view = client.observation(match, 0)
+        assert not view.game_over
+        if not view.your_turn:
+            assert wait_until(lambda: client.observation(match, 0).your_turn, timeout=30)
+            return int(client.observation(match, 0).move_number)
+        client.apply(match, 0, action_id=rng.choice(view.legal_actions).id)
+    raise AssertionError("the AI seat never got a turn")
+
+
+@pg
+def test_clients_see_the_same_matches_after_the_move_and_play_on(tmp_path, postgres_server, capsys):
+    from orrery.service._spawn import running_server
+    from orrery.service.client import HUMAN, OrreryClient, ai_seat
+
+    path = str(tmp_path / "matches.sqlite3")
+    url = postgres_server.new_database()
+    rng = random.Random(2)
+    with (
+        running_server([*SERVE, "--db", path], same_imports=True) as server,
+        OrreryClient(server.target) as c,
+    ):
+        finished = c.create_match("kuhn", players=2, seed=3)
+        c.apply(finished, 0, action_id=1)
+        c.apply(finished, 1, action_id=1)  # bet, call: the showdown
+        ai = c.create_match(
+            "tiny_epic_galaxies", players=2, seed=4, seats=[HUMAN, ai_seat(iterations=20, seed=1)]
+        )
+        copied_at = play_until_the_ai_seat_moved(c, ai, rng)
+        trian = c.create_match("trian", players=2, seed=5)
+        for _ in range(12):
+            view = c.observation(trian, c.observation(trian, 0).current_player)
+            c.apply(trian, view.seat, action_id=rng.choice(view.legal_actions).id)
+        resigned = c.create_match("kuhn", players=3, seed=6)
+        c.apply(resigned, 0, action_id=0)
+        c.resign(resigned, 1)
+        matches = [finished, ai, trian, resigned]
+        before = seen_by_clients(c, matches)
+    assert not os.path.exists(path + "-wal"), "the server closed the file"
+    assert copied(path, url, capsys)["matches"] == 4
+    with running_server([*SERVE, "--db", url], same_imports=True) as server, OrreryClient(server.target) as c:
+        for match in matches:  # the tokens the SQLite server handed out
+            for seat, token in enumerate(match.tokens):
+                c._tokens[(match.match_id, seat)] = token
+            c._tokens[(match.match_id, -1)] = match.spectator_token
+        assert seen_by_clients(c, matches) == before
+        now = play_until_the_ai_seat_moved(c, ai, rng)  # the copied match goes on, its AI seat too
+        stream = c.watch(ai, after_move=copied_at, token=ai.spectator_token, timeout=60)
+        events = [next(stream) for _ in range(1 + now - copied_at)]
+        stream.cancel()
+        assert [e.move_number for e in events[1:]] == list(range(copied_at + 1, now + 1))
+        assert any(e.by_ai for e in events[1:]) and not events[1].by_ai
+        assert c.create_match("kuhn", players=2).match_id not in {m.match_id for m in matches}
