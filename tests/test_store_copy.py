@@ -346,17 +346,6 @@ def test_orrery_bench_db_copy_reports_the_copy_of_a_generated_store(tmp_path, po
 
 # ---- through the API: a server on SQLite, the copy, a server on PostgreSQL ----
 
-SERVE = [
-    "--backend",
-    "in-process",
-    "--workers",
-    "1",
-    "--config",
-    "test-fast",
-    "--max-matches-per-minute",
-    "0",
-]
-
 
 def seen_by_clients(client, matches) -> dict:
     """What clients are told about these matches: each human seat's observation, the replay of an ended
@@ -397,6 +386,7 @@ def play_until_the_ai_seat_moved(client, match, rng) -> int:
 def test_clients_see_the_same_matches_after_the_move_and_play_on(tmp_path, postgres_server, capsys):
     from orrery.service._spawn import running_server
     from orrery.service.client import HUMAN, OrreryClient, ai_seat
+    from test_service_replicas import SERVE  # in-process search, fast settings, no creation limit
 
     path = str(tmp_path / "matches.sqlite3")
     url = postgres_server.new_database()
