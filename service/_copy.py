@@ -23,7 +23,7 @@ import os
 import sqlite3
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +77,8 @@ class CopyResult:
     target_schema: tuple[int, int]  # (before, after) the target's migrations
     matches: int
     active: int  # matches still being played
-    rows: dict[str, int] = field(default_factory=dict)  # per table
-    seconds: float = 0.0  # the whole copy, snapshot and upgrade included (wall clock)
+    rows: dict[str, int]  # per table
+    seconds: float  # the whole copy, snapshot and upgrade included (wall clock)
 
 
 def copy_store(source: str, target: str) -> CopyResult:
@@ -111,7 +111,7 @@ def copy_store(source: str, target: str) -> CopyResult:
 
 def _check_arguments(source: str, target: str) -> None:
     if not is_postgres_url(target):
-        raise StoreCopyError(f"--to must be a postgresql:// URL, not {target[:200]!r}")
+        raise StoreCopyError("--to must be a postgresql:// (or postgres://) URL")  # not echoed: a password
     if is_postgres_url(source):
         raise StoreCopyError("--from must be a SQLite file (between PostgreSQL databases use pg_dump)")
     if not os.path.isfile(source):
