@@ -447,8 +447,20 @@ def register(commands: Any, bench: Any) -> None:
     p = db_commands.add_parser(
         "copy", help="copy every hosted match from a SQLite file into an empty PostgreSQL database"
     )
-    p.add_argument("--from", dest="source", required=True, help="the SQLite file (read only, never changed)")
-    p.add_argument("--to", dest="target", required=True, help="postgresql://USER:PASSWORD@HOST:PORT/DATABASE")
+    p.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE",
+        required=True,
+        help="the SQLite file (read only, never changed)",
+    )
+    p.add_argument(
+        "--to",
+        dest="target",
+        metavar="URL",
+        required=True,
+        help="postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=_db_copy)
 

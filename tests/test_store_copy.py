@@ -427,3 +427,13 @@ def test_clients_see_the_same_matches_after_the_move_and_play_on(tmp_path, postg
         assert [e.move_number for e in events[1:]] == list(range(copied_at + 1, now + 1))
         assert any(e.by_ai for e in events[1:]) and not events[1].by_ai
         assert c.create_match("kuhn", players=2).match_id not in {m.match_id for m in matches}
+
+
+@pg
+def test_a_file_that_is_not_a_sqlite_database_is_refused(tmp_path, postgres_server, capsys):
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database, but long enough to have a header of its own. " * 4)
+    url = postgres_server.new_database()
+    assert main(["db", "copy", "--from", str(path), "--to", url]) == 2
+    assert "cannot be read as a SQLite database" in capsys.readouterr().err
+    assert postgres_rows(url) == {table: [] for table in SELECTS}
