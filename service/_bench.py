@@ -189,6 +189,33 @@ def fill_match_store(path: str, stored: int, *, game: str = "kuhn", players: int
     db.close()
 
 
+PLAYED_GAMES = (("trian", 2), ("take_the_galaxy", 2), ("tiny_epic_galaxies", 3), ("trian", 3), ("kuhn", 3))
+
+
+def fill_played_matches(path: str, matches: int, *, seed: int = 0, max_moves: int = 300) -> None:
+    """A SQLite match store with `matches` matches played through the store's own API (seeded random
+    legal moves): the games of PLAYED_GAMES in turn, each up to a random 1..max_moves moves (fewer where
+    the game ends first); every seventh one still going is resigned."""
+    from orrery.service._matches import MatchStore
+
+    store = MatchStore(path)
+    rng = random.Random(seed)
+    try:
+        for number in range(matches):
+            game, players = PLAYED_GAMES[number % len(PLAYED_GAMES)]
+            match_id = store.create(game, players, None, rng.getrandbits(63)).match_id
+            for _ in range(rng.randint(1, max_moves)):
+                seat = store.history(match_id, 1 << 30).current_player
+                if seat < 0:
+                    break
+                legal = list(store.observation(match_id, seat).legal_actions())
+                store.apply(match_id, seat, action_id=rng.choice(legal))
+            if number % 7 == 0 and store.history(match_id, 1 << 30).current_player >= 0:
+                store.resign(match_id, 0)
+    finally:
+        store.close()
+
+
 def run_match_bench(target: str, *, calls: int, game: str = "kuhn", players: int = 2) -> dict[str, Any]:
     """CreateMatch latency (sequential calls, at the client)."""
     channel = grpc.insecure_channel(target)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -74,6 +75,36 @@ def _db_upgrade(args: argparse.Namespace) -> int:
         if after != before
         else f"{redacted(args.db)}: schema {after}, up to date"
     )
+    return 0
+
+
+def _db_copy(args: argparse.Namespace) -> int:
+    from orrery.service._copy import StoreCopyError, copy_store
+    from orrery.service._postgres import DatabaseUnavailableError
+
+    try:
+        import psycopg
+    except ImportError:
+        print(
+            "orrery db copy: needs the PostgreSQL driver: pip install 'orrery[postgresql]'", file=sys.stderr
+        )
+        return 2
+    try:
+        result = copy_store(args.source, args.target)
+    except (StoreCopyError, DatabaseUnavailableError) as exc:
+        print(f"orrery db copy: {exc}", file=sys.stderr, flush=True)
+        return 2
+    except psycopg.Error as exc:
+        print(f"orrery db copy: {exc}; nothing was copied", file=sys.stderr, flush=True)
+        return 2
+    if args.json:
+        print(json.dumps(dataclasses.asdict(result)))
+    else:
+        tables = ", ".join(f"{n} {table}" for table, n in result.rows.items())
+        print(
+            f"{result.source} -> {result.target}: {result.matches} matches ({result.active} active) copied "
+            f"in {result.seconds:.2f} s; rows: {tables}"
+        )
     return 0
 
 
@@ -288,6 +319,37 @@ def _bench_matches(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_db_copy(args: argparse.Namespace) -> int:
+    import tempfile
+    import time
+
+    from orrery.service._bench import fill_played_matches
+    from orrery.service._copy import copy_store
+
+    with tempfile.TemporaryDirectory() as folder:
+        db = args.sqlite or os.path.join(folder, "matches.sqlite3")
+        started = time.perf_counter()
+        fill_played_matches(db, args.matches, seed=args.seed)
+        filled_s = time.perf_counter() - started
+        result = copy_store(db, args.to)
+        size = os.path.getsize(db)
+    moves = result.rows["moves"]
+    report = {
+        "bench": "db-copy",
+        "matches": result.matches,
+        "active": result.active,
+        "rows": result.rows,
+        "sqlite_bytes": size,
+        "fill_s": round(filled_s, 2),
+        "copy_s": result.seconds,
+        "matches_per_s": round(result.matches / result.seconds, 1),
+        "moves_per_s": round(moves / result.seconds, 1),
+        "cpus": os.cpu_count(),
+    }
+    print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))
+    return 0
+
+
 def _bench_hosted(args: argparse.Namespace) -> int:
     import contextlib
     import tempfile
@@ -382,6 +444,25 @@ def register(commands: Any, bench: Any) -> None:
     )
     p.add_argument("--db", required=True, help="a SQLite file or a postgresql:// URL, as for serve")
     p.set_defaults(func=_db_upgrade)
+    p = db_commands.add_parser(
+        "copy", help="copy every hosted match from a SQLite file into an empty PostgreSQL database"
+    )
+    p.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE",
+        required=True,
+        help="the SQLite file (read only, never changed)",
+    )
+    p.add_argument(
+        "--to",
+        dest="target",
+        metavar="URL",
+        required=True,
+        help="postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=_db_copy)
 
     p = commands.add_parser("suggest", help="ask a running server for a move")
     p.add_argument("--target", default="localhost:50051", help="server address (default localhost:50051)")
@@ -442,6 +523,16 @@ def register(commands: Any, bench: Any) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_hosted)
+
+    p = bench.add_parser("db-copy", help="orrery db copy of a generated SQLite store into PostgreSQL")
+    p.add_argument("--to", required=True, help="an empty PostgreSQL database: postgresql://...")
+    p.add_argument("--matches", type=int, default=300, help="matches to generate (played with random moves)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated matches")
+    p.add_argument(
+        "--sqlite", default=None, help="keep the generated SQLite store here (default: a temp file)"
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_bench_db_copy)
 
     p = bench.add_parser("matches", help="CreateMatch latency with many matches already stored")
     p.add_argument("--stored", type=int, nargs="+", default=[100, 100_000], help="matches in the store")
