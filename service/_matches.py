@@ -764,7 +764,8 @@ class MatchStore:
         return History(records, row.move_number, current, status, scores, ranks, meta.resigned_seat)
 
     def list_by_tokens(self, tokens: Sequence[str]) -> list[Summary]:
-        """The matches these seat tokens belong to, most recently changed first."""
+        """The matches these seat tokens belong to, most recently changed first (ties: by match id, then
+        seat, so that every store lists them in one order)."""
         digests = sorted({_digest(t) for t in tokens})
         if not digests:
             return []
@@ -774,7 +775,7 @@ class MatchStore:
                 "SELECT m.match_id, m.game, m.variant, m.players, s.seat, m.status, m.move_number, "
                 "m.to_move, m.created_at, m.updated_at "
                 "FROM seats s JOIN matches m ON m.match_id = s.match_id "
-                f"WHERE s.token_sha256 IN ({marks}) ORDER BY m.updated_at DESC",
+                f"WHERE s.token_sha256 IN ({marks}) ORDER BY m.updated_at DESC, m.match_id, s.seat",
                 digests,
             ).fetchall()
             out = []
