@@ -27,10 +27,10 @@ from orrery.core_ext.game import Observation
 
 # The module that describes each built-in game's tensor; it defines SPEC, a TensorSpec.
 TENSOR_MODULES = {
-    "kuhn": "orrery.core_ext._tensor_kuhn",
-    "trian": "orrery.core_ext._tensor_trian",
-    "take_the_galaxy": "orrery.core_ext._tensor_take_the_galaxy",
-    "tiny_epic_galaxies": "orrery.core_ext._tensor_tiny_epic_galaxies",
+    "kuhn": "orrery.core_ext.kuhn.tensor",
+    "trian": "orrery.core_ext.trian.tensor",
+    "take_the_galaxy": "orrery.core_ext.take_the_galaxy.tensor",
+    "tiny_epic_galaxies": "orrery.core_ext.tiny_epic_galaxies.tensor",
 }
 
 

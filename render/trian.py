@@ -16,7 +16,7 @@ from orrery.render._svg import INK, document, seat_colour, text
 SIDE = 64.0  # triangle side (px)
 HEIGHT = SIDE * math.sqrt(3) / 2
 COLOURS = {"red": "#d1495b", "blue": "#2e86ab", "green": "#3f9c35", "yellow": "#e0a100"}
-# Face families: fill colour and the short code of the terminal render (core_ext/trian_codec.pxi).
+# Face families: fill colour and the short code of the terminal render (core_ext/trian/codec.pxi).
 FAMILIES = {
     "space": ("#101a33", ".."),
     "nebula": ("#6c4f9c", "n"),
@@ -64,7 +64,7 @@ def face_style(face: str) -> tuple[str, str]:
 
 
 def corners(x: int, y: int) -> list[tuple[float, float]]:
-    """Screen corners of cell (x, y): up triangles when x + y is even (core_ext/trian.pyx _orient);
+    """Screen corners of cell (x, y): up triangles when x + y is even (core_ext/trian/engine.pyx _orient);
     the vertical neighbour of an up triangle is y + 1, so y grows downwards."""
     cx, top = x * SIDE / 2, y * HEIGHT
     if (x + y) % 2 == 0:

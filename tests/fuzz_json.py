@@ -31,11 +31,11 @@ EXAMPLES = int(os.environ.get("ORRERY_FUZZ_EXAMPLES", "0")) or None
 
 def _check_modules_under(folder: str) -> None:
     """tests/asan/run.sh sets ORRERY_FUZZ_MODULES_UNDER: the fuzzing must run the sanitized build."""
-    import orrery.core_ext.kuhn
-    import orrery.core_ext.trian
+    import orrery.core_ext.kuhn.engine
+    import orrery.core_ext.trian.engine
     import orrery.search._kernel
 
-    for module in (orrery.core_ext.kuhn, orrery.core_ext.trian, orrery.search._kernel):
+    for module in (orrery.core_ext.kuhn.engine, orrery.core_ext.trian.engine, orrery.search._kernel):
         assert str(module.__file__).startswith(folder), f"{module.__name__} comes from {module.__file__}"
 
 

@@ -1,4 +1,4 @@
-"""The JSON Schemas shipped in the package (core_ext/schemas/<game>.schema.json) describe what each game
+"""The JSON Schemas shipped in the package (core_ext/<game>/state.schema.json) describe what each game
 writes: every state and every seat's observation along seeded random games validates, in every variant
 and at every player count, and the schemas refuse what the loaders refuse for its shape."""
 

@@ -326,7 +326,7 @@ def test_payloads_follow_the_json_schema():
     jsonschema = pytest.importorskip("jsonschema")
     from pathlib import Path
 
-    schema = json.loads(Path("core_ext/schemas/tiny_epic_galaxies.schema.json").read_text())
+    schema = json.loads(Path("core_ext/tiny_epic_galaxies/state.schema.json").read_text())
     validator = jsonschema.Draft202012Validator(schema)
     import random
 

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 from jsonschema import Draft202012Validator
 from orrery.core_ext import IllegalActionError, StateFormatError, load_game
-from orrery.core_ext import trian as T
 from orrery.core_ext.schemas import load_schema
+from orrery.core_ext.trian import engine as T
 
 FACES = T.CATALOGUE["faces"]
 TILES = T.CATALOGUE["tiles"]
@@ -1206,7 +1206,7 @@ def test_events_before_or_after_the_action_pay_the_same_here():
 @pytest.mark.parametrize("variant", ["beginner", "ships", "full"])
 def test_the_piece_sets_kept_move_by_move_equal_the_ones_a_load_rebuilds(variant: str) -> None:
     """Which tiles hold each seat's emissaries, a ship or an extractor is kept move by move
-    (core_ext/trian_pieces.pxi) and rebuilt from the tiles when JSON is loaded; the state's bytes include
+    (core_ext/trian/pieces.pxi) and rebuilt from the tiles when JSON is loaded; the state's bytes include
     both, so every position of these seeded random games must come back from its JSON byte for byte."""
     import random
 

@@ -18,8 +18,8 @@ from math import comb
 from pathlib import Path
 
 import pytest
-from orrery.core_ext import trian
 from orrery.core_ext._registry import load_game
+from orrery.core_ext.trian import engine as trian
 from scipy.stats import chisquare
 
 P_MIN = 1e-3

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from orrery.core_ext import trian as T
+from orrery.core_ext.trian import engine as T
 from test_trian import A, B, Scenario
 from test_trian_ships import CORVETTE, ROGUE, minerals, put_ship, ship_at, space_row
 from test_trian_skills import full, give, set_race

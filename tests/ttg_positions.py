@@ -14,7 +14,7 @@ from pathlib import Path
 from orrery.core_ext import load_game
 
 CATALOGUE = json.loads(
-    (Path(__file__).resolve().parents[1] / "core_ext/data/take_the_galaxy.json").read_text()
+    (Path(__file__).resolve().parents[1] / "core_ext/take_the_galaxy/catalogue.json").read_text()
 )
 DECK = Counter({c["name"]: c["copies"] for c in CATALOGUE["player_cards"]})
 SECTORS = ("core", "expanse", "fringe")

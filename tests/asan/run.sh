@@ -39,7 +39,7 @@ if ASAN_OPTIONS=detect_leaks=0 "$python" -c "$canary" 2>"$out.canary"; then    #
 fi
 grep -q "heap-buffer-overflow" "$out.canary" || { cat "$out.canary" >&2; exit 1; }
 
-"$python" -c "import orrery.core_ext.trian as t, sys; sys.exit(not t.__file__.startswith('$out/lib'))" \
+"$python" -c "import orrery.core_ext.trian.engine as t, sys; sys.exit(not t.__file__.startswith('$out/lib'))" \
     || { echo "orrery does not import from $out/lib" >&2; exit 1; }
 
 # every game's loader fuzz tests: tests/test_fuzz_<game>.py take ORRERY_FUZZ_EXAMPLES (tests/fuzz_json.py),

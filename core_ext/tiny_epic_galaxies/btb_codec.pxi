@@ -1,0 +1,320 @@
+# Included by engine.pyx: the Python side of Beyond the Black (docs section 13.7): its part
+# of the JSON payload (facts only, every value range-checked), action structs and the render.
+
+_BTB = CATALOGUE["beyond_the_black"]
+SHIP_KIND_NAMES = tuple(_BTB["advanced_ships"])
+BADGE_NAMES = tuple(_BTB["badges"])
+PILOT_NAMES = tuple(p["name"] for p in _BTB["pilots"])
+CARD_NAMES = tuple(c["name"] for c in _BTB["exploration_cards"])
+ROGUE_GALAXY_NAMES = tuple(r["name"] for r in _BTB["rogue_galaxies"])
+_PILOT_ID = {n: i for i, n in enumerate(PILOT_NAMES)}
+_CARD_ID = {n: i for i, n in enumerate(CARD_NAMES)}
+BTB_GALAXY_KEYS = ("hangar", "retired_pilots", "exploration_cards")
+
+
+def _pilot_id(value, path):
+    if not isinstance(value, str) or value not in _PILOT_ID:
+        _fail(path, f"{value!r} is not a pilot")
+    return _PILOT_ID[value]
+
+
+def _card_id(value, path):
+    if not isinstance(value, str) or value not in _CARD_ID:
+        _fail(path, f"{value!r} is not an exploration card")
+    return _CARD_ID[value]
+
+
+cdef void _btb_clear(TegState* s) noexcept:
+    # A blank expansion part for the loader: everything in the decks, nothing hidden.
+    cdef int i
+    for i in range(TEG_PILOT_ROOM):
+        s.btb.pilot_where[i] = PW_DECK if i < TEG_PILOTS else PW_ROW
+    for i in range(TEG_CARD_ROOM):
+        s.btb.card_where[i] = CW_DECK if i < TEG_CARDS else CW_ROW
+    memset(s.btb.pilot_row, TEG_NONE, TEG_PILOT_ROW)
+    memset(s.btb.xrow, TEG_NONE, TEG_XROW)
+    memset(s.btb.hidden, 0, sizeof(s.btb.hidden))
+
+
+# ---------------------------------------------------------------- dump
+
+cdef object _btb_task_json(const TegTask* t, dict d):
+    a = t.a
+    if t.kind == K_HIRE:
+        d.update(slot=a[1], ship_kind=SHIP_KIND_NAMES[a[2]] if a[0] >= 1 else None,
+                 face=FACE_NAMES[a[3]] if a[0] >= 2 else None)
+    elif t.kind == K_EXPLORE:
+        d.update(ship=a[0], revealed=CARD_NAMES[a[2]] if a[1] == 1 else None)
+    else:
+        d.update(card=CARD_NAMES[a[0]])
+
+
+cdef object _btb_galaxy_json(const TegState* s, int g, dict entry):
+    cdef const TegGalaxy* gal = &s.gal[g]
+    cdef int t, k, i, cls
+    entry["exploration_cards"] = [CARD_NAMES[c] for c in range(TEG_CARDS)
+                                  if s.btb.card_where[c] == CW_TAKEN + g]
+    hidden = []
+    for cls in range(TEG_CARD_CLASSES):
+        hidden += [{"badge": BADGE_NAMES[cls // 4], "dwarf_planet_vp": cls % 4}] * s.btb.hidden[g][cls]
+    if hidden:
+        entry["hidden_cards"] = hidden
+    if s.solo and g == ROGUE:
+        return None
+    hangar = {}
+    for t in range(TEG_ADV):
+        hangar[SHIP_KIND_NAMES[t]] = None
+        if gal.pilot[t] != TEG_NONE:
+            ship = [k for k in range(TEG_SHIPS) if gal.adv[k] == t]
+            hangar[SHIP_KIND_NAMES[t]] = {"pilot": PILOT_NAMES[gal.pilot[t]],
+                                          "ship": ship[0] if ship else None}
+    entry["hangar"] = hangar
+    active = {gal.pilot[t] for t in range(TEG_ADV)}
+    entry["retired_pilots"] = [PILOT_NAMES[i] for i in range(TEG_PILOTS)
+                               if s.btb.pilot_where[i] == PW_HIRED + g and i not in active]
+    return None
+
+
+cdef dict _btb_json(const TegState* s):
+    return {
+        "pilot_row": [None if s.btb.pilot_row[i] == TEG_NONE else PILOT_NAMES[s.btb.pilot_row[i]]
+                      for i in range(s.btb.pilot_row_size)],
+        "exploration_row": [CARD_NAMES[s.btb.xrow[i]] for i in range(TEG_XROW) if s.btb.xrow[i] != TEG_NONE],
+    }
+
+
+# ---------------------------------------------------------------- load
+
+cdef bint _load_btb_ship(TegState* s, int g, int k, object ship, str sp) except *:
+    # The expansion's ship places: "unexplored" or {"danger": card, "track": space}; False for others.
+    cdef TegGalaxy* gal = &s.gal[g]
+    if ship == "unexplored":
+        gal.ship_at[k] = TEG_EXPLORE
+        return True
+    if not isinstance(ship, dict) or "danger" not in ship:
+        return False
+    _obj(ship, sp, ("danger", "track"))
+    c = _card_id(ship["danger"], sp + ".danger")
+    if s.btb.card_where[c] != CW_TAKEN + g or not X_TRACK[c]:
+        _fail(sp + ".danger", f"{ship['danger']} is not a danger track card this galaxy holds")
+    for j in range(k):
+        if gal.ship_at[j] == TEG_DANGER and gal.track_card[j] == c:
+            _fail(sp + ".danger", "two ships on one danger track")
+    gal.ship_space[k] = _int(ship["track"], sp + ".track", 0, X_TRACK[c] - 1)
+    gal.track_card[k] = c
+    gal.ship_at[k] = TEG_DANGER
+    return True
+
+
+cdef void _load_btb(TegState* s, object d, list gals, int observer) except *:
+    cdef int g, i, t
+    _obj(d, "beyond_the_black", ("pilot_row", "exploration_row"))
+    row = _list(d["pilot_row"], "beyond_the_black.pilot_row", s.btb.pilot_row_size, s.btb.pilot_row_size)
+    for i, name in enumerate(row):
+        if name is None:
+            continue
+        p = _pilot_id(name, f"beyond_the_black.pilot_row[{i}]")
+        if s.btb.pilot_where[p] != PW_DECK:
+            _fail(f"beyond_the_black.pilot_row[{i}]", f"{name} appears twice")
+        s.btb.pilot_where[p] = PW_ROW
+        s.btb.pilot_row[i] = p
+    xrow = _list(d["exploration_row"], "beyond_the_black.exploration_row", 0, TEG_XROW)
+    for i, name in enumerate(xrow):
+        c = _card_id(name, f"beyond_the_black.exploration_row[{i}]")
+        if s.btb.card_where[c] != CW_DECK:
+            _fail(f"beyond_the_black.exploration_row[{i}]", f"{name} appears twice")
+        s.btb.card_where[c] = CW_ROW
+        s.btb.xrow[i] = c
+    for g in range(s.n_gal):
+        e = gals[g]
+        path = f"galaxies[{g}]"
+        if not isinstance(e, dict):
+            _fail(path, "expected an object")
+        rogue = s.solo and g == ROGUE
+        cards = _list(e.get("exploration_cards"), path + ".exploration_cards", 0, TEG_CARDS)
+        for i, name in enumerate(cards):
+            c = _card_id(name, f"{path}.exploration_cards[{i}]")
+            if s.btb.card_where[c] != CW_DECK:
+                _fail(f"{path}.exploration_cards[{i}]", f"{name} appears twice")
+            s.btb.card_where[c] = CW_TAKEN + g
+        if "hidden_cards" in e:
+            if observer < 0 or g == observer or rogue:
+                _fail(path + ".hidden_cards", "only another seat's cards are hidden, only in an observation")
+            for i, h in enumerate(_list(e["hidden_cards"], path + ".hidden_cards", 1, TEG_CARDS)):
+                hp = f"{path}.hidden_cards[{i}]"
+                _obj(h, hp, ("badge", "dwarf_planet_vp"))
+                if h["badge"] not in BADGE_NAMES:
+                    _fail(hp + ".badge", f"{h['badge']!r} is not one of {', '.join(BADGE_NAMES)}")
+                vp = _int(h["dwarf_planet_vp"], hp + ".dwarf_planet_vp", 0, 3)
+                s.btb.hidden[g][BADGE_NAMES.index(h["badge"]) * 4 + vp] += 1
+        if rogue:
+            continue
+        hangar = _obj(e.get("hangar"), path + ".hangar", SHIP_KIND_NAMES)
+        used_ships = set()
+        for t in range(TEG_ADV):
+            hp = f"{path}.hangar.{SHIP_KIND_NAMES[t]}"
+            slot = hangar[SHIP_KIND_NAMES[t]]
+            if slot is None:
+                continue
+            _obj(slot, hp, ("pilot", "ship"))
+            p = _pilot_id(slot["pilot"], hp + ".pilot")
+            if s.btb.pilot_where[p] != PW_DECK:
+                _fail(hp + ".pilot", f"{slot['pilot']} appears twice")
+            s.btb.pilot_where[p] = PW_HIRED + g
+            s.gal[g].pilot[t] = p
+            k = _int(slot["ship"], hp + ".ship", 0, TEG_SHIPS - 1)
+            if k in used_ships:
+                _fail(hp + ".ship", "two advanced ships on one ship")
+            used_ships.add(k)
+            s.gal[g].adv[k] = t
+        retired = _list(e.get("retired_pilots"), path + ".retired_pilots", 0, TEG_PILOTS)
+        if retired and not used_ships:
+            _fail(path + ".retired_pilots", "a replaced pilot needs an advanced ship flying")
+        for i, name in enumerate(retired):
+            p = _pilot_id(name, f"{path}.retired_pilots[{i}]")
+            if s.btb.pilot_where[p] != PW_DECK:
+                _fail(f"{path}.retired_pilots[{i}]", f"{name} appears twice")
+            s.btb.pilot_where[p] = PW_HIRED + g
+
+
+cdef void _check_btb(TegState* s) except *:
+    # What needs the whole state: hangar ships unlocked, rows filled while decks last, the hidden
+    # classes dealable, the end triggered by an empty exploration deck.
+    cdef int g, k, cls, c, need, have
+    for g in range(s.n_gal):
+        for k in range(TEG_SHIPS):
+            if s.gal[g].adv[k] != TEG_NONE and s.gal[g].ship_at[k] in (TEG_LOCKED, TEG_NONE):
+                _fail(f"galaxies[{g}].hangar", f"ship {k} is locked, it cannot be an advanced ship")
+    if any(s.btb.pilot_row[i] == TEG_NONE for i in range(s.btb.pilot_row_size)) and \
+            any(s.btb.pilot_where[p] == PW_DECK for p in range(TEG_PILOTS)):
+        _fail("beyond_the_black.pilot_row", "an empty pilot slot while the pilot deck still has pilots")
+    for cls in range(TEG_CARD_CLASSES):
+        need = sum(s.btb.hidden[g][cls] for g in range(TEG_GALAXIES))
+        have = sum(1 for c in range(TEG_CARDS)
+                   if s.btb.card_where[c] == CW_DECK and X_BADGE[c] * 4 + X_DWARF[c] == cls)
+        if need > have:
+            _fail("galaxies", f"more hidden {BADGE_NAMES[cls // 4]} cards worth {cls % 4} than unknown cards")
+    if _deck_left(s) == 0 and s.trigger < 0 and not any(
+            s.stack[i].kind == K_EXPLORE and s.stack[i].a[1] == 1 for i in range(s.depth)):
+        _fail("trigger", "the exploration deck is exhausted, so the end must be triggered")
+
+
+cdef void _load_btb_task(TegState* s, TegTask* t, dict d, str path) except *:
+    cdef int g = t.seat
+    base = ("decision", "galaxy")
+    if t.kind == K_HIRE:
+        _obj(d, path, base + ("slot", "ship_kind", "face"))
+        slot = _int(d["slot"], path + ".slot", 0, s.btb.pilot_row_size - 1)
+        p = s.btb.pilot_row[slot]
+        if p == TEG_NONE:
+            _fail(path + ".slot", "no pilot there")
+        t.a[1] = slot
+        if d["ship_kind"] is None:
+            if d["face"] is not None:
+                _fail(path + ".face", "the dice are chosen after the ship")
+            return
+        if d["ship_kind"] not in SHIP_KIND_NAMES:
+            _fail(path + ".ship_kind", f"{d['ship_kind']!r} is not one of {', '.join(SHIP_KIND_NAMES)}")
+        t.a[2] = SHIP_KIND_NAMES.index(d["ship_kind"])
+        t.a[0] = 1
+        if not _hire_ship_ok(s, g, p, t.a[2]):
+            _fail(path + ".ship_kind", "this pilot cannot be hired for that ship now")
+        if d["face"] is None:
+            return
+        t.a[3] = _face(d["face"], path + ".face")
+        t.a[0] = 2
+        if not _hire_face_ok(s, p, t.a[2], t.a[3]) or s.gal[g].pilot[t.a[2]] != TEG_NONE:
+            _fail(path + ".face", "those dice cannot pay, or the ship already flies (no ship to choose)")
+    elif t.kind == K_EXPLORE:
+        _obj(d, path, base + ("ship", "revealed"))
+        k = _int(d["ship"], path + ".ship", 0, TEG_SHIPS - 1)
+        if s.gal[g].ship_at[k] != TEG_EXPLORE:
+            _fail(path + ".ship", "the exploring ship is in Unexplored Space")
+        t.a[0] = k
+        if d["revealed"] is not None:
+            c = _card_id(d["revealed"], path + ".revealed")
+            if s.btb.card_where[c] != CW_DECK or X_DANGER[c]:
+                _fail(path + ".revealed", "a revealed discovery is nowhere else")
+            if any(s.stack[i].kind == K_EXPLORE and s.stack[i].a[1] == 1 for i in range(s.depth)):
+                _fail(path, "one revealed card at a time")
+            s.btb.card_where[c] = CW_REVEALED
+            t.a[1] = 1
+            t.a[2] = c
+    else:
+        _obj(d, path, base + ("card",))
+        c = _card_id(d["card"], path + ".card")
+        if s.btb.card_where[c] != CW_TAKEN + g or not X_ADVANCE[c]:
+            _fail(path + ".card", "a card this galaxy took that advances a ship")
+        t.a[0] = c
+
+
+# ---------------------------------------------------------------- action structs
+
+cdef tuple _describe_btb(const TegState* s, int g, int a):
+    cdef const TegTask* t = _ctop(s)
+    if A_EXPLORE <= a < A_PILOT:
+        k = a - A_EXPLORE
+        return "explore", f"move ship {k} ({_ship_where(s, g, k)}) into Unexplored Space and explore", \
+            {"ship": k, "from": _ship_where(s, g, k)}
+    if A_PILOT <= a < A_HANGAR:
+        slot = a - A_PILOT
+        p = s.btb.pilot_row[slot]
+        return "hire", f"hire pilot {PILOT_NAMES[p]} ({_BTB['pilots'][p]['text']})", \
+            {"slot": slot, "pilot": PILOT_NAMES[p]}
+    if A_HANGAR <= a < A_DANGER_PAY:
+        kind = a - A_HANGAR
+        p = s.btb.pilot_row[t.a[1]]
+        trained = "trained" if (PIL_TRAINED[p] >> kind) & 1 else "not trained: 3 matching dice"
+        return "hangar", f"{PILOT_NAMES[p]} flies the {SHIP_KIND_NAMES[kind]} ({trained})", \
+            {"ship_kind": SHIP_KIND_NAMES[kind]}
+    if A_DANGER_PAY <= a < A_DANGER_MOVE:
+        k = a - A_DANGER_PAY
+        res = TRACK_COSTS[X_COST[s.gal[g].track_card[k]]]
+        return "danger_pay", f"pay 1 {res}: ship {k} advances on {_ship_where(s, g, k)}", {"ship": k}
+    if A_DANGER_MOVE <= a < A_XROW:
+        k = a - A_DANGER_MOVE
+        return "danger_move", f"ship action: ship {k} advances on {_ship_where(s, g, k)}", {"ship": k}
+    if A_XROW <= a < A_XDRAW:
+        c = s.btb.xrow[a - A_XROW]
+        return "take_exploration", f"take face-up {CARD_NAMES[c]} ({_BTB['exploration_cards'][c]['text']})", \
+            {"slot": a - A_XROW, "card": CARD_NAMES[c]}
+    if a == A_XDRAW:
+        return "reveal", f"reveal the top exploration card ({_deck_left(s)} left)", {}
+    c = t.a[2]
+    text = f"{CARD_NAMES[c]} ({_BTB['exploration_cards'][c]['text']})"
+    if a == A_XTAKE:
+        return "take_revealed", f"take {text}", {"card": CARD_NAMES[c]}
+    return "leave_revealed", f"leave {text} face up and reveal the next", {"card": CARD_NAMES[c]}
+
+
+# ---------------------------------------------------------------- render
+
+cdef list _render_btb_table(const TegState* s):
+    pilots = ", ".join("-" if s.btb.pilot_row[i] == TEG_NONE else PILOT_NAMES[s.btb.pilot_row[i]]
+                       for i in range(s.btb.pilot_row_size))
+    face_up = ", ".join(f"{CARD_NAMES[s.btb.xrow[i]]} [{BADGE_NAMES[X_BADGE[s.btb.xrow[i]]]}]"
+                        for i in range(TEG_XROW) if s.btb.xrow[i] != TEG_NONE) or "-"
+    lines = [f"  pilots for hire: {pilots}",
+             f"  exploration: {_deck_left(s)} in the deck; face up: {face_up}"]
+    if s.btb.rogue_level:
+        level = s.btb.rogue_level
+        lines.append(f"  Rogue galaxy: {ROGUE_GALAXY_NAMES[level - 1]} (level {level})")
+    return lines
+
+
+cdef list _render_btb_galaxy(const TegState* s, int g):
+    cdef const TegGalaxy* gal = &s.gal[g]
+    cdef int t, k
+    parts = []
+    for t in range(TEG_ADV):
+        if gal.pilot[t] != TEG_NONE:
+            ship = [k for k in range(TEG_SHIPS) if gal.adv[k] == t]
+            where = ship[0] if ship else "-"
+            parts.append(f"{SHIP_KIND_NAMES[t]}={PILOT_NAMES[gal.pilot[t]]} (ship {where})")
+    badges = " ".join(f"{BADGE_NAMES[b]} {_badges(s, g, b)}" for b in range(TEG_BADGES))
+    hidden = _hidden_total(s, g, 0)
+    lines = [f"      hangar: {'; '.join(parts) or '-'}; pilots hired {_pilots_hired(s, g)}",
+             f"      exploration cards {_cards_taken(s, g, 0)}" +
+             (f" ({hidden} face down)" if hidden else "") +
+             f", dwarf planets {_cards_taken(s, g, 1)}; badges: {badges}"]
+    return lines

@@ -1,0 +1,119 @@
+# Included by engine.pyx: the end of the game (section VII): plundering, scores and ranks.
+
+cdef void _exchange_minerals(TrianState* s) noexcept nogil:
+    # section VII.1: at the end, before plundering, every player exchanges each mineral for 3 credits
+    # (the minerals go back to the bag), so plundering can take credits that were minerals
+    cdef int p, c
+    for p in range(s.params.num_players):
+        for c in range(TR_COLORS):
+            s.players[p].credits += 3 * s.players[p].minerals[c]
+            s.bag[c] += s.players[p].minerals[c]
+            s.players[p].minerals[c] = 0
+
+
+cdef int _blocked_owner(const TrianState* s, int root) noexcept nogil:
+    # the only seat with emissaries (blocked ones included) in a closed area, -1 none, -2 several:
+    # who is plundered when every emissary there is blocked (ruling, issue 16)
+    cdef int i, owner = -1, node, e
+    for i in range(s.n_placed):
+        e = s.placed[i].emissary
+        if e < 0:
+            continue
+        node = _area_node(s, i)
+        if node < 0 or _cfind(s, node) != root:
+            continue
+        if owner == -1:
+            owner = e
+        elif owner != e:
+            return -2
+    return owner
+
+
+cdef void _plunder(TrianState* s) noexcept nogil:
+    # section VII / X / XII: at the end, after the minerals were exchanged, in turn order from the first
+    # player, each player's Corvettes in a closed planetary system controlled by another player with a
+    # station there take tiles x 1 (research station) or x 2 (space station) x Corvettes credits from
+    # that controller, never more than the controller has (plundering stops when the victim runs out).
+    # Ruling (issue 16): the controller is plundered however it controls the system and whether or not
+    # its emissaries are blocked; a system held by emissaries only is plundered (x 1) when p's Corvette
+    # blocks one of its planets
+    cdef int n = s.params.num_players, k, p, i, root, f
+    for k in range(n):
+        p = (s.first_player + k) % n
+        for i in range(s.n_placed):
+            f = s.placed[i].face
+            if not FACE_HAS_SYS[f]:
+                continue
+            root = _cfind(s, _node(i, K_SYSTEM))
+            _plunder_system(s, p, i, root)
+            if FACE_HAS_SYS2[f] and _cfind(s, _node(i, K_SYSTEM2)) != root:
+                _plunder_system(s, p, i, _cfind(s, _node(i, K_SYSTEM2)))
+
+
+cdef void _plunder_system(TrianState* s, int p, int i, int root) noexcept nogil:
+    # p's Corvettes plunder the system with this root, met at its part on placed tile i
+    cdef int j, victim, tiles, ext, st, corv, amount, planets
+    cdef int units[MAX_PLAYERS]
+    if s.area_open_borders[root] != 0:
+        return
+    for j in range(i):      # the system is handled at its first tile only
+        if _tile_in_system(s, j, root):
+            return
+    victim = _controller(s, root)
+    if victim == -1:
+        victim = _blocked_owner(s, root)
+    if victim < 0 or victim == p:
+        return
+    tiles = 0
+    corv = 0
+    planets = 0
+    for j in range(s.n_placed):
+        if _tile_in_system(s, j, root):
+            tiles += 1
+            if s.placed[j].ship_kind == SHIP_CORVETTE and s.placed[j].ship_owner == p:
+                corv += 1
+                # the planet of a face lies on its first system part
+                if FACE_FEAT[s.placed[j].face] == F_PLANET and _cfind(s, _node(j, K_SYSTEM)) == root:
+                    planets += 1
+    if corv == 0:
+        return
+    _area_census(s, root, &ext, &ext, units, &st)
+    if st == 0:
+        # ruling (issue 16, section IX "a Planet"): a planet blocked by p means the whole system is
+        # plundered, also one controlled by emissaries only, at the research-station rate
+        if planets == 0 or units[p] > 0:
+            return
+        st = 1
+    amount = tiles * st * corv
+    if amount > s.players[victim].credits:
+        amount = s.players[victim].credits
+    s.players[victim].credits -= amount
+    s.players[p].credits += amount
+
+
+cdef void trian_scores(const void* p, double* out) noexcept nogil:
+    # credits, with minerals at 3 each (section VII.1); the same formula before the end
+    cdef const TrianState* s = _cst(p)
+    cdef int i
+    for i in range(s.params.num_players):
+        out[i] = s.players[i].credits + 3.0 * _mineral_total(&s.players[i])
+
+
+cdef inline int _pieces_left(const TrianPlayer* pl) noexcept nogil:
+    # section VII.3: emissaries, space stations, research stations and ships left on the race board
+    return pl.emissaries + pl.research_stations + pl.space_stations + pl.corvettes + pl.rogues
+
+
+cdef void trian_ranks(const void* p, int* out) noexcept nogil:
+    # most credits first; a tie goes to fewer pieces (ships included) left on the race board; then shared
+    # (VII.3)
+    cdef const TrianState* s = _cst(p)
+    cdef double sc[MAX_PLAYERS]
+    cdef int n = s.params.num_players, i, j
+    trian_scores(p, sc)
+    for i in range(n):
+        out[i] = 0
+        for j in range(n):
+            if sc[j] > sc[i] or (sc[j] == sc[i] and
+                                 _pieces_left(&s.players[j]) < _pieces_left(&s.players[i])):
+                out[i] += 1
