@@ -92,15 +92,18 @@ cdef class Game:
     cdef readonly int num_players
     cdef object __weakref__
 
-cdef class State:
+cdef class Position:
+    # A State or an Observation: one game struct this object owns (malloc'ed, freed with it), and whose
+    # view it is. Every per-game hook (JSON, action structs, render) takes a Position.
     cdef readonly Game game
     cdef void* ptr
-    cdef bint _owns
+    cdef readonly int observer   # the observing seat; -1 for a full state (what a referee sees)
 
-cdef class Observation:
-    cdef readonly Game game
-    cdef readonly int player
-    cdef void* ptr
+cdef class State(Position):
+    pass
+
+cdef class Observation(Position):
+    pass
 
 cdef State new_state(Game game)
 cdef Observation new_observation(Game game, int player)

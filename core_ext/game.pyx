@@ -12,6 +12,7 @@ from libc.stdint cimport uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_below
+from orrery.core_ext.json_fields cimport show, fail, read_int
 
 from orrery.core_ext._errors import IllegalActionError, StateFormatError
 
@@ -74,6 +75,7 @@ cdef inline int _num_players(const GameOps* ops, const void* state) noexcept nog
 cdef State new_state(Game game):
     cdef State s = State.__new__(State)
     s.game = game
+    s.observer = -1
     s.ptr = malloc(game.ops.state_size)
     if s.ptr == NULL:
         raise MemoryError()
@@ -84,7 +86,7 @@ cdef State new_state(Game game):
 cdef Observation new_observation(Game game, int player):
     cdef Observation o = Observation.__new__(Observation)
     o.game = game
-    o.player = player
+    o.observer = player
     o.ptr = malloc(game.ops.state_size)
     if o.ptr == NULL:
         raise MemoryError()
@@ -170,7 +172,7 @@ cdef class Game:
         self._check_format(data.get("format"), kind)
         for key, want in self._header(kind).items():
             if data.get(key) != want:
-                raise StateFormatError(f"field {key!r}: expected {want!r}, got {_show(data.get(key))}")
+                raise StateFormatError(f"field {key!r}: expected {want!r}, got {show(data.get(key))}")
 
     def _check_format(self, fmt, str kind):
         """Refuse any format but this game's current one of `kind`, saying which one this server reads."""
@@ -182,8 +184,8 @@ cdef class Game:
         if fmt == self._format(_OTHER_KIND[kind]):
             raise StateFormatError(f"format {fmt!r} is the other kind of JSON; this call reads {want}")
         if fmt in RETIRED_FORMATS.values() or self._older_format(fmt):
-            raise StateFormatError(f"format {_show(fmt)} is no longer supported; this server reads {want}")
-        raise StateFormatError(f"format {_show(fmt)} is not supported; this server reads {want}")
+            raise StateFormatError(f"format {show(fmt)} is no longer supported; this server reads {want}")
+        raise StateFormatError(f"format {show(fmt)} is not supported; this server reads {want}")
 
     def _older_format(self, fmt):
         """An earlier version of one of this game's formats."""
@@ -196,7 +198,7 @@ cdef class Game:
         data = _parse_json(text)
         self._check_header(data, "state")
         cdef State s = new_state(self)
-        s.game._load_payload(s, None, _field(data, "state", dict))
+        s.game._load_payload(s, _field(data, "state", dict))
         return s
 
     def upgrade_state_json(self, text):
@@ -213,7 +215,7 @@ cdef class Game:
             return self.state_from_json(text).to_json()
         for key, want in (("game", self.name), ("variant", self.variant), ("players", self.num_players)):
             if data.get(key) != want:
-                raise StateFormatError(f"field {key!r}: expected {want!r}, got {_show(data.get(key))}")
+                raise StateFormatError(f"field {key!r}: expected {want!r}, got {show(data.get(key))}")
         upgraded = self._header("state")
         payload = _field(data, "state", dict)
         if retired:
@@ -233,7 +235,7 @@ cdef class Game:
             raise StateFormatError(f"field 'observer': {player} is not a seat of a "
                                    f"{self.num_players}-player game")
         cdef Observation o = new_observation(self, player)
-        o.game._load_payload(None, o, _field(data, "state", dict))
+        o.game._load_payload(o, _field(data, "state", dict))
         return o
 
     # ---- per-game hooks, overridden by each core ----
@@ -253,20 +255,41 @@ cdef class Game:
         raise StateFormatError(f"format orrery.{self.name}.state/{version} is no longer supported; "
                                f"this server reads {self._format('state')}")
 
-    def _dump_payload(self, State s, Observation o):
-        """The struct as a JSON-able dict; exactly one of s / o is given."""
+    def _dump_payload(self, Position pos):
+        """The struct as a JSON-able dict (pos.observer is -1 for a full state)."""
         raise NotImplementedError
 
-    def _load_payload(self, State s, Observation o, dict payload):
-        """Fill s.ptr or o.ptr from a dict, validating everything; raise StateFormatError."""
+    def _load_payload(self, Position pos, dict payload):
+        """Fill pos.ptr from a dict, validating everything (json_fields readers); raise StateFormatError."""
         raise NotImplementedError
 
-    def _action_struct(self, State s, Observation o, int action):
+    def _action_struct(self, Position pos, int action):
         """{'id': action, 'kind': str, 'label': str, ...fields} for a legal action."""
         raise NotImplementedError
 
-    def _action_from_struct(self, State s, Observation o, dict action):
-        raise NotImplementedError
+    def _action_from_struct(self, Position pos, dict action):
+        """The id of the legal action a struct names: by 'id' (every other field given must match that
+        action's struct), or by 'kind' and fields (the first legal action whose struct has them all).
+        'label' is never compared: it is for people. An id that is not legal is returned as it is, and
+        the caller refuses it as illegal."""
+        legal = pos.legal_actions()
+        if "id" in action:
+            a = action["id"]
+            if type(a) is not int:
+                raise StateFormatError(f"field 'id': {show(a)} is not an integer")
+            if a in legal:
+                want = self._action_struct(pos, a)
+                for key, value in action.items():
+                    if key != "label" and want.get(key) != value:
+                        raise StateFormatError(f"field '{key}': {show(value)} does not match action {a}")
+            return a
+        if "kind" not in action:
+            raise StateFormatError("an action needs 'id' or 'kind'")
+        for a in legal:
+            want = self._action_struct(pos, a)
+            if all(key == "label" or want.get(key) == value for key, value in action.items()):
+                return a
+        raise StateFormatError(f"no legal action matches {show(action)}")
 
     def _describe_illegal(self, int action):
         """A short label for an in-range id that is not legal in the state at hand (what kind of action
@@ -275,7 +298,8 @@ cdef class Game:
         from orrery.core_ext._action_kinds import id_kind
         return id_kind(self.name, action)
 
-    def _render(self, State s, Observation o):
+    def _render(self, Position pos):
+        """A text picture of the position, from p's viewer."""
         raise NotImplementedError
 
     def __repr__(self):
@@ -287,12 +311,6 @@ cdef class Game:
 
 
 _OTHER_KIND = {"state": "observation", "observation": "state"}
-
-
-def _show(value):
-    # a short rendering of an untrusted value for an error message
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _load_game_kw(name, players, variant):
@@ -326,14 +344,14 @@ def _parse_json(text):
 
 
 def _field(dict data, str key, kind):
+    # a top-level field of a document: present, and a dict (object) or an int
     if key not in data:
-        raise StateFormatError(f"missing field {key!r}")
-    value = data[key]
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise StateFormatError(f"field {key!r} must be an integer")
-    if kind is not int and not isinstance(value, kind):
-        raise StateFormatError(f"field {key!r} must be {kind.__name__}")
-    return value
+        raise StateFormatError(f"missing field '{key}'")
+    if kind is int:
+        return read_int(data[key], key, -(1 << 63), (1 << 63) - 1)
+    if type(data[key]) is not dict:
+        fail(key, f"{show(data[key])} is not an object")
+    return data[key]  # its own keys are checked by the game's loader
 
 
 cdef list _legal_list(const GameOps* ops, const void* ptr):
@@ -349,28 +367,27 @@ cdef list _legal_list(const GameOps* ops, const void* ptr):
         free(buf)
 
 
-def _describe(Game game, State s, Observation o, action, list legal):
+def _describe(Position p, action, list legal):
+    cdef Game game = p.game
     if isinstance(action, bool) or not isinstance(action, int):
         raise TypeError(f"action must be an int id, got {type(action).__name__}")
     end = game.num_distinct_actions
     if not 0 <= action < end:
         raise ValueError(f"action {action} is outside {game.name} ({game.variant})'s ids [0, {end})")
     if action in legal:
-        return game._action_struct(s, o, action)["label"]
+        return game._action_struct(p, action)["label"]
     label = game._describe_illegal(action)
     return f"{label} (not legal here)" if label else f"action {action} (not legal here)"
 
 
-cdef class State:
-    """A full game state: what a referee sees. Never hand it to a player; use observation()."""
+cdef class Position:
+    """What State and Observation share: the game, the struct they own, and the JSON, action-struct and
+    render hooks of the game, called with this object."""
 
     def __dealloc__(self):
         if self.ptr != NULL:
             free(self.ptr)
             self.ptr = NULL
-
-    def __reduce__(self):
-        return (_restore_state, (self.game.name, self.game.num_players, self.game.variant, self.raw_bytes()))
 
     def raw_bytes(self):
         return (<char*>self.ptr)[:self.game.ops.state_size]
@@ -381,6 +398,59 @@ cdef class State:
 
     def is_terminal(self):
         return bool(self.game.ops.is_terminal(self.ptr))
+
+    def _refuse_illegal(self, action):
+        raise IllegalActionError(f"action {action!r} is not legal here")
+
+    def action_to_struct(self, int action):
+        if action not in self.legal_actions():
+            self._refuse_illegal(action)
+        return self.game._action_struct(self, action)
+
+    def action_from_struct(self, dict action):
+        a = self.game._action_from_struct(self, action)
+        if a not in self.legal_actions():
+            self._refuse_illegal(action)
+        return a
+
+    def action_label(self, int action):
+        return self.action_to_struct(action)["label"]
+
+    def describe_action(self, action):
+        """A label for any id in [0, game.num_distinct_actions), legal here or not (docs/api.md); from
+        an observation when it is not the observer's turn, every id is not legal."""
+        return _describe(self, action, self.legal_actions())
+
+    def to_json(self):
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def render(self):
+        return self.game._render(self)
+
+    def __str__(self):
+        return self.render()
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        c = self.clone()
+        memo[id(self)] = c
+        return c
+
+    def __eq__(self, other):
+        return type(other) is type(self) and (<Position>other).game.name == self.game.name and \
+            (<Position>other).observer == self.observer and other.raw_bytes() == self.raw_bytes()
+
+    def __hash__(self):
+        return hash((self.game.name, self.observer, self.raw_bytes()))
+
+
+cdef class State(Position):
+    """A full game state: what a referee sees. Never hand it to a player; use observation()."""
+
+    def __reduce__(self):
+        return (_restore_state, (self.game.name, self.game.num_players, self.game.variant, self.raw_bytes()))
 
     def legal_actions(self):
         if self.game.ops.is_terminal(self.ptr):
@@ -447,15 +517,6 @@ cdef class State:
         memcpy(c.ptr, self.ptr, self.game.ops.state_size)
         return c
 
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        # A state owns one flat struct and shares only the immutable Game: a memcpy is a deep copy.
-        c = self.clone()
-        memo[id(self)] = c
-        return c
-
     def observation(self, int player):
         if not 0 <= player < self.game.num_players:
             raise ValueError(f"player {player} is not a seat of a {self.game.num_players}-player game")
@@ -491,65 +552,24 @@ cdef class State:
 
     def to_dict(self):
         d = self.game._header("state")
-        d["state"] = self.game._dump_payload(self, None)
+        d["state"] = self.game._dump_payload(self)
         return d
 
-    def to_json(self):
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
-    def action_to_struct(self, int action):
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"action {action} is not legal here")
-        return self.game._action_struct(self, None, action)
-
-    def action_from_struct(self, dict action):
-        a = self.game._action_from_struct(self, None, action)
-        if a not in self.legal_actions():
-            raise IllegalActionError(f"action {action!r} is not legal here")
-        return a
-
-    def action_label(self, int action):
-        return self.action_to_struct(action)["label"]
-
-    def describe_action(self, action):
-        """A label for any id in [0, game.num_distinct_actions), legal here or not (docs/api.md)."""
-        return _describe(self.game, self, None, action, self.legal_actions())
-
-    def render(self):
-        return self.game._render(self, None)
-
-    def __str__(self):
-        return self.render()
-
-    def __eq__(self, other):
-        return isinstance(other, State) and other.game.name == self.game.name and \
-            other.raw_bytes() == self.raw_bytes()
-
-    def __hash__(self):
-        return hash((self.game.name, self.raw_bytes()))
-
-
-cdef class Observation:
+cdef class Observation(Position):
     """What one seat knows: public information plus that seat's private information."""
 
-    def __dealloc__(self):
-        if self.ptr != NULL:
-            free(self.ptr)
-            self.ptr = NULL
+    @property
+    def player(self):
+        """The observing seat."""
+        return self.observer
+
+    def _refuse_illegal(self, action):
+        raise IllegalActionError(f"action {action!r} is not legal for seat {self.observer} here")
 
     def __reduce__(self):
         return (_restore_observation, (self.game.name, self.game.num_players, self.game.variant,
-                                       self.player, self.raw_bytes()))
-
-    def raw_bytes(self):
-        return (<char*>self.ptr)[:self.game.ops.state_size]
-
-    @property
-    def current_player(self):
-        return self.game.ops.current_player(self.ptr)
-
-    def is_terminal(self):
-        return bool(self.game.ops.is_terminal(self.ptr))
+                                       self.observer, self.raw_bytes()))
 
     def determinize(self, seed):
         """A full state consistent with this observation, the unknowns resampled from `seed`."""
@@ -558,38 +578,20 @@ cdef class Observation:
         cdef State s = new_state(self.game)
         memcpy(s.ptr, self.ptr, self.game.ops.state_size)
         with nogil:
-            self.game.ops.determinize(s.ptr, self.player, &rng)
+            self.game.ops.determinize(s.ptr, self.observer, &rng)
         return s
 
     def legal_actions(self):
         """The observer's legal actions when it is the observer's turn, else []."""
-        if self.is_terminal() or self.current_player != self.player:
+        if self.is_terminal() or self.current_player != self.observer:
             return []
         return self.determinize(0).legal_actions()
-
-    def action_to_struct(self, int action):
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"action {action} is not legal for seat {self.player} here")
-        return self.game._action_struct(None, self, action)
-
-    def action_from_struct(self, dict action):
-        a = self.game._action_from_struct(None, self, action)
-        if a not in self.legal_actions():
-            raise IllegalActionError(f"action {action!r} is not legal for seat {self.player} here")
-        return a
-
-    def action_label(self, int action):
-        return self.action_to_struct(action)["label"]
-
-    def describe_action(self, action):
-        """State.describe_action from this seat's view (not this seat's turn: every id is not legal)."""
-        return _describe(self.game, None, self, action, self.legal_actions())
 
     def info_key(self):
         """A compact exact key of what this seat knows: equal keys exactly when the observations are
         equal (same game, variant, players, seat and observation struct; docs/api.md)."""
         cdef Game g = self.game
-        head = f"{g.name}/{g.variant}/{g.num_players}/{self.player}:".encode()
+        head = f"{g.name}/{g.variant}/{g.num_players}/{self.observer}:".encode()
         return head + self.raw_bytes()
 
     def tensor(self):
@@ -599,36 +601,12 @@ cdef class Observation:
         return observation_tensor(self)
 
     def clone(self):
-        cdef Observation c = new_observation(self.game, self.player)
+        cdef Observation c = new_observation(self.game, self.observer)
         memcpy(c.ptr, self.ptr, self.game.ops.state_size)
-        return c
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        c = self.clone()
-        memo[id(self)] = c
         return c
 
     def to_dict(self):
         d = self.game._header("observation")
-        d["observer"] = self.player
-        d["state"] = self.game._dump_payload(None, self)
+        d["observer"] = self.observer
+        d["state"] = self.game._dump_payload(self)
         return d
-
-    def to_json(self):
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
-
-    def render(self):
-        return self.game._render(None, self)
-
-    def __str__(self):
-        return self.render()
-
-    def __eq__(self, other):
-        return isinstance(other, Observation) and other.game.name == self.game.name and \
-            other.player == self.player and other.raw_bytes() == self.raw_bytes()
-
-    def __hash__(self):
-        return hash((self.game.name, self.player, self.raw_bytes()))

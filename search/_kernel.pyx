@@ -150,13 +150,13 @@ cdef class Searcher:
             raise ValueError("exploration, max_playout_depth >= 0; determinizations, max_nodes >= 1")
         if ops.is_terminal(observation.ptr):
             raise ValueError("the game is over: there is nothing to search")
-        if ops.current_player(observation.ptr) != observation.player:
+        if ops.current_player(observation.ptr) != observation.observer:
             raise ValueError(f"it is seat {ops.current_player(observation.ptr)}'s turn, "
-                             f"not the observer's (seat {observation.player})")
+                             f"not the observer's (seat {observation.observer})")
         self.ops = ops
         self.game = game
         self.num_players = game.num_players
-        self.observer = observation.player
+        self.observer = observation.observer
         self.algorithm = ALGORITHMS[algorithm]
         self.reward_form = REWARDS[reward]
         self.use_policy = playout == "heuristic"
@@ -561,7 +561,7 @@ def greedy_action(Observation observation not None, int samples=16, seed=0, str 
     cdef Game game = observation.game
     cdef const GameOps* ops = game.ops
     cdef int form = REWARDS[reward]
-    cdef int observer = observation.player, n, i, _s, best = 0
+    cdef int observer = observation.observer, n, i, _s, best = 0
     cdef double total, best_total = -INFINITY
     cdef double value[MAX_PLAYERS]
     cdef Rng rng

@@ -14,10 +14,10 @@ from libc.stdint cimport int8_t, uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed2, rng_below
-from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation, rank_returns
+from orrery.core_ext.game cimport GameOps, GameParams, Game, Position, rank_returns
+from orrery.core_ext.json_fields cimport show, fail, read_object, read_int, read_list
 from orrery.core_ext.kuhn.state cimport KuhnState, KUHN_MAX_HISTORY, KUHN_UNKNOWN
 
-from orrery.core_ext._errors import StateFormatError
 from orrery.core_ext._registry import GameInfo, register
 
 cdef enum:
@@ -266,70 +266,54 @@ cdef class KuhnGame(Game):
             return tuple(i % 2 for i in range(self.num_players))
         return tuple(range(self.num_players))
 
-    def _dump_payload(self, State s, Observation o):
-        cdef const KuhnState* k = _cst(s.ptr if s is not None else o.ptr)
+    def _dump_payload(self, Position pos):
+        cdef const KuhnState* k = _cst(pos.ptr)
         n = k.params.num_players
         return {
             "cards": [None if k.cards[i] == KUHN_UNKNOWN else k.cards[i] for i in range(n)],
             "history": [k.history[i] for i in range(k.history_len)],
         }
 
-    def _load_payload(self, State s, Observation o, dict payload):
+    def _load_payload(self, Position pos, dict payload):
         # Rebuild by replaying the history on the given cards, so any loaded state is reachable.
         cdef KuhnState tmp
         n = self.num_players
-        extra = set(payload) - {"cards", "history"}
-        if extra:
-            raise StateFormatError(f"field 'state': unknown keys {', '.join(sorted(map(repr, extra))[:5])}")
-        cards = payload.get("cards")
-        history = payload.get("history")
-        if not isinstance(cards, list) or len(cards) != n:
-            raise StateFormatError(f"field 'state.cards': expected a list of {n} cards")
-        if not isinstance(history, list) or len(history) > KUHN_MAX_HISTORY:
-            raise StateFormatError(f"field 'state.history': expected a list of at most "
-                                   f"{KUHN_MAX_HISTORY} actions")
+        read_object(payload, "state", ("cards", "history"))
+        cards = read_list(payload["cards"], "state.cards", n, n)
+        history = read_list(payload["history"], "state.history", 0, KUHN_MAX_HISTORY)
         seen = set()
         for i, c in enumerate(cards):
             if c is None:
-                if s is not None or i == o.player:
-                    raise StateFormatError(f"field 'state.cards[{i}]': this card must be known")
+                if pos.observer < 0 or i == pos.observer:
+                    fail(f"state.cards[{i}]", "this card must be known")
                 continue
-            if type(c) is not int or not 0 <= c <= n or c in seen:
-                raise StateFormatError(f"field 'state.cards[{i}]': {c!r} is not an unused card 0..{n}")
+            read_int(c, f"state.cards[{i}]", 0, n)
+            if c in seen:
+                fail(f"state.cards[{i}]", f"card {c} is dealt twice")
             seen.add(c)
         kuhn_init(&tmp, &self.params, 0)
         for i in range(n):
             tmp.cards[i] = KUHN_UNKNOWN if cards[i] is None else cards[i]
         for step, a in enumerate(history):
             if type(a) is not int or a not in (PASS, BET) or tmp.terminal:
-                raise StateFormatError(f"field 'state.history[{step}]': {a!r} is not a legal action here")
+                fail(f"state.history[{step}]", f"{show(a)} is not a legal action here")
             kuhn_apply(&tmp, a)
-        if o is not None:
+        if pos.observer >= 0:
             for i in range(n):
-                visible = i == o.player or (tmp.terminal and not tmp.folded[i] and _showdown(&tmp))
+                visible = i == pos.observer or (tmp.terminal and not tmp.folded[i] and _showdown(&tmp))
                 if visible != (cards[i] is not None):
-                    raise StateFormatError(f"field 'state.cards[{i}]': seat {o.player} "
-                                           f"{'sees' if visible else 'cannot see'} this card")
-        memcpy(s.ptr if s is not None else o.ptr, &tmp, sizeof(KuhnState))
+                    seen_or_not = "sees" if visible else "cannot see"
+                    fail(f"state.cards[{i}]", f"seat {pos.observer} {seen_or_not} this card")
+        memcpy(pos.ptr, &tmp, sizeof(KuhnState))
 
-    def _action_struct(self, State s, Observation o, int action):
-        cdef const KuhnState* k = _cst(s.ptr if s is not None else o.ptr)
+    def _action_struct(self, Position pos, int action):
+        cdef const KuhnState* k = _cst(pos.ptr)
         facing = k.bettor >= 0
         kind = ("call" if facing else "bet") if action == BET else ("fold" if facing else "check")
         return {"id": action, "kind": kind, "label": kind}
 
-    def _action_from_struct(self, State s, Observation o, dict action):
-        kind = action.get("kind")
-        if kind in ("bet", "call"):
-            return BET
-        if kind in ("check", "fold"):
-            return PASS
-        if "id" in action and action["id"] in (PASS, BET):
-            return action["id"]
-        raise StateFormatError(f"field 'kind': {kind!r} is not one of check, bet, call, fold")
-
-    def _render(self, State s, Observation o):
-        cdef const KuhnState* k = _cst(s.ptr if s is not None else o.ptr)
+    def _render(self, Position pos):
+        cdef const KuhnState* k = _cst(pos.ptr)
         n = k.params.num_players
         lines = []
         for i in range(n):

@@ -83,8 +83,8 @@ cdef class TakeTheGalaxyGame(Game):
 
     # ------------------------------------------------------------ dump
 
-    def _dump_payload(self, State s, Observation o):
-        cdef const TgState* k = _cst(s.ptr if s is not None else o.ptr)
+    def _dump_payload(self, Position pos):
+        cdef const TgState* k = _cst(pos.ptr)
         out = {
             "version": PAYLOAD_VERSION,
             "turn": k.turn,
@@ -102,48 +102,30 @@ cdef class TakeTheGalaxyGame(Game):
             "space_discard": [SPACE_NAMES[k.space_discard[i]] for i in range(k.n_space_discard)],
             "players": [_dump_player(&k.players[p]) for p in range(k.params.num_players)],
         }
-        if s is not None:
+        if pos.observer < 0:
             out["shuffle_streams"] = [[k.shuffle[p].s[i] for i in range(4)]
                                       for p in range(k.params.num_players)]
         return out
 
     # ------------------------------------------------------------ load
 
-    def _load_payload(self, State s, Observation o, dict payload):
+    def _load_payload(self, Position pos, dict payload):
         cdef TgState tmp
         memset(&tmp, 0, sizeof(TgState))
         tmp.params = self.params
-        observer = -1 if o is None else o.player
+        observer = pos.observer
         _load_into(&tmp, payload, observer)
         _check_position(&tmp, observer)
-        memcpy(s.ptr if s is not None else o.ptr, &tmp, sizeof(TgState))
+        memcpy(pos.ptr, &tmp, sizeof(TgState))
 
     # ------------------------------------------------------------ actions
 
-    def _action_struct(self, State s, Observation o, int action):
-        return _action_struct(_cst(s.ptr if s is not None else o.ptr), action)
+    def _action_struct(self, Position pos, int action):
+        return _action_struct(_cst(pos.ptr), action)
 
-    def _action_from_struct(self, State s, Observation o, dict action):
-        cdef const TgState* k = _cst(s.ptr if s is not None else o.ptr)
-        if "id" in action:
-            a = action["id"]
-            if isinstance(a, bool) or not isinstance(a, int):
-                raise StateFormatError("field 'id': expected an integer action id")
-            return a
-        wanted = {key: v for key, v in action.items() if key != "label"}
-        if s is not None:
-            legal = s.legal_actions()
-        else:
-            legal = o.legal_actions()
-        for a in legal:
-            st = _action_struct(k, a)
-            if all(st.get(key) == v for key, v in wanted.items()):
-                return a
-        raise StateFormatError(f"no legal action matches {action!r}")
-
-    def _render(self, State s, Observation o):
-        viewer = o.player if o is not None else -1
-        return _render(_cst(s.ptr if s is not None else o.ptr), self.variant, viewer)
+    def _render(self, Position pos):
+        viewer = pos.observer
+        return _render(_cst(pos.ptr), self.variant, viewer)
 
 
 def _space_name(int card):

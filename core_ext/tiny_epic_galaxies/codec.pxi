@@ -711,10 +711,10 @@ cdef class TinyEpicGalaxiesGame(Game):
         self.variant = variant
         self.num_players = players
 
-    def _dump_payload(self, State s, Observation o):
-        return _dump(_cst(s.ptr if s is not None else o.ptr), s is not None)
+    def _dump_payload(self, Position pos):
+        return _dump(_cst(pos.ptr), pos.observer < 0)
 
-    def _load_payload(self, State s, Observation o, dict payload):
+    def _load_payload(self, Position pos, dict payload):
         cdef TegState tmp
         cdef int g, k
         teg_init(&tmp, &self.params, 0)
@@ -734,35 +734,14 @@ cdef class TinyEpicGalaxiesGame(Game):
         _btb_setup_flags(&tmp)
         if tmp.btb.on:
             _btb_clear(&tmp)
-        _load(&tmp, payload, -1 if s is not None else o.player)
-        memcpy(s.ptr if s is not None else o.ptr, &tmp, sizeof(TegState))
+        _load(&tmp, payload, pos.observer)
+        memcpy(pos.ptr, &tmp, sizeof(TegState))
 
-    def _action_struct(self, State s, Observation o, int action):
-        return _describe(_cst(s.ptr if s is not None else o.ptr), action)
+    def _action_struct(self, Position pos, int action):
+        return _describe(_cst(pos.ptr), action)
 
-    def _action_from_struct(self, State s, Observation o, dict action):
-        cdef const TegState* st = _cst(s.ptr if s is not None else o.ptr)
-        legal = s.legal_actions() if s is not None else o.legal_actions()
-        if "id" in action:
-            a = action["id"]
-            if isinstance(a, bool) or not isinstance(a, int):
-                raise StateFormatError("field 'id' must be an integer")
-            if a in legal:
-                want = _describe(st, a)
-                for key, value in action.items():
-                    if key != "label" and want.get(key) != value:
-                        raise StateFormatError(f"field {key!r}: {value!r} does not match action {a}")
-            return a
-        if "kind" not in action:
-            raise StateFormatError("an action needs 'id' or 'kind'")
-        for a in legal:
-            want = _describe(st, a)
-            if all(key == "label" or want.get(key) == value for key, value in action.items()):
-                return a
-        raise StateFormatError(f"no legal action matches {action!r}")
-
-    def _render(self, State s, Observation o):
-        return _render_state(_cst(s.ptr if s is not None else o.ptr))
+    def _render(self, Position pos):
+        return _render_state(_cst(pos.ptr))
 
 
 def make_game(int players, str variant):

@@ -20,7 +20,7 @@ from libc.stdint cimport int8_t, uint8_t, uint64_t
 
 from orrery.core_ext.types cimport action_t, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next
-from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation
+from orrery.core_ext.game cimport GameOps, GameParams, Game, Position, State
 from orrery.core_ext.tiny_epic_galaxies.state cimport (
     TegState, TegGalaxy, TegTask, TEG_GALAXIES, TEG_SHIPS, TEG_FACES, TEG_ROW, TEG_PLANETS,
     TEG_PLANET_ROOM, TEG_MISSIONS, TEG_MISSION_ROOM, TEG_STACK, TEG_TASK_ARGS, TEG_NONE, TEG_HIDDEN,

@@ -1202,12 +1202,12 @@ cdef class TrianGame(Game):
     def _format_version(self):
         return TRIAN_FORMAT_VERSION
 
-    def _dump_payload(self, State s, Observation o):
-        return _dump(_cst(s.ptr if s is not None else o.ptr), s is not None)
+    def _dump_payload(self, Position pos):
+        return _dump(_cst(pos.ptr), pos.observer < 0)
 
-    def _load_payload(self, State s, Observation o, dict payload):
+    def _load_payload(self, Position pos, dict payload):
         cdef TrianState tmp
-        cdef int observer = -1 if s is not None else o.player
+        cdef int observer = pos.observer
         memset(&tmp, 0, sizeof(TrianState))
         tmp.params = self.params
         _load(payload, &tmp, observer)
@@ -1216,7 +1216,7 @@ cdef class TrianGame(Game):
             err = _check_observation(&tmp, observer)
         if err is not None:
             raise StateFormatError(f"inconsistent Trian state: {err}")
-        memcpy(s.ptr if s is not None else o.ptr, &tmp, sizeof(TrianState))
+        memcpy(pos.ptr, &tmp, sizeof(TrianState))
 
     def _payload_from_v1(self, dict payload):
         from orrery.core_ext.trian.format_v1 import payload_from_v1
@@ -1233,32 +1233,11 @@ cdef class TrianGame(Game):
                 raise StateFormatError(f"field 'state.{key}' is new in orrery.trian.state/3")
         return dict(payload, send_home=None, take_back=None)
 
-    def _action_struct(self, State s, Observation o, int action):
-        return _describe(_cst(s.ptr if s is not None else o.ptr), action)
+    def _action_struct(self, Position pos, int action):
+        return _describe(_cst(pos.ptr), action)
 
-    def _action_from_struct(self, State s, Observation o, dict action):
-        cdef const TrianState* st = _cst(s.ptr if s is not None else o.ptr)
-        legal = s.legal_actions() if s is not None else o.legal_actions()
-        if "id" in action:
-            a = action["id"]
-            if isinstance(a, bool) or not isinstance(a, int):
-                raise StateFormatError("field 'id' must be an integer")
-            if a in legal:
-                want = _describe(st, a)
-                for key, value in action.items():
-                    if key != "label" and want.get(key) != value:
-                        raise StateFormatError(f"field {key!r}: {value!r} does not match action {a}")
-            return a
-        if "kind" not in action:
-            raise StateFormatError("an action needs 'id' or 'kind'")
-        for a in legal:
-            want = _describe(st, a)
-            if all(key == "label" or want.get(key) == value for key, value in action.items()):
-                return a
-        raise StateFormatError(f"no legal action matches {action!r}")
-
-    def _render(self, State s, Observation o):
-        return _render(_cst(s.ptr if s is not None else o.ptr), None if o is None else o.player)
+    def _render(self, Position pos):
+        return _render(_cst(pos.ptr), None if pos.observer < 0 else pos.observer)
 
 
 cdef dict _cell(const TrianState* s, int i):

@@ -19,7 +19,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_die, rng_uniform
-from orrery.core_ext.game cimport GameOps, GameParams, Game, State, Observation, new_state
+from orrery.core_ext.game cimport GameOps, GameParams, Game, Position, State, Observation, new_state
 from orrery.core_ext.trian.state cimport (
     TrianState, TrianPlayer, TrianPlaced, TR_TILES, TR_MAX_FACES, TR_STACK, TR_HASH, TR_FRONT,
     TR_NEBULAS, TR_EVENTS, TR_COLORS, TR_UNKNOWN, TR_HIDDEN, TR_TILE_NODES,
