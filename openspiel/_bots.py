@@ -18,17 +18,7 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 from orrery.openspiel._bridge import SEED_LIMIT, OrreryGame, load
-
-ALGORITHMS = ("ismcts", "mcts")
-EVALUATORS = ("random-rollout", "orrery-playout")
-OPTION_DEFAULTS: dict[str, Any] = {
-    "uct_c": 2.0,  # UCT exploration constant (OpenSpiel's examples use 2)
-    "rollouts": 1,  # random playouts per leaf evaluation
-    # "random-rollout": OpenSpiel's RandomRolloutEvaluator (each move a Python call through the bridge);
-    # "orrery-playout": the same uniformly random playout run inside the Orrery core (State.playout)
-    "evaluator": "random-rollout",
-    "max_world_samples": -1,  # ISMCTS: -1 resamples every simulation, k keeps k root worlds
-}
+from orrery.openspiel._tournament import ALGORITHMS, OPTION_DEFAULTS, checked_options
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,25 +33,6 @@ class OpenSpielBudget:
     @property
     def label(self) -> str:
         return f"{self.simulations}sims" if self.simulations is not None else f"{self.milliseconds:g}ms"
-
-
-def checked_options(options: dict[str, Any]) -> dict[str, Any]:
-    """OPTION_DEFAULTS with `options` applied; unknown names and out-of-range values raise ValueError."""
-    unknown = sorted(set(options) - set(OPTION_DEFAULTS))
-    if unknown:
-        raise ValueError(
-            f"unknown OpenSpiel bot option(s) {', '.join(unknown)}; known: {', '.join(OPTION_DEFAULTS)}"
-        )
-    merged = {**OPTION_DEFAULTS, **options}
-    if not (isinstance(merged["uct_c"], (int, float)) and merged["uct_c"] >= 0):
-        raise ValueError(f"uct_c must be a number >= 0, got {merged['uct_c']!r}")
-    if not (isinstance(merged["rollouts"], int) and merged["rollouts"] >= 1):
-        raise ValueError(f"rollouts must be an int >= 1, got {merged['rollouts']!r}")
-    if merged["evaluator"] not in EVALUATORS:
-        raise ValueError(f"evaluator must be one of {', '.join(EVALUATORS)}, got {merged['evaluator']!r}")
-    if not (isinstance(merged["max_world_samples"], int) and merged["max_world_samples"] >= -1):
-        raise ValueError(f"max_world_samples must be -1 or a count >= 1, got {merged['max_world_samples']!r}")
-    return merged
 
 
 class OrreryPlayoutEvaluator(mcts.Evaluator):

@@ -132,8 +132,8 @@ _preset(
         playout="heuristic",
         max_playout_depth=40,
         description="The default from version 2: SO-ISMCTS, heuristic playouts cut after 40 moves and "
-        "scored by the game's evaluate(), rank reward (on 2-player Trian at 20 ms/move it beat ismcts@1's "
-        "full random playouts and greedy in every test game).",
+        "scored by the game's evaluate(), rank reward (it beat ismcts@1's full random playouts and greedy on "
+        "2-player Trian; results in docs/performance.md).",
     )
 )
 _preset(
@@ -147,8 +147,8 @@ _preset(
         description="The default from version 3: SO-ISMCTS, heuristic playouts, every leaf scored by the "
         "game's evaluate() 48 moves after the searched position (tree and playout moves together), rank "
         "reward. Leaves are compared at one point of the game, and an iteration costs what a raw 48-move "
-        "playout costs (2-player Trian, 100 ms/move: an SPRT against ismcts@2 accepted it after 40 games, "
-        "won 36 of 43, Elo +301 [190, 513]).",
+        "playout costs (it won an SPRT against ismcts@2 on 2-player Trian at equal time; results in "
+        "docs/performance.md).",
     )
 )
 _preset(
@@ -160,8 +160,8 @@ _preset(
         max_playout_depth=160,
         horizon="root",
         description="ismcts@3 with leaves scored 160 moves after the searched position: for games whose "
-        "turns are long chains of small choices (Take The Galaxy's default; 2 players, 200 ms/move: won 10 "
-        "of 12 against greedy where ismcts@3 won 8 of 12).",
+        "turns are long chains of small choices (Take The Galaxy's default: it beat greedy more often than "
+        "ismcts@3 did; results in docs/performance.md).",
     )
 )
 _preset(
@@ -174,9 +174,9 @@ _preset(
         horizon="root",
         description="Tiny Epic Galaxies' own default: ismcts@3's settings (heuristic playouts, leaves scored "
         "by evaluate() 48 moves after the searched position), registered under the game's name so that "
-        "retuning ismcts for Trian cannot change it. 2 players, 200 ms/move, duplicate sets: ismcts@3 beat "
-        "ismcts-long@1 (160 moves) 8 games to 4 (LOS 96%); a 160-move iteration costs about 4 of 48 moves "
-        "(26k against 99k iterations/s), and a 2-player game of search play lasts about 9 rounds.",
+        "retuning ismcts for Trian cannot change it. 48 moves, not ismcts-long@1's 160: in duplicate sets "
+        "ismcts@3 beat ismcts-long@1, whose longer iterations buy fewer of them in the same time "
+        "(results in docs/performance.md).",
     )
 )
 _preset(

@@ -7,21 +7,20 @@
 - Searches run in slices (SLICE_S, --slice-ms): the backend's workers take slices from all active
   searches in turn, so concurrent requests share the workers, and a cancel takes effect within a
   slice. By default at most one search per worker runs at once (max_active = W) and further requests
-  queue in the service, where their budget keeps running. Measured with 16 clients on 2 workers
-  (Ray, Trian, 100 ms budgets): 4 active searches in 25 ms slices gave p50/p90/p99 latency of about
-  150/230/300 ms, 2 active in 100 ms slices about 120/145/240 ms, because every active search costs
-  the server Python work per slice (actor calls, merges) that competes with answering requests.
+  queue in the service, where their budget keeps running: more active searches or shorter slices
+  answered later under load, because every active search costs the server Python work per slice
+  (actor calls, merges) that competes with answering requests.
 - Short milliseconds budgets (up to `threads_up_to_ms`, default 300 ms) run on threads in this
   process over the nogil kernel, not on the Ray workers: for them a Ray actor round trip per slice,
   and the merge of remote reports, cost a large share of the budget and made answers late under load
-  (16 clients, 100 ms budgets, 2 cores: p99 138 ms over budget on Ray, 85 ms on threads). Longer
+  (later than on threads). Longer
   budgets, and iteration budgets, go to the backend's workers, which may span a cluster.
   Short searches have their own lane of SHORT_PER_CPU searches per CPU at once. Those without
   progress reports (SuggestMove) take turns on one thread per core (search.TimeSharedBackend: 2 ms
   quanta, without the GIL), and each ends at its stop time whether or not its turn came lately; one
   that starts alone runs as one root-parallel part per thread. With one OS thread per search
-  instead, a search noticed its stop time only when the OS next ran its thread, up to 80 ms late
-  (16 clients, 100 ms budgets, 2 cores: max 96-180 ms over budget; time-shared: 31-60 ms). Short
+  instead, a search noticed its stop time only when the OS next ran its thread, which under load
+  made answers later than time-sharing does. Short
   searches with progress reports (Analyze) run on a thread of their own, on every thread of the
   thread backend when alone.
 - A search that starts with less than `local_below_ms` of its time left (it waited long in the queue,
@@ -35,6 +34,8 @@
   answers are late (a stochastic quantile estimate: the reserve tracks the tail, not the mean).
 - Every search is stopped through its CancelToken when the client cancels, on StopAnalysis, and when
   the server drains; the result is still produced (best so far) and reported to whoever waits.
+
+The measurements behind these rules are in docs/performance.md ("Service scheduling").
 """
 
 from __future__ import annotations

@@ -158,8 +158,8 @@ def _shutdown_ray() -> None:
 
 def _freeze_startup_objects() -> None:
     """Collect once, then keep everything alive now (modules, Ray, gRPC) out of later collections.
-    Python's full collections scanned all of it while holding the GIL: 47 to 96 ms pauses under load
-    (gc.callbacks timings), which made answers late by as much."""
+    Python's full collections scanned all of it while holding the GIL, pausing the server under load
+    and making answers late by as much (figures in docs/performance.md)."""
     gc.collect()
     gc.freeze()
 
@@ -333,8 +333,8 @@ class OrreryServer:
 async def serve(config: ServerConfig, *, on_ready: Callable[[OrreryServer], None] | None = None) -> None:
     """Run a server until SIGTERM or SIGINT, then drain and stop."""
     # Threads that parse, merge and build answers hold the GIL in turns; at the default 5 ms switch
-    # interval the event loop waited up to 5 ms per hand-over, several times per request (a trivial RPC
-    # took 18 ms at 16 concurrent searches). 1 ms hands the GIL back to the loop sooner.
+    # interval the event loop waited up to 5 ms per hand-over, several times per request, which made
+    # even trivial RPCs slow under load (docs/performance.md). 1 ms hands the GIL back to the loop sooner.
     sys.setswitchinterval(config.gil_switch_interval_s)
     server = OrreryServer(config)
     loop = asyncio.get_running_loop()

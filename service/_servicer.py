@@ -57,10 +57,9 @@ log = logging.getLogger("orrery.service")
 API_VERSION = "orrery.v1"
 SERVICE_NAME = "orrery.v1.Orrery"
 MIN_PROGRESS_MS = 20
-# Observation JSON up to this size is parsed on the event loop (a 4-player Trian observation, about
-# 10 KB, takes 0.7 ms): under load a hand-over to a thread and back cost several times that in waits
-# for the GIL and the loop (16 clients, 100 ms budgets: p50 7 ms, p99 30 ms). Answers are built on
-# the loop for the same reason (0.3 ms with their lines' labels).
+# Observation JSON up to this size is parsed on the event loop: parsing takes well under a millisecond,
+# and under load a hand-over to a thread and back cost several times that in waits for the GIL and the
+# loop. Answers are built on the loop for the same reason. Figures in docs/performance.md.
 INLINE_JSON_CHARS = 32 * 1024
 DEFAULT_PROGRESS_MS = 500
 MAX_LIST_TOKENS = 100  # tokens one ListMatches call may ask about

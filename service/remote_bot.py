@@ -1,4 +1,5 @@
-"""A tournament bot that plays through an Orrery server's SuggestMove (docs/tournaments.md, "remote").
+"""A tournament bot that plays through an Orrery server's SuggestMove (docs/tournaments.md, "remote"), and
+its tournament bot kind "remote".
 
 It sends the seat's observation JSON, the move seed and the budget, so a server running the same search
 with one worker answers exactly what the in-process bot answers (the same seed gives the same search),
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from orrery.search.tournament._config import BotSpec, BudgetSpec
+from orrery.search.tournament._kinds import BotKind, budget_text
 from orrery.service.client import LEVELS, OrreryClient
 
 SEED_LIMIT = 2**64  # SearchParams.seed is a uint64
@@ -84,3 +87,39 @@ class RemoteBot:
 
     def __getstate__(self) -> dict[str, Any]:  # a process backend ships bots: channels do not pickle
         return {**self.__dict__, "_client": None}
+
+
+# Tournament bot kind "remote", registered through pyproject.toml's "orrery.tournament_bots" entry points
+# (search/tournament/_kinds.py): search builds it without importing this layer.
+
+
+def _check(spec: BotSpec) -> None:
+    if not spec.address or ":" not in spec.address:
+        raise ValueError("kind 'remote' needs address = 'host:port'")
+    if spec.level is not None and spec.level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+
+
+def _build(spec: BotSpec, budget: BudgetSpec, game: str) -> RemoteBot:
+    assert spec.address is not None
+    return RemoteBot(
+        spec.address,
+        config=spec.config or "",
+        level=spec.level,
+        iterations=budget.iterations,
+        milliseconds=budget.milliseconds,
+    )
+
+
+def _describe(spec: BotSpec, budget: BudgetSpec) -> str:
+    strength = f"level {spec.level}" if spec.level else (spec.config or "server default")
+    return f"remote {spec.address}, {strength}, {budget_text(budget)}"
+
+
+BOT_KIND = BotKind(
+    name="remote",
+    fields=frozenset({"config", "address", "level"}),
+    build=_build,
+    describe=_describe,
+    check=_check,
+)

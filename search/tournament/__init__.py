@@ -18,6 +18,7 @@ from orrery.search.tournament._config import (
     config_from_dict,
     load_config,
 )
+from orrery.search.tournament._kinds import BotKind, bot_kinds, register_bot_kind
 from orrery.search.tournament._ratings import Rating, fit_bradley_terry, rate
 from orrery.search.tournament._report import ReportFiles, write_report
 from orrery.search.tournament._results import ResultsError, read_results
@@ -27,6 +28,7 @@ from orrery.search.tournament._stats import EloEstimate, SequentialTest, elo_est
 
 __all__ = [
     "Analysis",
+    "BotKind",
     "BotSpec",
     "BudgetSpec",
     "ConfigError",
@@ -42,6 +44,7 @@ __all__ = [
     "SprtSpec",
     "TournamentConfig",
     "analyse",
+    "bot_kinds",
     "config_from_dict",
     "deal_seed",
     "elo_estimate",
@@ -51,6 +54,7 @@ __all__ = [
     "pairings",
     "rate",
     "read_results",
+    "register_bot_kind",
     "run_tournament",
     "schedule",
     "write_report",

@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from orrery.search.tournament._kinds import OPTIONAL_FIELDS, bot_kind, kinds_reading
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
@@ -18,12 +20,6 @@ else:  # pragma: no cover - Python 3.10
 FORMATS = ("round-robin", "gauntlet", "sprt")
 BACKENDS = ("inline", "processes", "ray")
 ROTATIONS = ("all", "cyclic")
-# Bot kinds the tournament knows how to build; "factory" imports "module:function" returning a Bot,
-# "openspiel" is OpenSpiel's ISMCTS or MCTS (orrery.openspiel), "remote" any Orrery server's SuggestMove.
-SEARCH_KINDS = ("ismcts", "pimc")
-OPENSPIEL_ALGORITHMS = ("ismcts", "mcts")
-REMOTE_LEVELS = ("easy", "medium", "hard", "expert")
-BOT_KINDS = ("random", "greedy", *SEARCH_KINDS, "factory", "openspiel", "remote")
 
 
 class ConfigError(ValueError):
@@ -52,58 +48,42 @@ class BudgetSpec:
 
 @dataclass(frozen=True, kw_only=True)
 class BotSpec:
-    """One contestant: a built-in bot, a named search configuration, a factory function, an OpenSpiel
-    bot or a remote Orrery server (docs/tournaments.md, "Bot kinds")."""
+    """One contestant: a built-in bot, a named search configuration, a factory function, or a kind
+    registered from another layer such as an OpenSpiel bot or a remote Orrery server (docs/tournaments.md,
+    "Bot kinds"). Each optional field is read by some kinds only (BotKind.fields); the kind checks it."""
 
     name: str  # the name used in results and reports; unique within a tournament
-    kind: str  # one of BOT_KINDS
-    # search preset, e.g. "ismcts@1" (search.get_config); openspiel: "ismcts" (default) or "mcts";
-    # remote: the server's preset name ("" or None: the server's default for the game)
+    kind: str  # a registered kind (search.tournament.bot_kinds())
+    # search kinds: a preset, e.g. "ismcts@1" (search.get_config); other kinds: what their docs say
     config: str | None = None
-    # search: SearchConfig fields replaced on the preset; openspiel: uct_c, rollouts, evaluator,
-    # max_world_samples (orrery.openspiel._bots.OPTION_DEFAULTS)
+    # search kinds: SearchConfig fields replaced on the preset; other kinds: their options
     overrides: tuple[tuple[str, Any], ...] = ()
     budget: BudgetSpec | None = None  # None: the tournament's per-move budget
     factory: str | None = None  # "module:function" for kind = "factory"
     address: str | None = None  # kind = "remote": the server, "host:port"
-    level: str | None = None  # kind = "remote": a play level (REMOTE_LEVELS) instead of full strength
+    level: str | None = None  # kind = "remote": a play level instead of full strength
 
     def __post_init__(self) -> None:
         if not self.name or not isinstance(self.name, str):
             raise ConfigError("bots: every bot needs a non-empty name")
-        if self.kind not in BOT_KINDS:
-            raise ConfigError(f"bot {self.name!r}: kind must be one of {', '.join(BOT_KINDS)}")
-        if self.kind == "factory" and (not self.factory or ":" not in self.factory):
-            raise ConfigError(f"bot {self.name!r}: kind 'factory' needs factory = 'module:function'")
-        if self.kind != "factory" and self.factory is not None:
-            raise ConfigError(f"bot {self.name!r}: factory is only for kind 'factory'")
-        if self.kind not in (*SEARCH_KINDS, "openspiel", "remote") and (self.config or self.overrides):
-            raise ConfigError(f"bot {self.name!r}: config and overrides apply to search bots only")
-        if self.kind == "openspiel":
-            self._check_openspiel()
-        if self.kind == "remote":
-            if not self.address or ":" not in self.address:
-                raise ConfigError(f"bot {self.name!r}: kind 'remote' needs address = 'host:port'")
-            if self.overrides:
-                raise ConfigError(f"bot {self.name!r}: a remote bot takes config and level, not overrides")
-            if self.level is not None and self.level not in REMOTE_LEVELS:
-                raise ConfigError(f"bot {self.name!r}: level must be one of {', '.join(REMOTE_LEVELS)}")
-        elif self.address is not None or self.level is not None:
-            raise ConfigError(f"bot {self.name!r}: address and level are only for kind 'remote'")
-
-    def _check_openspiel(self) -> None:
-        if self.config is not None and self.config not in OPENSPIEL_ALGORITHMS:
-            raise ConfigError(
-                f"bot {self.name!r}: an openspiel bot's config is one of {', '.join(OPENSPIEL_ALGORITHMS)}"
-            )
         try:
-            from orrery.openspiel._bots import checked_options
-        except ImportError:  # reading recorded results needs no OpenSpiel; playing says what is missing
-            return
-        try:
-            checked_options(dict(self.overrides))
+            kind = bot_kind(self.kind)
         except ValueError as exc:
             raise ConfigError(f"bot {self.name!r}: {exc}") from None
+        for key in OPTIONAL_FIELDS:
+            value = getattr(self, key)
+            given = bool(value) if key in ("config", "overrides") else value is not None
+            if given and key not in kind.fields:
+                readers = kinds_reading(key)
+                raise ConfigError(
+                    f"bot {self.name!r}: {key} is only for kind{'s' if len(readers) > 1 else ''} "
+                    + ", ".join(repr(k) for k in readers)
+                )
+        if kind.check is not None:
+            try:
+                kind.check(self)
+            except ValueError as exc:
+                raise ConfigError(f"bot {self.name!r}: {exc}") from None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import importlib
 import time
 from typing import Any
 
 from orrery.core_ext import load_game
-from orrery.search.tournament._config import SEARCH_KINDS, BotSpec, BudgetSpec
+from orrery.search.tournament._config import BotSpec, BudgetSpec
+from orrery.search.tournament._kinds import bot_kind
 from orrery.search.tournament._schedule import GameTask, move_seed
 
 # Bots keep no memory between calls, so one per spec and budget can serve every game in a process.
@@ -17,56 +16,14 @@ _BOTS: dict[tuple[BotSpec, BudgetSpec, str], Any] = {}
 
 
 def build_bot(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
-    """A Bot (search.Bot protocol: name, version, select_action(observation, *, seed)); a search bot
-    with no config named uses `game`'s own default preset."""
+    """A Bot (search.Bot protocol: name, version, select_action(observation, *, seed)), built by the
+    spec's registered kind (search/tournament/_kinds.py)."""
     cached = _BOTS.get((spec, budget, game))
     if cached is not None:
         return cached
-    if spec.kind == "factory":
-        assert spec.factory is not None
-        module_name, _, attr = spec.factory.partition(":")
-        bot = getattr(importlib.import_module(module_name), attr)()
-    elif spec.kind == "openspiel":
-        bot = _openspiel_bot(spec, budget)
-    elif spec.kind == "remote":
-        from orrery.service.remote_bot import RemoteBot
-
-        assert spec.address is not None
-        bot = RemoteBot(
-            spec.address,
-            config=spec.config or "",
-            level=spec.level,
-            iterations=budget.iterations,
-            milliseconds=budget.milliseconds,
-        )
-    else:
-        from orrery import search
-
-        if spec.kind in SEARCH_KINDS:
-            config = search.get_config(spec.config) if spec.config else search.default_config(spec.kind, game)
-            if spec.overrides:
-                config = dataclasses.replace(config, **dict(spec.overrides))
-            search_budget = search.Budget(iterations=budget.iterations, milliseconds=budget.milliseconds)
-            bot = search.make_bot(spec.kind, config=config, budget=search_budget)
-        else:
-            bot = search.make_bot(spec.kind)
+    bot = bot_kind(spec.kind).build(spec, budget, game)
     _BOTS[(spec, budget, game)] = bot
     return bot
-
-
-def _openspiel_bot(spec: BotSpec, budget: BudgetSpec) -> Any:
-    """OpenSpiel's ISMCTS or MCTS; an iteration budget is its simulation count."""
-    try:
-        from orrery.openspiel._bots import OpenSpielBot, OpenSpielBudget
-    except ImportError as exc:
-        raise RuntimeError(
-            f"bot {spec.name!r}: kind 'openspiel' needs OpenSpiel: pip install 'orrery[openspiel]' ({exc})"
-        ) from None
-    return OpenSpielBot(
-        spec.config or "ismcts",
-        OpenSpielBudget(simulations=budget.iterations, milliseconds=budget.milliseconds),
-        dict(spec.overrides),
-    )
 
 
 def deal_digest(state: Any) -> str:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orrery.search.tournament._analysis import Analysis, analyse
-from orrery.search.tournament._config import SEARCH_KINDS, BotSpec, BudgetSpec
+from orrery.search.tournament._config import BotSpec, BudgetSpec
+from orrery.search.tournament._kinds import bot_kind
 from orrery.search.tournament._results import header_config, read_results
 
 DECISIONS = {
@@ -114,27 +115,8 @@ def _tables(a: Analysis) -> list[tuple[str, list[str], list[list[str]]]]:
     return tables
 
 
-def _budget_text(budget: BudgetSpec) -> str:
-    if budget.iterations is not None:
-        return f"{budget.iterations} iterations/move"
-    return f"{budget.milliseconds:g} ms/move"
-
-
 def _bot_text(spec: BotSpec, default_budget: BudgetSpec) -> str:
-    if spec.kind == "factory":
-        return f"{spec.name} (factory {spec.factory})"
-    if spec.kind == "remote":
-        strength = f"level {spec.level}" if spec.level else (spec.config or "server default")
-        return (
-            f"{spec.name} (remote {spec.address}, {strength}, {_budget_text(spec.budget or default_budget)})"
-        )
-    if spec.kind not in (*SEARCH_KINDS, "openspiel"):
-        return f"{spec.name} ({spec.kind})"
-    overrides = "".join(f", {k}={v}" for k, v in spec.overrides)
-    budget = _budget_text(spec.budget or default_budget)
-    algorithm = spec.config or ("ismcts" if spec.kind == "openspiel" else spec.kind)
-    what = f"OpenSpiel {algorithm}" if spec.kind == "openspiel" else f"{spec.kind} {algorithm}"
-    return f"{spec.name} ({what}{overrides}, {budget})"
+    return f"{spec.name} ({bot_kind(spec.kind).describe(spec, spec.budget or default_budget)})"
 
 
 def _summary_lines(a: Analysis) -> list[str]:
