@@ -25,15 +25,6 @@ import numpy as np
 from orrery.core_ext._registry import MAX_SEATS, game_info
 from orrery.core_ext.game import Observation
 
-# The module that describes each built-in game's tensor; it defines SPEC, a TensorSpec.
-TENSOR_MODULES = {
-    "kuhn": "orrery.core_ext.kuhn.tensor",
-    "trian": "orrery.core_ext.trian.tensor",
-    "take_the_galaxy": "orrery.core_ext.take_the_galaxy.tensor",
-    "tiny_epic_galaxies": "orrery.core_ext.tiny_epic_galaxies.tensor",
-}
-
-
 class Context:
     """What an encoder may need besides its own value: the observer, the seat count and game extras."""
 
@@ -379,12 +370,14 @@ class TensorSpec:
 @cache
 def tensor_spec(game: str) -> TensorSpec:
     """The tensor description of a registered game."""
-    game_info(game)  # UnknownGameError for a name the registry does not know
-    try:
-        module = TENSOR_MODULES[game]
-    except KeyError:
+    package = game_info(game).module.rpartition(".")[0]  # UnknownGameError for an unknown name
+    try:  # every game's folder holds tensor.py, which defines SPEC (docs/adding-a-game.md)
+        module = importlib.import_module(f"{package}.tensor")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.tensor":
+            raise
         raise NotImplementedError(f"{game}: no observation tensor is defined for this game") from None
-    spec: TensorSpec = importlib.import_module(module).SPEC
+    spec: TensorSpec = module.SPEC
     return spec
 
 

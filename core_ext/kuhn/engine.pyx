@@ -326,6 +326,10 @@ cdef class KuhnGame(Game):
         return "\n".join(lines)
 
 
+# The action-id table (docs/rules/kuhn.md): (first id, end id, kind) blocks, ascending.
+ACTION_BLOCKS = ((PASS, PASS + 1, "check or fold"), (BET, BET + 1, "bet or call"))
+
+
 def make_game(int players, str variant):
     return KuhnGame(players, variant)
 
