@@ -25,6 +25,7 @@ import numpy as np
 from orrery.core_ext._registry import MAX_SEATS, game_info
 from orrery.core_ext.game import Observation
 
+
 class Context:
     """What an encoder may need besides its own value: the observer, the seat count and game extras."""
 
