@@ -1,17 +1,11 @@
-"""Play-strength levels and budget clamping: what a request may spend, and how it picks its move.
-
-A level is a budget plus a temperature over root visit counts. Temperature 0 plays the most-visited
-action; higher temperatures sample action a with probability proportional to visits(a) ** (1 / T), so
-weaker levels both search less and sometimes play the second-best move: an opponent people can beat.
-"""
+"""Budget clamping: what a request may spend. A request's level (orrery.search LEVELS) gives its budget
+when the request names none, and the tolerance within which the answer may leave the best move."""
 
 from __future__ import annotations
 
-import math
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
+from orrery.search import LEVELS
 from orrery.service._errors import invalid
 
 MAX_ITERATIONS = 1_000_000_000  # an iteration budget above this is a mistake, not a request
@@ -26,22 +20,6 @@ def deadline_margin(call_time_remaining: float) -> float:
 
 
 @dataclass(frozen=True)
-class Level:
-    name: str
-    iterations: int | None  # budget in search iterations (reproducible), or
-    milliseconds: int | None  # budget in wall time
-    temperature: float  # 0 = always the most visited action
-
-
-LEVELS: dict[str, Level] = {
-    "easy": Level("easy", iterations=50, milliseconds=None, temperature=1.0),
-    "medium": Level("medium", iterations=400, milliseconds=None, temperature=0.5),
-    "hard": Level("hard", iterations=3000, milliseconds=None, temperature=0.15),
-    "expert": Level("expert", iterations=None, milliseconds=2000, temperature=0.0),
-}
-
-
-@dataclass(frozen=True)
 class Grant:
     """The search a request is allowed, after clamping."""
 
@@ -50,7 +28,7 @@ class Grant:
     deadline: float  # absolute time.time() at which the search must stop
     clamped: bool  # the request asked for more time than the server allows
     deadline_ms: float  # deadline - arrival, in ms
-    temperature: float
+    tolerance: float  # return units: how far below the best searched value the answer may lie
     # When the search must stop for the call's deadline (a margin before it), or None: no deadline.
     call_stop: float | None = None
 
@@ -70,10 +48,10 @@ def grant_budget(
         raise invalid("params.budget.iterations", f"{iterations} is out of range [1, {MAX_ITERATIONS}]")
     if milliseconds is not None and not 1 <= milliseconds <= MAX_MILLISECONDS:
         raise invalid("params.budget.milliseconds", f"{milliseconds} is out of range [1, {MAX_MILLISECONDS}]")
-    temperature = 0.0
+    tolerance = 0.0
     if level is not None:
         lv = LEVELS[level]
-        temperature = lv.temperature
+        tolerance = lv.tolerance
         if iterations is None and milliseconds is None:
             iterations, milliseconds = lv.iterations, lv.milliseconds
     if iterations is None and milliseconds is None:
@@ -93,19 +71,6 @@ def grant_budget(
         deadline=deadline,
         clamped=clamped,
         deadline_ms=(deadline - arrival) * 1000.0,
-        temperature=temperature,
+        tolerance=tolerance,
         call_stop=call_stop,
     )
-
-
-def choose_by_temperature(
-    actions: Sequence[int], visits: Sequence[int], temperature: float, seed: int
-) -> int:
-    """The most-visited action at temperature 0, else a draw proportional to visits ** (1 / T)."""
-    if not actions:
-        raise ValueError("no actions to choose from")
-    if temperature <= 0.0 or sum(visits) == 0:
-        return actions[max(range(len(actions)), key=lambda i: (visits[i], -i))]
-    top = max(visits)
-    weights = [math.exp((math.log(v) - math.log(top)) / temperature) if v > 0 else 0.0 for v in visits]
-    return random.Random(seed ^ 0x5EED_7E3A).choices(list(actions), weights=weights)[0]

@@ -106,7 +106,7 @@ class StoredMatchesError(RuntimeError):
 class AiSpec:
     """How the server plays an AI seat: a level and/or a search configuration, a per-move budget."""
 
-    level: str | None = None  # easy, medium, hard, expert; None: full strength (temperature 0)
+    level: str | None = None  # easy, medium, hard, expert; None: full strength (tolerance 0)
     bot: str = ""  # search configuration name[@version]; "": the server's, else the game's own
     iterations: int | None = None  # per-move budget; neither: the level's, else the server default
     milliseconds: int | None = None

@@ -21,13 +21,13 @@ from typing import Any
 
 import grpc
 from orrery.core_ext import GameInputError, game_bounds, registered_games
-from orrery.search import sampled_line_labels
+from orrery.search import choose_within_tolerance, sampled_line_labels
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
 from orrery.service._auth_interceptor import TOKEN_KEY, tokens_from_metadata
 from orrery.service._errors import ServiceError, invalid, unauthenticated
 from orrery.service._events import CLOSED, MatchEvents
-from orrery.service._levels import MAX_ITERATIONS, MAX_MILLISECONDS, choose_by_temperature, grant_budget
+from orrery.service._levels import MAX_ITERATIONS, MAX_MILLISECONDS, grant_budget
 from orrery.service._matches import (
     ACTIVE,
     SPECTATOR,
@@ -376,8 +376,12 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         actions = [a.action for a in result.actions]
         chosen = result.best_action
         if actions:
-            chosen = choose_by_temperature(
-                actions, [a.visits for a in result.actions], grant.temperature, seed
+            chosen = choose_within_tolerance(
+                actions,
+                [a.mean_reward for a in result.actions],
+                [a.visits for a in result.actions],
+                grant.tolerance,
+                seed,
             )
         applied = await self.db(
             self.store.apply,
@@ -614,7 +618,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         visits = [a.visits for a in result.actions]
         chosen = result.best_action
         if final and actions:
-            chosen = choose_by_temperature(actions, visits, job.grant.temperature, job.seed)
+            values = [a.mean_reward for a in result.actions]
+            chosen = choose_within_tolerance(actions, values, visits, job.grant.tolerance, job.seed)
         total = sum(visits) or 1
         sample_seed = random.Random(job.seed).getrandbits(63)
         candidates = [
@@ -657,7 +662,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 budget=budget,
                 budget_clamped=grant.clamped,
                 deadline_ms=(ends - job.arrival) * 1000.0,
-                temperature=grant.temperature,
+                tolerance=grant.tolerance,
                 budget_share=min(1.0, share),
             ),
         )

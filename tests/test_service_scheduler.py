@@ -36,7 +36,7 @@ def job(*, iterations: int | None = None, milliseconds: float) -> SearchJob:
         deadline=now + 5.0,
         clamped=False,
         deadline_ms=5000.0,
-        temperature=0.0,
+        tolerance=0.0,
     )
     return SearchJob(
         observation=state.observation(state.current_player),

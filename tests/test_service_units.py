@@ -1,14 +1,16 @@
-"""Unit tests of the service's pure parts: budgets and levels, temperature, size limits, tokens."""
+"""Unit tests of the service's pure parts: budgets, levels and their move choice, size limits, tokens."""
 
 from __future__ import annotations
 
 from collections import Counter
+from random import Random
 
 import grpc
 import pytest
+from orrery.search import LEVELS, choose_within_tolerance
 from orrery.service._auth_interceptor import token_from_metadata
 from orrery.service._errors import ServiceError
-from orrery.service._levels import LEVELS, choose_by_temperature, grant_budget
+from orrery.service._levels import grant_budget
 from orrery.service._limits_interceptor import oversized_field
 from orrery.service._metrics import time_buckets
 from orrery.v1 import orrery_pb2 as pb
@@ -38,17 +40,17 @@ def test_budgets_are_clamped_by_the_server_cap_and_the_call_deadline():
     g = grant(iterations=10**6)
     assert g.iterations == 10**6 and g.deadline == pytest.approx(101.0)  # iterations stop at the cap too
     g = grant()
-    assert g.milliseconds == 200.0 and g.temperature == 0.0
+    assert g.milliseconds == 200.0 and g.tolerance == 0.0
 
 
-def test_levels_give_budget_and_temperature_unless_the_request_sets_a_budget():
+def test_levels_give_budget_and_tolerance_unless_the_request_sets_a_budget():
     g = grant(level="easy")
-    assert g.iterations == LEVELS["easy"].iterations and g.temperature == 1.0
+    assert g.iterations == LEVELS["easy"].iterations and g.tolerance == LEVELS["easy"].tolerance > 0
     g = grant(level="easy", milliseconds=300)
-    assert g.iterations is None and g.milliseconds == 300 and g.temperature == 1.0
+    assert g.iterations is None and g.milliseconds == 300 and g.tolerance == LEVELS["easy"].tolerance
     assert grant(level="expert").milliseconds == 1000.0  # 2000 ms, clamped by the server cap
-    temperatures = [LEVELS[n].temperature for n in ("easy", "medium", "hard", "expert")]
-    assert temperatures == sorted(temperatures, reverse=True)
+    tolerances = [LEVELS[n].tolerance for n in ("easy", "medium", "hard", "expert")]
+    assert tolerances == sorted(tolerances, reverse=True) and tolerances[-1] == 0.0
 
 
 @pytest.mark.parametrize(
@@ -66,15 +68,29 @@ def test_out_of_range_budgets(kwargs, field):
     assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT and info.value.details.startswith(field)
 
 
-def test_temperature_over_visits():
-    actions, visits = [4, 7, 9], [10, 600, 300]
-    assert {choose_by_temperature(actions, visits, 0.0, seed) for seed in range(50)} == {7}
-    drawn = Counter(choose_by_temperature(actions, visits, 1.0, seed) for seed in range(3000))
-    assert drawn[7] > drawn[9] > drawn[4] > 0
-    assert 0.6 < drawn[7] / 3000 < 0.72  # proportional to visits at T = 1: 600 / 910 = 0.66
-    cold = Counter(choose_by_temperature(actions, visits, 0.15, seed) for seed in range(3000))
-    assert cold[7] > 2900
-    assert choose_by_temperature([3, 5], [0, 0], 1.0, 1) == 3  # nothing searched: the first
+def test_a_level_chooses_only_among_trusted_moves_within_its_tolerance():
+    actions, values, visits = [4, 7, 9, 11, 13], [0.50, 0.60, 0.56, 0.90, 0.40], [100, 600, 300, 5, 200]
+    # tolerance 0: the most visited, whatever the values
+    assert {choose_within_tolerance(actions, values, visits, 0.0, seed) for seed in range(50)} == {7}
+    drawn = Counter(choose_within_tolerance(actions, values, visits, 0.1, seed) for seed in range(3000))
+    # 11's 0.90 rests on 5 visits (< a tenth of 600): not trusted; 4 and 13 lie 0.10 or more below 0.60
+    assert set(drawn) == {7, 9}
+    assert drawn[7] > drawn[9] > 0  # the better move is the likelier choice
+    assert choose_within_tolerance([3, 5], [0.0, 0.0], [0, 0], 0.1, 1) == 3  # nothing searched: the first
+
+
+def test_a_level_never_plays_a_move_rated_below_the_best_by_more_than_its_tolerance():
+    rng = Random(5)
+    for _ in range(500):
+        n = rng.randint(1, 8)
+        actions = rng.sample(range(100), n)
+        visits = [rng.randint(0, 400) for _ in range(n)]
+        values = [rng.random() for _ in range(n)]
+        tolerance = rng.choice([0.02, 0.05, 0.1, 0.3])
+        chosen = actions.index(choose_within_tolerance(actions, values, visits, tolerance, rng.randrange(99)))
+        trusted = [i for i in range(n) if visits[i] >= 0.1 * max(visits)]
+        if max(visits) > 0:
+            assert chosen in trusted and values[chosen] > max(values[i] for i in trusted) - tolerance
 
 
 def test_oversized_fields_are_named_by_path():

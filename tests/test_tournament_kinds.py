@@ -81,3 +81,18 @@ def test_outside_code_can_register_a_kind():
     spec = config.bot("test-fixed")
     assert isinstance(build_bot(spec, config.budget, "kuhn"), Fixed)
     assert bot_kind("test-fixed").describe(spec, config.budget) == "first legal action, x"
+
+
+def test_a_level_bot_plays_the_service_level_in_process():
+    from orrery.core_ext import load_game
+    from orrery.search import LEVELS
+    from orrery.search.tournament._config import BudgetSpec
+
+    spec = BotSpec(name="easy", kind="level", level="easy")
+    bot = build_bot(spec, BudgetSpec(iterations=7), "kuhn")
+    assert bot.version.endswith(f"+50it+tolerance={LEVELS['easy'].tolerance:g}")  # its own budget
+    state = load_game("kuhn", players=2).new_initial_state(seed=3)
+    observation = state.observation(state.current_player)
+    assert bot.select_action(observation, seed=1) in observation.legal_actions()
+    with pytest.raises(ConfigError, match="level = one of easy, medium, hard, expert"):
+        BotSpec(name="x", kind="level", level="grandmaster")

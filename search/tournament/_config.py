@@ -61,7 +61,7 @@ class BotSpec:
     budget: BudgetSpec | None = None  # None: the tournament's per-move budget
     factory: str | None = None  # "module:function" for kind = "factory"
     address: str | None = None  # kind = "remote": the server, "host:port"
-    level: str | None = None  # kind = "remote": a play level instead of full strength
+    level: str | None = None  # kind = "remote" or "level": a play level (orrery.search LEVELS)
 
     def __post_init__(self) -> None:
         if not self.name or not isinstance(self.name, str):

@@ -163,6 +163,30 @@ def _build_factory(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
     return getattr(importlib.import_module(module_name), attr)()
 
 
+def _check_level(spec: BotSpec) -> None:
+    from orrery.search import LEVELS
+
+    if spec.level not in LEVELS:
+        raise ValueError(f"kind 'level' needs level = one of {', '.join(LEVELS)}, got {spec.level!r}")
+
+
+def _build_level(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
+    """A service level played in-process: its own budget (the tournament's is not used) and tolerance."""
+    from orrery import search
+    from orrery.search._bots import LevelBot
+
+    assert spec.level is not None
+    config = search.get_config(spec.config) if spec.config else search.default_config("ismcts", game)
+    return LevelBot(search.LEVELS[spec.level], config)
+
+
+def _describe_level(spec: BotSpec, budget: BudgetSpec) -> str:
+    from orrery.search import LEVELS
+
+    level = LEVELS[spec.level or ""]
+    return f"level {level.name}: {level.budget.label}/move, tolerance {level.tolerance:g}"
+
+
 for _name in ("random", "greedy"):
     register_bot_kind(
         BotKind(name=_name, fields=frozenset(), build=_build_plain, describe=lambda spec, budget: spec.kind)
@@ -183,5 +207,14 @@ register_bot_kind(
         build=_build_factory,
         describe=lambda spec, budget: f"factory {spec.factory}",
         check=_check_factory,
+    )
+)
+register_bot_kind(
+    BotKind(
+        name="level",
+        fields=frozenset({"level", "config"}),
+        build=_build_level,
+        describe=_describe_level,
+        check=_check_level,
     )
 )

@@ -1,0 +1,68 @@
+"""Play-strength levels: how much a level searches, and how it picks among the moves it searched.
+
+A weaker level plays the way a weaker person does. It searches less, and it may pick any move whose
+searched value lies within the level's tolerance of the best one. It never plays a move that its own
+search rates further below the best. This is how chess engines build their skill levels. The levels used
+to draw from the visit distribution instead. With few iterations spread over many legal moves, that draw
+is close to uniform, so the weak levels played blunders no person would (issue 25; the measurement is
+in docs/performance.md, "Levels").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from orrery.search._config import Budget
+
+# A move's searched value is trusted when the search visited it at least this share of the most-visited
+# move's visits. A move with fewer visits has too noisy a mean to be compared with the best.
+TRUSTED_VISIT_SHARE = 0.1
+
+
+@dataclass(frozen=True, kw_only=True)
+class Level:
+    name: str
+    iterations: int | None  # search iterations per decision (reproducible), or
+    milliseconds: int | None  # wall time per decision (ms)
+    # How far below the best move's searched value (return units: the seat's expected outcome in [0, 1])
+    # a chosen move's value may lie. At 0 the level plays the most-visited move.
+    tolerance: float
+
+    @property
+    def budget(self) -> Budget:
+        if self.iterations is not None:
+            return Budget(iterations=self.iterations)
+        return Budget(milliseconds=float(self.milliseconds or 0))
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(name="easy", iterations=50, milliseconds=None, tolerance=0.10),
+    "medium": Level(name="medium", iterations=400, milliseconds=None, tolerance=0.05),
+    "hard": Level(name="hard", iterations=3000, milliseconds=None, tolerance=0.02),
+    "expert": Level(name="expert", iterations=None, milliseconds=2000, tolerance=0.0),
+}
+
+
+def choose_within_tolerance(
+    actions: Sequence[int], values: Sequence[float], visits: Sequence[int], tolerance: float, seed: int
+) -> int:
+    """A move whose searched value is within `tolerance` of the best trusted value, from `seed`.
+
+    Only moves with a trusted value (TRUSTED_VISIT_SHARE of the most-visited move's visits) take part,
+    and the best of their values is the reference. Each candidate gets a seeded random push in
+    [0, tolerance), and the move with the highest value plus push is played. The best move is therefore
+    the most likely choice, and a move `tolerance` below it is never chosen. At tolerance 0 (or when
+    nothing was searched), the most-visited move is played, ties going to the earlier one.
+    """
+    if not actions:
+        raise ValueError("no actions to choose from")
+    best = max(range(len(actions)), key=lambda i: (visits[i], -i))
+    if tolerance <= 0.0 or visits[best] == 0:
+        return actions[best]
+    trusted = [i for i in range(len(actions)) if visits[i] >= TRUSTED_VISIT_SHARE * visits[best]]
+    floor = max(values[i] for i in trusted) - tolerance
+    rng = random.Random(seed ^ 0x5EED_7E3A)
+    pushed = [(values[i] + tolerance * rng.random(), -i) for i in trusted if values[i] > floor]
+    return actions[-max(pushed)[1]]
