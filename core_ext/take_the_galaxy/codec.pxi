@@ -12,60 +12,35 @@ PHASE_IDS = {v: k for k, v in PHASE_NAMES.items()}
 SLOT_LETTERS = ("B", "D")
 
 
-def _err(where, message):
-    raise StateFormatError(f"field 'state.{where}': {message}")
+PHASE_LIST = tuple(PHASE_IDS)                  # the phase names in id order, for read_name
+PAYMENT_REASONS = ("build", "space pirates")  # payment.reason; index 1 is the pirates' draw-after
+STATE_KEYS = ("version", "turn", "phase", "current", "turn_steps", "claimed_this_turn",
+              "relinquished_this_turn", "pool", "payment", "space_deck", "explored", "space_discard",
+              "players")
+PLAYER_KEYS = ("frontier", "hand", "hand_size", "draw_pile", "discard", "systems", "ships", "sold_ships",
+               "renown_pile", "renown_tokens")
 
 
-def _int(value, lo, hi, where):
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        _err(where, f"{value!r} is not an integer in [{lo}, {hi}]")
-    return value
+# Game helpers over the shared readers (json_fields): a value that names a card must be one.
+
+cdef int _card_id(object value, str where) except -1:
+    t = CARD_IDS.get(value) if type(value) is str else None
+    if t is None:
+        fail(where, f"{show(value)} is not a player card name")
+    return t
 
 
-def _bool(value, where):
-    if not isinstance(value, bool):
-        _err(where, f"{value!r} is not true or false")
-    return value
+cdef int _space_id(object value, str where) except -1:
+    i = SPACE_IDS.get(value) if type(value) is str else None
+    if i is None:
+        fail(where, f"{show(value)} is not a space card name")
+    return i
 
 
-def _list(value, max_len, where):
-    if not isinstance(value, list) or len(value) > max_len:
-        _err(where, f"expected a list of at most {max_len} entries")
-    return value
-
-
-def _dict(value, where):
-    if not isinstance(value, dict):
-        _err(where, "expected an object")
-    return value
-
-
-def _get(dict d, str key, str where):
-    if key not in d:
-        _err(where, f"missing key {key!r}")
-    return d[key]
-
-
-def _card_id(value, where):
-    if not isinstance(value, str) or value not in CARD_IDS:
-        _err(where, f"{value!r} is not a player card name")
-    return CARD_IDS[value]
-
-
-def _space_id(value, where):
-    if not isinstance(value, str) or value not in SPACE_IDS:
-        _err(where, f"{value!r} is not a space card name")
-    return SPACE_IDS[value]
-
-
-def _resources(value, tuple names, int hi, str where):
-    d = _dict(value, where)
-    out = [0] * len(names)
-    for key, amount in d.items():
-        if key not in names:
-            _err(where, f"{key!r} is not one of {', '.join(names)}")
-        out[names.index(key)] = _int(amount, 0, hi, f"{where}.{key}")
-    return out
+cdef list _resources(object value, str where, tuple names, int hi):
+    # an object of resource name -> amount (zero entries may be left out)
+    d = read_object(value, where, (), names)
+    return [read_int(d.get(name, 0), f"{where}.{name}", 0, hi) for name in names]
 
 
 cdef class TakeTheGalaxyGame(Game):
@@ -160,171 +135,163 @@ cdef dict _dump_system(const TgSystem* sy):
     }
 
 
-cdef _load_into(TgState* s, dict d, int observer):
+cdef _load_into(TgState* s, object d, int observer):
     cdef int n = s.params.num_players, i, p
-    if d.get("version") != PAYLOAD_VERSION:
-        _err("version", f"expected {PAYLOAD_VERSION!r}, got {d.get('version')!r}")
-    phase = _get(d, "phase", "phase")
-    if not isinstance(phase, str) or phase not in PHASE_IDS:
-        _err("phase", f"{phase!r} is not one of {', '.join(PHASE_IDS)}")
-    s.phase = PHASE_IDS[phase]
-    s.turn = _int(_get(d, "turn", "turn"), 0, 1000, "turn")
-    current = _get(d, "current", "current")
-    s.current = 0 if (current is None and s.phase == PH_OVER) else _int(current, 0, n - 1, "current")
-    s.turn_steps = _int(_get(d, "turn_steps", "turn_steps"), 0, TURN_STEP_CAP, "turn_steps")
-    s.claimed = _bool(_get(d, "claimed_this_turn", "claimed_this_turn"), "claimed_this_turn")
-    key = "relinquished_this_turn"
-    s.relinquished = _bool(_get(d, key, key), key)
-    pool = _resources(_get(d, "pool", "pool"), RESOURCE_NAMES[:3], POOL_CAP, "pool")
+    read_object(d, "state", STATE_KEYS + (("shuffle_streams",) if observer < 0 else ()), ("shuffle_streams",))
+    read_name(d["version"], "state.version", (PAYLOAD_VERSION,))
+    s.phase = PHASE_IDS[PHASE_LIST[read_name(d["phase"], "state.phase", PHASE_LIST)]]
+    s.turn = read_int(d["turn"], "state.turn", 0, 1000)
+    current = d["current"]
+    if current is None and s.phase == PH_OVER:
+        s.current = 0
+    else:
+        s.current = read_int(current, "state.current", 0, n - 1)
+    s.turn_steps = read_int(d["turn_steps"], "state.turn_steps", 0, TURN_STEP_CAP)
+    s.claimed = read_bool(d["claimed_this_turn"], "state.claimed_this_turn")
+    s.relinquished = read_bool(d["relinquished_this_turn"], "state.relinquished_this_turn")
+    pool = _resources(d["pool"], "state.pool", RESOURCE_NAMES[:3], POOL_CAP)
     for i in range(TG_RES):
         s.pool[i] = pool[i]
-    payment = _get(d, "payment", "payment")
+    payment = d["payment"]
     if (payment is None) != (s.phase != PH_PAY):
-        _err("payment", "a payment is pending exactly in the payment phase")
+        fail("state.payment", "a payment is pending exactly in the payment phase")
     if payment is not None:
-        _dict(payment, "payment")
-        s.pay_left = _int(_get(payment, "cards_left", "payment"), 1, 9, "payment.cards_left")
-        reason = _get(payment, "reason", "payment")
-        if reason not in ("build", "space pirates"):
-            _err("payment.reason", f"{reason!r} is not 'build' or 'space pirates'")
-        s.pay_then_draw = reason == "space pirates"
-    deck = _list(_get(d, "space_deck", "space_deck"), N_SPACE, "space_deck")
+        read_object(payment, "state.payment", ("cards_left", "reason"))
+        s.pay_left = read_int(payment["cards_left"], "state.payment.cards_left", 1, 9)
+        s.pay_then_draw = read_name(payment["reason"], "state.payment.reason", PAYMENT_REASONS) == 1
+    deck = read_list(d["space_deck"], "state.space_deck", 0, N_SPACE)
     s.n_space = len(deck)
     for i, name in enumerate(deck):            # listed top first, stored top last
-        where = f"space_deck[{i}]"
+        where = f"state.space_deck[{i}]"
         if name is None:
             if observer < 0:
-                _err(where, "a full state knows every card")
+                fail(where, "a full state knows every card")
             s.space[s.n_space - 1 - i] = TG_UNKNOWN
         else:
             if observer >= 0:
-                _err(where, "no seat can see the space deck")
+                fail(where, "no seat can see the space deck")
             s.space[s.n_space - 1 - i] = _space_id(name, where)
             if s.space[s.n_space - 1 - i] == TG_HAVEN:
-                _err(where, "a starting system is never in the space deck")
-    explored = _list(_get(d, "explored", "explored"), n + 1, "explored")
+                fail(where, "a starting system is never in the space deck")
+    explored = read_list(d["explored"], "state.explored", 0, n + 1)
     s.n_explored = len(explored)
     for j, entry in enumerate(explored):
-        where = f"explored[{j}]"
-        _dict(entry, where)
-        s.explored[j] = _space_id(_get(entry, "card", where), where + ".card")
-        s.explored_used[j] = _bool(_get(entry, "used", where), where + ".used")
-    discard = _list(_get(d, "space_discard", "space_discard"), N_SPACE, "space_discard")
+        where = f"state.explored[{j}]"
+        read_object(entry, where, ("card", "used"))
+        s.explored[j] = _space_id(entry["card"], where + ".card")
+        s.explored_used[j] = read_bool(entry["used"], where + ".used")
+    discard = read_list(d["space_discard"], "state.space_discard", 0, N_SPACE)
     s.n_space_discard = len(discard)
     for i, name in enumerate(discard):
-        s.space_discard[i] = _space_id(name, f"space_discard[{i}]")
-    players = _list(_get(d, "players", "players"), n, "players")
-    if len(players) != n:
-        _err("players", f"expected {n} players")
+        s.space_discard[i] = _space_id(name, f"state.space_discard[{i}]")
+    players = read_list(d["players"], "state.players", n, n)
     for p in range(n):
-        _load_player(&s.players[p], _dict(players[p], f"players[{p}]"), f"players[{p}]", observer, p)
-    streams = d.get("shuffle_streams")
+        _load_player(&s.players[p], players[p], f"state.players[{p}]", observer)
     if observer < 0:
-        streams = _list(streams, n, "shuffle_streams")
-        if len(streams) != n:
-            _err("shuffle_streams", f"expected {n} streams")
+        streams = read_list(d["shuffle_streams"], "state.shuffle_streams", n, n)
         for p in range(n):
-            _list(streams[p], 4, f"shuffle_streams[{p}]")
-            if len(streams[p]) != 4 or not any(streams[p]):
-                _err(f"shuffle_streams[{p}]", "expected 4 integers, not all zero")
+            read_list(streams[p], f"state.shuffle_streams[{p}]", 4, 4)
             for i in range(4):
-                s.shuffle[p].s[i] = _int(streams[p][i], 0, 2 ** 64 - 1, f"shuffle_streams[{p}][{i}]")
-    elif streams is not None:
-        _err("shuffle_streams", "an observation carries no shuffle streams")
+                where = f"state.shuffle_streams[{p}][{i}]"
+                s.shuffle[p].s[i] = read_int(streams[p][i], where, 0, 2 ** 64 - 1)
+            if not any(streams[p]):
+                fail(f"state.shuffle_streams[{p}]", "expected 4 integers, not all zero")
+    elif "shuffle_streams" in d:
+        fail("state.shuffle_streams", "an observation carries no shuffle streams")
 
 
-cdef _load_player(TgPlayer* pl, dict d, str w, int observer, int seat):
+cdef _load_player(TgPlayer* pl, object d, str w, int observer):
     cdef int i, t
-    frontier = _get(d, "frontier", w)
+    read_object(d, w, PLAYER_KEYS)
+    frontier = d["frontier"]
     if frontier is None:
         pl.frontier = 0
     else:
         t = _card_id(frontier, w + ".frontier")
-        if t not in (CARD_FRONTIER[0], CARD_FRONTIER[1]):
-            _err(w + ".frontier", f"{frontier!r} is not a frontier colony")
+        if t != CARD_FRONTIER[0] and t != CARD_FRONTIER[1]:
+            fail(w + ".frontier", f"{show(frontier)} is not a frontier colony")
         pl.frontier = 1 if t == CARD_FRONTIER[0] else 2
-    pl.hand_size = _int(_get(d, "hand_size", w), 0, TG_DECK, w + ".hand_size")
-    hand = _get(d, "hand", w)
+    pl.hand_size = read_int(d["hand_size"], w + ".hand_size", 0, TG_DECK)
+    hand = d["hand"]
     if hand is None:
         if observer < 0:
-            _err(w + ".hand", "a full state knows every hand")
+            fail(w + ".hand", "a full state knows every hand")
         for t in range(TG_TYPES):
             pl.hand[t] = TG_UNKNOWN
     else:
-        _dict(hand, w + ".hand")
+        read_object(hand, w + ".hand", (), CARD_NAMES)
         for name, count in hand.items():
             t = _card_id(name, w + ".hand")
-            pl.hand[t] = _int(count, 0, CARD_COPIES[t], f"{w}.hand.{name}")
+            pl.hand[t] = read_int(count, f"{w}.hand.{name}", 0, CARD_COPIES[t])
         if sum(pl.hand[t] for t in range(N_TYPES)) != pl.hand_size:
-            _err(w + ".hand_size", "differs from the cards in the hand")
-    draw = _list(_get(d, "draw_pile", w), TG_DECK, w + ".draw_pile")
+            fail(w + ".hand_size", "differs from the cards in the hand")
+    draw = read_list(d["draw_pile"], w + ".draw_pile", 0, TG_DECK)
     pl.n_draw = len(draw)
     for i, name in enumerate(draw):
         where = f"{w}.draw_pile[{i}]"
         if name is None:
             if observer < 0:
-                _err(where, "a full state knows every card")
+                fail(where, "a full state knows every card")
             pl.draw[pl.n_draw - 1 - i] = TG_UNKNOWN
         else:
             if observer >= 0:
-                _err(where, "no seat knows the order of a player deck")
+                fail(where, "no seat knows the order of a player deck")
             pl.draw[pl.n_draw - 1 - i] = _card_id(name, where)
-    discard = _list(_get(d, "discard", w), TG_DECK, w + ".discard")
+    discard = read_list(d["discard"], w + ".discard", 0, TG_DECK)
     pl.n_discard = len(discard)
     for i, name in enumerate(discard):
         pl.discard[i] = _card_id(name, f"{w}.discard[{i}]")
-    systems = _list(_get(d, "systems", w), MAX_SYSTEMS_RULE, w + ".systems")
+    systems = read_list(d["systems"], w + ".systems", 0, MAX_SYSTEMS_RULE)
     pl.n_systems = len(systems)
     for i, sy in enumerate(systems):
-        _load_system(&pl.systems[i], _dict(sy, f"{w}.systems[{i}]"), f"{w}.systems[{i}]")
-    ships = _list(_get(d, "ships", w), TG_MAX_SHIPS, w + ".ships")
+        _load_system(&pl.systems[i], sy, f"{w}.systems[{i}]")
+    ships = read_list(d["ships"], w + ".ships", 0, TG_MAX_SHIPS)
     pl.n_ships = len(ships)
     for i, ship in enumerate(ships):
         where = f"{w}.ships[{i}]"
-        _dict(ship, where)
-        pl.ships[i] = _ship_id(_get(ship, "card", where), where)
-        pl.ship_used[i] = _bool(_get(ship, "used", where), where + ".used")
-    sold = _list(_get(d, "sold_ships", w), TG_MAX_SHIPS, w + ".sold_ships")
+        read_object(ship, where, ("card", "used"))
+        pl.ships[i] = _ship_id(ship["card"], where + ".card")
+        pl.ship_used[i] = read_bool(ship["used"], where + ".used")
+    sold = read_list(d["sold_ships"], w + ".sold_ships", 0, TG_MAX_SHIPS)
     pl.n_sold = len(sold)
     for i, name in enumerate(sold):
         pl.sold[i] = _ship_id(name, f"{w}.sold_ships[{i}]")
-    pile = _list(_get(d, "renown_pile", w), TG_RENOWN_PILE, w + ".renown_pile")
+    pile = read_list(d["renown_pile"], w + ".renown_pile", 0, TG_RENOWN_PILE)
     pl.n_renown = len(pile)
     for i, name in enumerate(pile):
         pl.renown_pile[i] = _space_id(name, f"{w}.renown_pile[{i}]")
-    pl.tokens = _int(_get(d, "renown_tokens", w), -1000, 1000, w + ".renown_tokens")
+    pl.tokens = read_int(d["renown_tokens"], w + ".renown_tokens", -1000, 1000)
 
 
-def _ship_id(name, where):
-    t = _card_id(name, where)
+cdef int _ship_id(object name, str where) except -1:
+    cdef int t = _card_id(name, where)
     if CARD_KIND[t] != KIND_SHIP:
-        _err(where, f"{name!r} is not a ship")
+        fail(where, f"{show(name)} is not a ship")
     return t
 
 
-cdef _load_system(TgSystem* sy, dict d, str w):
+cdef _load_system(TgSystem* sy, object d, str w):
     cdef int k, depth, card
-    card = _space_id(_get(d, "card", w), w + ".card")
+    read_object(d, w, ("card", "slots", "used", "bounty"))
+    card = _space_id(d["card"], w + ".card")
     if SPACE_KIND[card] != SK_SYSTEM:
-        _err(w + ".card", f"{SPACE_NAMES[card]!r} is not a system")
+        fail(w + ".card", f"{SPACE_NAMES[card]!r} is not a system")
     _system_init(sy, card)
-    slots = _list(_get(d, "slots", w), TG_SLOTS, w + ".slots")
-    used = _list(_get(d, "used", w), TG_SLOTS, w + ".used")
-    if len(slots) != SYS_NSLOTS[card] or len(used) != SYS_NSLOTS[card]:
-        _err(w + ".slots", f"{SPACE_NAMES[card]} has {SYS_NSLOTS[card]} slots")
+    slots = read_list(d["slots"], w + ".slots", SYS_NSLOTS[card], SYS_NSLOTS[card])
+    used = read_list(d["used"], w + ".used", SYS_NSLOTS[card], SYS_NSLOTS[card])
     for k in range(SYS_NSLOTS[card]):
-        stack = _list(slots[k], TG_STACK, f"{w}.slots[{k}]")
+        stack = read_list(slots[k], f"{w}.slots[{k}]", 0, TG_STACK)
         for depth, name in enumerate(stack):
             sy.stack[k][depth] = _card_id(name, f"{w}.slots[{k}][{depth}]")
         sy.depth[k] = len(stack)
         _check_stack(sy, k, f"{w}.slots[{k}]")
-        sy.used[k] = _bool(used[k], f"{w}.used[{k}]")
+        sy.used[k] = read_bool(used[k], f"{w}.used[{k}]")
         if sy.used[k] and sy.depth[k] == 0:
-            _err(f"{w}.used[{k}]", "an empty slot cannot be used")
-    bounty = _resources(_get(d, "bounty", w), RESOURCE_NAMES, 9, w + ".bounty")
+            fail(f"{w}.used[{k}]", "an empty slot cannot be used")
+    bounty = _resources(d["bounty"], w + ".bounty", RESOURCE_NAMES, 9)
     for k in range(4):
         if bounty[k] > SYS_BOUNTY[card][k]:
-            _err(w + ".bounty", f"more {RESOURCE_NAMES[k]} than {SPACE_NAMES[card]} brings")
+            fail(w + ".bounty", f"more {RESOURCE_NAMES[k]} than {SPACE_NAMES[card]} brings")
         sy.bounty[k] = bounty[k]
 
 
@@ -335,17 +302,17 @@ cdef _check_stack(const TgSystem* sy, int k, str w):
         card = sy.stack[k][d]
         if d == 0:
             if not _fits(card, SYS_SLOT[sy.card][k]):
-                _err(w, f"{CARD_NAMES[card]} cannot be built on a {SLOT_LETTERS[SYS_SLOT[sy.card][k]]} slot")
+                fail(w, f"{CARD_NAMES[card]} cannot be built on a {SLOT_LETTERS[SYS_SLOT[sy.card][k]]} slot")
         else:
             below = sy.stack[k][d - 1]
             if CARD_KIND[card] != CARD_KIND[below] or CARD_COST[card] <= CARD_COST[below]:
-                _err(w, f"{CARD_NAMES[card]} is not an upgrade of {CARD_NAMES[below]}")
+                fail(w, f"{CARD_NAMES[card]} is not an upgrade of {CARD_NAMES[below]}")
 
 
 cdef _check_position(TgState* s, int observer):
     _check_phase(s, observer)
     for p in range(s.params.num_players):
-        _check_player_cards(s, p, f"players[{p}]")
+        _check_player_cards(s, p, f"state.players[{p}]")
     _check_space_cards(s, observer)
 
 
@@ -355,24 +322,24 @@ cdef _check_phase(TgState* s, int observer):
     for p in range(n):
         chosen = s.players[p].frontier != 0
         if s.phase == PH_FRONTIER and chosen != (p < s.current):
-            _err(f"players[{p}].frontier", "seats before the current one have chosen, the others not")
+            fail(f"state.players[{p}].frontier", "seats before the current one have chosen, the others not")
         if s.phase != PH_FRONTIER and not chosen:
-            _err(f"players[{p}].frontier", "every seat has chosen once the set-up is over")
+            fail(f"state.players[{p}].frontier", "every seat has chosen once the set-up is over")
     if s.phase == PH_FRONTIER:
         if s.turn != 0 or s.claimed or s.relinquished or any(s.pool[r] for r in range(TG_RES)):
-            _err("turn", "nothing happens before the set-up is over")
+            fail("state.turn", "nothing happens before the set-up is over")
         if cur.hand[0] == TG_UNKNOWN or not cur.hand[CARD_FRONTIER[0]] or not cur.hand[CARD_FRONTIER[1]]:
-            _err("players", "the seat choosing holds both frontier colonies")
+            fail("state.players", "the seat choosing holds both frontier colonies")
     elif s.turn < 1:
-        _err("turn", "turns begin at 1 after the set-up")
+        fail("state.turn", "turns begin at 1 after the set-up")
     if s.phase == PH_PAY and s.pay_left > s.players[s.current].hand_size:
-        _err("payment.cards_left", "more cards to discard than the hand holds")
+        fail("state.payment.cards_left", "more cards to discard than the hand holds")
     if s.phase == PH_OVER and s.n_space != 0:
-        _err("phase", "the game ends only when the space deck is empty")
+        fail("state.phase", "the game ends only when the space deck is empty")
     for j in range(s.n_explored):
         if s.explored_used[j] and not (SPACE_KIND[s.explored[j]] == SK_EVENT
                                        and EVENT_OPPORTUNITY[s.explored[j]]):
-            _err(f"explored[{j}].used", "only opportunities are used")
+            fail(f"state.explored[{j}].used", "only opportunities are used")
 
 
 cdef _check_player_cards(TgState* s, int p, str w):
@@ -385,21 +352,21 @@ cdef _check_player_cards(TgState* s, int p, str w):
         unknown += pl.hand_size
     for t in range(N_TYPES):
         if counts[t] > CARD_COPIES[t]:
-            _err(w, f"more than {CARD_COPIES[t]} {CARD_NAMES[t]} cards")
+            fail(w, f"more than {CARD_COPIES[t]} {CARD_NAMES[t]} cards")
         missing += CARD_COPIES[t] - counts[t]
     for t in range(pl.n_draw):
         if pl.draw[t] != TG_UNKNOWN:
             counts[pl.draw[t]] += 1
             if counts[pl.draw[t]] > CARD_COPIES[pl.draw[t]]:
-                _err(w + ".draw_pile", f"more than {CARD_COPIES[pl.draw[t]]} {CARD_NAMES[pl.draw[t]]} cards")
+                fail(w + ".draw_pile", f"more than {CARD_COPIES[pl.draw[t]]} {CARD_NAMES[pl.draw[t]]} cards")
     if missing != unknown:
-        _err(w, f"{missing} cards of the deck are not in known places but {unknown} places are unknown")
+        fail(w, f"{missing} cards of the deck are not in known places but {unknown} places are unknown")
     haven = sum(1 for i in range(pl.n_systems) if pl.systems[i].card == TG_HAVEN) + \
         sum(1 for i in range(pl.n_renown) if pl.renown_pile[i] == TG_HAVEN)
     if haven != 1:
-        _err(w, "the starting system is either under control or in the renown pile, once")
+        fail(w, "the starting system is either under control or in the renown pile, once")
     if pl.frontier == 0 and (pl.n_systems != 1 or any(pl.systems[0].depth[k] for k in range(TG_SLOTS))):
-        _err(w + ".systems", "before the frontier choice only the empty starting system is on the table")
+        fail(w + ".systems", "before the frontier choice only the empty starting system is on the table")
 
 
 cdef _check_space_cards(TgState* s, int observer):
@@ -411,9 +378,9 @@ cdef _check_space_cards(TgState* s, int observer):
 
     def place(card, label):
         if card == TG_HAVEN:
-            _err(label, "a starting system never leaves its owner")
+            fail("state." + label, "a starting system never leaves its owner")
         if card in where:
-            _err(label, f"{SPACE_NAMES[card]} is also in {where[card]}")
+            fail("state." + label, f"{SPACE_NAMES[card]} is also in {where[card]}")
         where[card] = label
     for i in range(s.n_space):
         if s.space[i] != TG_UNKNOWN:
@@ -434,7 +401,7 @@ cdef _check_space_cards(TgState* s, int observer):
     for card in where:
         counts[SPACE_SECTOR[card]][SPACE_KIND[card]] += 1
         if s.params.variant != V_RANDOM and SPACE_PLAYERS[card] > n:
-            _err(where[card], f"{SPACE_NAMES[card]} is not used with {n} players")
+            fail("state." + where[card], f"{SPACE_NAMES[card]} is not used with {n} players")
     hidden = sum(1 for i in range(s.n_space) if s.space[i] == TG_UNKNOWN)
     total = 0
     for sec in range(3):
@@ -443,15 +410,16 @@ cdef _check_space_cards(TgState* s, int observer):
             if n == 1 and sec == SEC_FRINGE and kind != SK_SYSTEM and s.params.variant == V_RANDOM:
                 allowed = 1 - counts[sec][SK_ANOMALY + SK_EVENT - kind]
             if counts[sec][kind] > allowed:
-                _err("space_deck", f"too many {SECTOR_NAMES[sec]} {SPACE_KIND_NAMES[kind]}s")
+                fail("state.space_deck", f"too many {SECTOR_NAMES[sec]} {SPACE_KIND_NAMES[kind]}s")
             total += SETUP_COUNT[n][sec][kind]
     if len(where) + hidden != total:
-        _err("space_deck", f"the set-up uses {total} space cards, {len(where) + hidden} are accounted for")
+        fail("state.space_deck",
+             f"the set-up uses {total} space cards, {len(where) + hidden} are accounted for")
     last = -1
     for i in range(s.n_space):              # bottom to top: sectors never increase
         if s.space[i] != TG_UNKNOWN:
             if last >= 0 and SPACE_SECTOR[s.space[i]] > last:
-                _err("space_deck", "Core cards lie on Expanse cards, Expanse on Fringe")
+                fail("state.space_deck", "Core cards lie on Expanse cards, Expanse on Fringe")
             last = SPACE_SECTOR[s.space[i]]
     if observer >= 0:
         _check_hidden_sectors(s)
@@ -465,7 +433,7 @@ cdef _check_hidden_sectors(TgState* s):
     rng_seed(&rng, 1)
     _determinize_space(&probe, &rng)
     if probe.n_space != s.n_space:
-        _err("space_deck", "its size does not match the cards still unseen")
+        fail("state.space_deck", "its size does not match the cards still unseen")
 
 
 # ---------------------------------------------------------------- action structs and labels
