@@ -1,4 +1,29 @@
-# Included by engine.pyx: each action id's struct and label, what action_to_struct returns (docs/rules/take_the_galaxy.md, section 8).
+# Included by engine.pyx: the action-id table (ACTION_BLOCKS) and each id's struct and label, what
+# action_to_struct returns (docs/rules/take_the_galaxy.md, section 8).
+
+# The action-id blocks, ascending and dense: (first id, end id, kind), from the core's id constants
+# (engine.pyx) and the struct's sizes. _action_kinds.BLOCKS, the registry's description and the rules
+# doc's table are checked against it (tests/test_take_the_galaxy_actions.py).
+ACTION_BLOCKS = (
+    (A_END, A_END + 1, "end_turn"),
+    (A_FRONTIER, A_FRONTIER + 2, "choose_frontier"),
+    (A_DISCARD, A_DISCARD + TG_TYPES, "discard"),
+    (A_RETRIEVE, A_RETRIEVE + TG_TYPES, "retrieve"),
+    (A_DRAW_M, A_DRAW_P + 1, "draw"),
+    (A_SOLVE, A_SOLVE + TG_EXPLORED, "study_anomaly or solve_event"),
+    (A_OPPORT, A_OPPORT + TG_EXPLORED, "opportunity"),
+    (A_SELL, A_SELL + TG_MAX_SHIPS, "sell_ship"),
+    (A_RELINQ, A_RELINQ + TG_MAX_SYSTEMS, "relinquish"),
+    (A_USE_SHIP, A_USE_SHIP + 2 * TG_MAX_SHIPS, "use_ship"),                 # owner 0 self, 1 mate
+    (A_USE_COLONY, A_USE_COLONY + 2 * TG_MAX_SYSTEMS * TG_SLOTS, "use_colony"),
+    (A_BOUNTY, A_BOUNTY + 2 * TG_MAX_SYSTEMS * 4, "take_bounty"),           # 4 resources M, P, S, C
+    (A_BUILD_SHIP, A_BUILD_SHIP + TG_TYPES, "build_ship"),
+    (A_UPGRADE, A_UPGRADE + TG_MAX_SYSTEMS * TG_SLOTS * TG_TYPES, "upgrade"),
+    (A_BUILD, A_BUILD + (TG_MAX_SYSTEMS + TG_EXPLORED) * TG_SLOTS * TG_TYPES, "build or claim"),
+)
+assert ACTION_BLOCKS[len(ACTION_BLOCKS) - 1][1] == MAX_ACTIONS and all(
+    a[1] == b[0] for a, b in zip(ACTION_BLOCKS, ACTION_BLOCKS[1:])), "the id constants overlap or leave gaps"
+
 
 def _res_text(vec):
     parts = [f"{v} {RESOURCE_NAMES[r]}" for r, v in enumerate(vec) if v]
