@@ -13,6 +13,7 @@ SPACE_IDS: dict[str, int]
 VARIANT_IDS: dict[str, int]
 RESOURCE_NAMES: tuple[str, ...]
 PAYLOAD_VERSION: str
+ACTION_BLOCKS: tuple[tuple[int, int, str], ...]
 
 class TakeTheGalaxyGame(Game):
     def __init__(self, players: int, variant: str) -> None: ...

@@ -6,9 +6,11 @@ Rules: ../shared/rules/take_the_galaxy.md. The card catalogue is designed by us 
 did not survive) and lives in core_ext/take_the_galaxy/catalogue.json; docs/rules/take_the_galaxy.md lists
 every card with the reasoning for its numbers and every rules decision with the section it rests on.
 
-Parts: rules.pxi (set-up, the five phases and every action-phase choice),
-search.pxi (observe, determinize, evaluate, the playout policy, returns) and
-codec.pxi (the JSON format, action structs and labels, render).
+Parts (the file map: __init__.py): catalogue.pxi; the rules in rules.pxi (shared helpers), setup.pxi,
+turn.pxi, actions.pxi and scoring.pxi; hidden.pxi (observe, determinize); heuristics.pxi (evaluate, the
+playout policy); the Python side in json_dump.pxi, json_load.pxi, json_checks.pxi, describe.pxi (the
+action table ACTION_BLOCKS, structs and labels), render.pxi and registry.pxi (the Game class, make_game,
+registration).
 """
 import json
 from pathlib import Path
@@ -19,12 +21,12 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, uint64_t
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_uniform
 from orrery.core_ext.game cimport GameOps, GameParams, Game, Position, rank_returns
+from orrery.core_ext.json_fields cimport show, fail, read_object, read_int, read_bool, read_name, read_list
 from orrery.core_ext.take_the_galaxy.state cimport (
-    TgState, TgPlayer, TgSystem, TG_TYPES, TG_DECK, TG_SPACE, TG_HAVEN, TG_MAX_SYSTEMS,
+    TgState, TgPlayer, TgSystem, TG_TYPES, TG_DECK, TG_SPACE, TG_HAVEN, TG_EXPLORED, TG_MAX_SYSTEMS,
     TG_SLOTS, TG_STACK, TG_MAX_SHIPS, TG_RENOWN_PILE, TG_RES, TG_UNKNOWN, TG_NONE,
 )
 
-from orrery.core_ext._errors import StateFormatError
 
 # ---------------------------------------------------------------- constants
 
@@ -107,7 +109,12 @@ _EFFECTS = {"migration": EF_MIGRATION, "pirates": EF_PIRATES, "investors": EF_IN
 
 include "catalogue.pxi"
 include "rules.pxi"
-include "search.pxi"
+include "setup.pxi"
+include "turn.pxi"
+include "actions.pxi"
+include "scoring.pxi"
+include "hidden.pxi"
+include "heuristics.pxi"
 
 
 cdef GameOps TTG_OPS
@@ -115,7 +122,7 @@ TTG_OPS.name = "take_the_galaxy"
 TTG_OPS.state_size = sizeof(TgState)
 TTG_OPS.max_legal_actions = MAX_ACTIONS
 TTG_OPS.max_game_length = MAX_GAME_LENGTH
-TTG_OPS.num_distinct_actions = MAX_ACTIONS  # ids are < MAX_ACTIONS (A_BUILD block last)
+TTG_OPS.num_distinct_actions = MAX_ACTIONS  # ids are < MAX_ACTIONS (A_BUILD block last: ACTION_BLOCKS)
 TTG_OPS.init = ttg_init
 TTG_OPS.current_player = ttg_current_player
 TTG_OPS.legal_actions = ttg_legal_actions
@@ -130,40 +137,9 @@ TTG_OPS.evaluate = ttg_evaluate
 TTG_OPS.policy_action = ttg_policy_action
 TTG_OPS.returns = ttg_returns
 
-include "codec.pxi"
-
-
-def make_game(int players, str variant):
-    return TakeTheGalaxyGame(players, variant)
-
-
-from orrery.core_ext._registry import GameInfo, register  # noqa: E402  (registration at import, contract v2)
-
-register(
-    GameInfo(
-        name="take_the_galaxy",
-        title="Take The Galaxy (solo to 4 players; numbered, random and 2-against-2 team set-ups)",
-        module=__name__,
-        variants=("standard", "random", "team"),
-        player_counts=(1, 2, 3, 4),
-        variant_player_counts=(("team", (4,)),),
-        action_description=(
-            "0 end the turn; 1/2 choose Frontier Settlement/Mine (set-up); 3 + type discard a card "
-            "(paying, or to Space Pirates); 27 + type 1 science: a card from the discard pile; 51/52 draw "
-            "with 3 manpower/2 production; 53 + position study an anomaly or solve an event; 58 + position "
-            "use an opportunity; 63 + ship sell a ship at The Next Step; 71 + system relinquish; "
-            "75 + owner*8 + ship use a ship; 91 + owner*16 + system*4 + slot use a colony; "
-            "123 + owner*16 + system*4 + resource take a bounty resource (owner 1 = team mate); "
-            "155 + type build a ship; 179 + (system*4 + slot)*24 + type upgrade; "
-            "563 + (target*4 + slot)*24 + type build a colony (target 0-3 own system, 4-8 explored "
-            "position: claim). Card types are catalogue indexes; action_to_struct gives names and a label."
-        ),
-        default_search="ismcts-long@1",  # search/_config.py: leaves 160 moves ahead (docs, section 10)
-        outcome="team",
-        hidden_information=(
-            "the order of the space deck (in the random set-up also which cards it holds), the order of "
-            "every player deck including the observer's own, and the other players' hands (sizes public)"
-        ),
-        rules_doc="docs/rules/take_the_galaxy.md",
-    )
-)
+include "json_dump.pxi"
+include "json_load.pxi"
+include "json_checks.pxi"
+include "describe.pxi"
+include "render.pxi"
+include "registry.pxi"

@@ -1,0 +1,152 @@
+# Included by engine.pyx: search support: the evaluation (a projected renown per seat) and the
+# heuristic playout policy (docs/rules/take_the_galaxy.md, section 10). The end-of-game returns are
+# scoring.pxi's.
+
+cdef double W_TURN = 0.45    # renown per card unit of economy per turn left
+cdef double W_CARD = 0.5     # renown per card in hand (or card unit in the pool)
+
+
+cdef double _economy(const TgState* s, int seat) noexcept nogil:
+    # Card units a turn from the player's colonies and ships (transforms count their net gain).
+    cdef const TgPlayer* pl = &s.players[seat]
+    cdef double total = 0.0, v
+    cdef int i, k
+    for i in range(pl.n_systems):
+        for k in range(TG_SLOTS):
+            if pl.systems[i].depth[k] > 0:
+                v = CARD_VALUE[pl.systems[i].stack[k][pl.systems[i].depth[k] - 1]]
+                total += v if v > 0 else 0.0
+    for i in range(pl.n_ships):
+        v = CARD_VALUE[pl.ships[i]]
+        total += v if v > 0 else 0.0
+    return total
+
+
+cdef int _future_turns(const TgState* s, int seat) noexcept nogil:
+    # Turns the seat will still begin: each space card left starts one turn, in seat order.
+    cdef int n = s.params.num_players
+    cdef int offset = (seat - s.current + n) % n
+    if offset == 0:
+        offset = n
+    return 0 if s.n_space < offset else 1 + (s.n_space - offset) // n
+
+
+cdef double _unused_potential(const TgState* s, int seat) noexcept nogil:
+    # What the seat to move can still get from its unused colonies and ships this turn.
+    cdef const TgPlayer* pl = &s.players[seat]
+    cdef double total = 0.0, v
+    cdef int i, k
+    if seat != s.current or (s.phase != PH_ACTION and s.phase != PH_PAY):
+        return 0.0
+    for i in range(pl.n_systems):
+        for k in range(TG_SLOTS):
+            if pl.systems[i].depth[k] > 0 and not pl.systems[i].used[k]:
+                v = CARD_VALUE[pl.systems[i].stack[k][pl.systems[i].depth[k] - 1]]
+                total += v if v > 0 else 0.0
+    for i in range(pl.n_ships):
+        if not pl.ship_used[i]:
+            v = CARD_VALUE[pl.ships[i]]
+            total += v if v > 0 else 0.0
+    return total
+
+
+cdef double _projected(const TgState* s, int seat) noexcept nogil:
+    # Renown now, plus what the economy, the hand, the pool and the bounties should still turn into
+    # renown. A turn is worth the same before and after it begins (future turns at W_TURN per card unit
+    # of economy, the current turn as its unused colonies at the same weight), and what the colonies
+    # made is worth a little more than their unused promise, so a one-ply bot uses them and spends the
+    # pool before ending the turn, which loses both.
+    cdef const TgPlayer* pl = &s.players[seat]
+    cdef double bounty = 0.0, pool = 0.0
+    cdef int i
+    for i in range(pl.n_systems):
+        bounty += pl.systems[i].bounty[0] / 3.0 + pl.systems[i].bounty[1] / 2.0 + pl.systems[i].bounty[2] \
+            + pl.systems[i].bounty[3]
+    if seat == s.current and (s.phase == PH_ACTION or s.phase == PH_PAY):
+        pool = s.pool[R_M] / 3.0 + s.pool[R_P] / 2.0 + s.pool[R_S]
+    cdef double economy = _future_turns(s, seat) * _economy(s, seat) + _unused_potential(s, seat)
+    return _score(s, seat) + W_TURN * economy + W_CARD * (pl.hand_size + bounty + pool)
+
+
+cdef void ttg_evaluate(const void* p, double* out) noexcept nogil:
+    cdef const TgState* s = _cst(p)
+    cdef int n = s.params.num_players, i, j
+    cdef double v[MAX_PLAYERS]
+    cdef double best_other, d
+    if s.phase == PH_OVER:
+        ttg_returns(p, out)
+        return
+    for i in range(n):
+        v[i] = _projected(s, i)
+    if n == 1:
+        out[0] = _solo_value(v[0])
+        return
+    if s.params.variant == V_TEAM:
+        for i in range(n):
+            v[i] = v[i] + _projected(s, _mate(s, i))
+    for i in range(n):
+        best_other = -1e9
+        for j in range(n):
+            if j != i and j != _mate(s, i) and v[j] > best_other:
+                best_other = v[j]
+        d = (v[i] - best_other) / 6.0
+        out[i] = 0.5 + 0.5 * d / (1.0 + (d if d > 0 else -d))   # a smooth squash into (0, 1)
+
+
+# ---------------------------------------------------------------- playout policy
+
+cdef double _action_priority(const TgState* s, action_t a) noexcept nogil:
+    # A greedy order that plays the game's plan: take renown, run the economy, build, then spend
+    # what is left on cards. Higher first; ties broken at random by the caller.
+    cdef const TgPlayer* pl = &s.players[s.current]
+    cdef int x, card
+    if s.phase == PH_PAY:
+        x = a - A_DISCARD            # discard the card least worth building
+        return 10.0 - CARD_COST[x] - CARD_VALUE[x] + 0.5 * pl.hand[x]
+    if s.phase == PH_FRONTIER:
+        return 1.0
+    if a == A_END:
+        return 0.0
+    if A_SOLVE <= a < A_OPPORT:
+        card = s.explored[a - A_SOLVE]
+        return 100.0 + SPACE_RENOWN[card]
+    if A_BUILD <= a < MAX_ACTIONS:
+        x = a - A_BUILD
+        card = x % TG_TYPES
+        if x // (4 * TG_TYPES) >= TG_MAX_SYSTEMS:
+            return 90.0 + SPACE_RENOWN[s.explored[x // (4 * TG_TYPES) - TG_MAX_SYSTEMS]] + CARD_RENOWN[card]
+        return 50.0 + CARD_VALUE[card] + CARD_RENOWN[card]
+    if A_USE_SHIP <= a < A_BOUNTY:
+        return 80.0
+    if A_BOUNTY <= a < A_BUILD_SHIP:
+        return 75.0
+    if A_OPPORT <= a < A_SELL:
+        return 70.0
+    if A_UPGRADE <= a < A_BUILD:
+        card = (a - A_UPGRADE) % TG_TYPES
+        return 45.0 + CARD_RENOWN[card] + CARD_VALUE[card]
+    if A_BUILD_SHIP <= a < A_UPGRADE:
+        return 40.0 + CARD_VALUE[a - A_BUILD_SHIP]
+    if A_RELINQ <= a < A_USE_SHIP:
+        return 35.0 if pl.n_systems >= MAX_SYSTEMS_RULE else -1.0
+    if A_SELL <= a < A_RELINQ:
+        return 20.0 if s.n_space < s.params.num_players * 2 else -1.0
+    if A_RETRIEVE <= a < A_DRAW_M:
+        return 15.0 + CARD_COST[a - A_RETRIEVE]
+    return 10.0                       # 3 manpower or 2 production: a card
+
+
+cdef action_t ttg_policy_action(const void* p, Rng* rng, action_t* scratch) noexcept nogil:
+    cdef const TgState* s = _cst(p)
+    cdef int n = ttg_legal_actions(p, scratch), i, best = 0
+    cdef double v, best_v = -1e9
+    if n <= 0:
+        return A_END
+    if rng_uniform(rng) < 0.05:      # a little noise keeps playouts from repeating one line
+        return scratch[rng_below(rng, <unsigned int>n)]
+    for i in range(n):
+        v = _action_priority(s, scratch[i]) + rng_uniform(rng)
+        if v > best_v:
+            best_v = v
+            best = i
+    return scratch[best]

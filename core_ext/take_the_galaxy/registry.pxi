@@ -1,0 +1,75 @@
+# Included by engine.pyx: the Game subclass and its hooks (JSON, action structs, render), make_game and
+# the registry entry.
+
+cdef class TakeTheGalaxyGame(Game):
+
+    def __cinit__(self, int players, str variant):
+        if variant not in VARIANT_IDS:
+            raise ValueError(f"take_the_galaxy: unknown variant {variant!r}")
+        self.ops = &TTG_OPS
+        self.params.num_players = players
+        self.params.variant = VARIANT_IDS[variant]
+        self.params.options = 0
+        self.name = "take_the_galaxy"
+        self.variant = variant
+        self.num_players = players
+
+    # ------------------------------------------------------------ dump
+
+    def _dump_payload(self, Position pos):
+        return _dump_state(_cst(pos.ptr), pos.observer)
+
+    # ------------------------------------------------------------ load
+
+    def _load_payload(self, Position pos, dict payload):
+        cdef TgState tmp
+        memset(&tmp, 0, sizeof(TgState))
+        tmp.params = self.params
+        observer = pos.observer
+        _load_into(&tmp, payload, observer)
+        _check_position(&tmp, observer)
+        memcpy(pos.ptr, &tmp, sizeof(TgState))
+
+    # ------------------------------------------------------------ actions
+
+    def _action_struct(self, Position pos, int action):
+        return _action_struct(_cst(pos.ptr), action)
+
+    def _render(self, Position pos):
+        return _render(_cst(pos.ptr), self.variant, pos.observer)
+
+
+def make_game(int players, str variant):
+    return TakeTheGalaxyGame(players, variant)
+
+
+from orrery.core_ext._registry import GameInfo, register  # noqa: E402  (registration at import, contract v2)
+
+register(
+    GameInfo(
+        name="take_the_galaxy",
+        title="Take The Galaxy (solo to 4 players; numbered, random and 2-against-2 team set-ups)",
+        module=__name__,
+        variants=("standard", "random", "team"),
+        player_counts=(1, 2, 3, 4),
+        variant_player_counts=(("team", (4,)),),
+        action_description=(
+            "0 end the turn; 1/2 choose Frontier Settlement/Mine (set-up); 3 + type discard a card "
+            "(paying, or to Space Pirates); 27 + type 1 science: a card from the discard pile; 51/52 draw "
+            "with 3 manpower/2 production; 53 + position study an anomaly or solve an event; 58 + position "
+            "use an opportunity; 63 + ship sell a ship at The Next Step; 71 + system relinquish; "
+            "75 + owner*8 + ship use a ship; 91 + owner*16 + system*4 + slot use a colony; "
+            "123 + owner*16 + system*4 + resource take a bounty resource (owner 1 = team mate); "
+            "155 + type build a ship; 179 + (system*4 + slot)*24 + type upgrade; "
+            "563 + (target*4 + slot)*24 + type build a colony (target 0-3 own system, 4-8 explored "
+            "position: claim). Card types are catalogue indexes; action_to_struct gives names and a label."
+        ),
+        default_search="ismcts-long@1",  # search/_config.py: leaves 160 moves ahead (docs, section 10)
+        outcome="team",
+        hidden_information=(
+            "the order of the space deck (in the random set-up also which cards it holds), the order of "
+            "every player deck including the observer's own, and the other players' hands (sizes public)"
+        ),
+        rules_doc="docs/rules/take_the_galaxy.md",
+    )
+)
