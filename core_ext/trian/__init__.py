@@ -13,7 +13,12 @@ every decision the rulebook leaves open):
 - scoring.pxi: the end of the game: plundering, scores and ranks
 - heuristics.pxi: the evaluation, the default policy and the fast playout
 - hidden.pxi: what a seat observes, and determinization
-- codec.pxi: the Python side: JSON, action structs and labels, text render, registration
+- json_dump.pxi: the struct as JSON facts (the public format's names); json_load.pxi: JSON read back into
+  a struct, field by field, with the shared readers (core_ext/json_fields.pxd); json_checks.pxi: the
+  loaded state checked as a whole (conservation, pending decisions, what an observation may show)
+- describe.pxi: ACTION_BLOCKS (the action-id table, from the constants) and the action structs and labels
+- render.pxi: the text picture; registry.pxi: TrianGame and its hooks, make_game, the test-only hooks and
+  the GameInfo registration
 - tensor.py: the observation tensor; format_v1.py: the retired orrery.state/1 payload
 """
 

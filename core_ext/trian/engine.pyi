@@ -8,6 +8,10 @@ CATALOGUE_PATH: Any
 FACE_NAMES: tuple[str, ...]
 COLOR_NAMES: tuple[str, ...]
 PAIRS: tuple[tuple[int, int], ...]
+# (first id, end id, kind) per block of action ids, ascending (docs/rules/trian.md, section 10).
+ACTION_BLOCKS: tuple[tuple[int, int, str], ...]
+ACTION_DESCRIPTION: str
+VARIANT_ACTION_RANGE: dict[str, int]
 
 class TrianGame(Game):
     def __init__(self, players: int, variant: str) -> None: ...

@@ -20,6 +20,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, uint32_t, uint64_t
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_die, rng_uniform
 from orrery.core_ext.game cimport GameOps, GameParams, Game, Position, State, Observation, new_state
+from orrery.core_ext.json_fields cimport show, fail, read_object, read_int, read_bool, read_name, read_list
 from orrery.core_ext.trian.state cimport (
     TrianState, TrianPlayer, TrianPlaced, TR_TILES, TR_MAX_FACES, TR_STACK, TR_HASH, TR_FRONT,
     TR_NEBULAS, TR_EVENTS, TR_COLORS, TR_UNKNOWN, TR_HIDDEN, TR_TILE_NODES,
@@ -69,11 +70,12 @@ cdef enum:
     M_SHIP_TARGET = 9        # the attacking ship's owner picks the enemy ship to clash with
     M_RACE = 10              # a racial skill's sub-step waits for race_seat's decision (variant full)
     M_SEND_HOME = 11         # after an emissary clash: which emissary of a loser goes home (section VI.2.B)
-    # action ids (see docs/rules/trian.md, "Actions")
+    # action ids (docs/rules/trian.md, section 10; the blocks: ACTION_BLOCKS in describe.pxi)
     A_END_PH1 = 0
     A_BUY_MINERAL = 1        # + color
     A_BUY_TOKEN = 5
     A_EXCHANGE = 6           # + pair * 4 + color taken (pair: two colors given, a <= b)
+    N_PAIRS = 10             # pairs of colours a <= b (PAIRS)
     A_GAIN = 46              # + nebula record * 4 + color
     A_DRAW = 240             # + stack
     A_DISCARD = 242
@@ -134,8 +136,8 @@ PIECES[4][2] = 2
 
 COLOR_NAMES = ("red", "blue", "green", "yellow")
 PAIRS = tuple((a, b) for a in range(4) for b in range(a, 4))
-cdef int PAIR_A[10]
-cdef int PAIR_B[10]
+cdef int PAIR_A[N_PAIRS]
+cdef int PAIR_B[N_PAIRS]
 for _i, (_a, _b) in enumerate(PAIRS):
     PAIR_A[_i] = _a
     PAIR_B[_i] = _b
@@ -279,4 +281,12 @@ TRIAN_OPS.evaluate = trian_evaluate
 TRIAN_OPS.policy_action = trian_policy
 TRIAN_OPS.returns = NULL   # rank returns (credits, then the tie-break of section XII)
 
-include "codec.pxi"
+
+# ---------------------------------------------------------------- the Python side, one concern per file
+
+include "json_dump.pxi"
+include "json_load.pxi"
+include "json_checks.pxi"
+include "describe.pxi"
+include "render.pxi"
+include "registry.pxi"

@@ -7,7 +7,7 @@
 # either of its bits is set, and never both (a token is never flipped). docs/rules/trian.md, section 14.
 #
 # This file holds the race table, the unlock action, the universal skills and the dispatch from the
-# engine's hook points to each race's file (trian_race_<name>.pxi). A race's file implements its skills;
+# engine's hook points to each race's file (race_<name>.pxi). A race's file implements its skills;
 # a hook that a race does not use keeps the engine's default.
 
 cdef enum:

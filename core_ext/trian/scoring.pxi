@@ -91,12 +91,16 @@ cdef void _plunder_system(TrianState* s, int p, int i, int root) noexcept nogil:
     s.players[p].credits += amount
 
 
-cdef void trian_scores(const void* p, double* out) noexcept nogil:
+cdef inline int _score(const TrianPlayer* pl) noexcept nogil:
     # credits, with minerals at 3 each (section VII.1); the same formula before the end
+    return pl.credits + 3 * _mineral_total(pl)
+
+
+cdef void trian_scores(const void* p, double* out) noexcept nogil:
     cdef const TrianState* s = _cst(p)
     cdef int i
     for i in range(s.params.num_players):
-        out[i] = s.players[i].credits + 3.0 * _mineral_total(&s.players[i])
+        out[i] = _score(&s.players[i])
 
 
 cdef inline int _pieces_left(const TrianPlayer* pl) noexcept nogil:
