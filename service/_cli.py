@@ -13,7 +13,7 @@ from typing import Any
 
 import grpc
 from orrery.service._matches import StoredMatchesError
-from orrery.service._server import BACKENDS, DEFAULT_HOST, ServerConfig, serve
+from orrery.service._server import BACKENDS, DEFAULT_HOST, LocalRayError, ServerConfig, serve
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -55,7 +55,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(serve(config, on_ready=ready))
-    except (StoredMatchesError, DatabaseUnavailableError) as exc:
+    except (StoredMatchesError, DatabaseUnavailableError, LocalRayError) as exc:
         print(f"orrery serve: {exc}", file=sys.stderr, flush=True)
         return 2
     return 0
