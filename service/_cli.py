@@ -13,7 +13,7 @@ from typing import Any
 
 import grpc
 from orrery.service._matches import StoredMatchesError
-from orrery.service._server import BACKENDS, DEFAULT_HOST, ServerConfig, serve
+from orrery.service._server import BACKENDS, DEFAULT_HOST, LocalRayError, ServerConfig, serve
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -55,7 +55,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(serve(config, on_ready=ready))
-    except (StoredMatchesError, DatabaseUnavailableError) as exc:
+    except (StoredMatchesError, DatabaseUnavailableError, LocalRayError) as exc:
         print(f"orrery serve: {exc}", file=sys.stderr, flush=True)
         return 2
     return 0
@@ -388,6 +388,14 @@ def _bench_hosted(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_serve_start(args: argparse.Namespace) -> int:
+    from orrery.service._bench_start import run_start_bench
+
+    result = run_start_bench(starts=args.starts, timeout=args.timeout, workers=args.workers)
+    print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    return 0
+
+
 def _add_search_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ms", type=int, default=None, help="budget in milliseconds")
     p.add_argument("--iterations", type=int, default=None, help="budget in iterations (reproducible)")
@@ -533,6 +541,15 @@ def register(commands: Any, bench: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_bench_db_copy)
+
+    p = bench.add_parser(
+        "serve-start", help="consecutive starts of orrery serve with a local Ray: how many serve, how fast"
+    )
+    p.add_argument("--starts", type=int, default=20, help="servers started, one after another")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds a start may take before it fails")
+    p.add_argument("--workers", type=int, default=None, help="for the servers it starts (default: per CPU)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_serve_start)
 
     p = bench.add_parser("matches", help="CreateMatch latency with many matches already stored")
     p.add_argument("--stored", type=int, nargs="+", default=[100, 100_000], help="matches in the store")

@@ -88,16 +88,22 @@ def _signal(pids: set[int], sig: int) -> None:
             os.kill(pid, sig)
 
 
-def reap(noted: set[int], marker: str) -> None:
-    targets = {p for p in noted | naming(marker) if _alive(p)}
+def reap(noted: set[int], marker: str, *, spare: set[int] | frozenset[int] = frozenset()) -> None:
+    """Stop (SIGTERM, then SIGKILL after GRACE_S) the `noted` processes and those naming `marker`,
+    except `spare` (the server uses this between start attempts, sparing the reaper, which names it)."""
+
+    def found() -> set[int]:
+        return {p for p in noted | naming(marker) if p not in spare and _alive(p)}
+
+    targets = found()
     _signal(targets, signal.SIGTERM)
     end = time.monotonic() + GRACE_S
     while time.monotonic() < end:
-        targets = {p for p in targets | naming(marker) if _alive(p)}
+        targets = {p for p in targets | found() if _alive(p)}
         if not targets:
             break
         time.sleep(0.1)
-    _signal({p for p in targets | naming(marker) if _alive(p)}, signal.SIGKILL)
+    _signal({p for p in targets | found() if _alive(p)}, signal.SIGKILL)
 
 
 def main(argv: list[str]) -> int:

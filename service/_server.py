@@ -95,65 +95,179 @@ def make_backend(config: ServerConfig) -> Any:
         from orrery.search import InProcessBackend
 
         return InProcessBackend(workers=config.workers or os.cpu_count() or 1)
-    import ray
+    address = config.ray_address or os.environ.get("RAY_ADDRESS") or None
+    if address is None and not ("ray" in sys.modules and sys.modules["ray"].is_initialized()):
+        _start_local_ray(config.workers, config.host, dashboard=config.ray_dashboard)
     from orrery.search import RayBackend
 
-    address = config.ray_address or os.environ.get("RAY_ADDRESS") or None
-    if address is None and not ray.is_initialized():
-        _start_local_ray(config.workers, config.host, dashboard=config.ray_dashboard)
     return RayBackend(num_workers=config.workers, address=address)
 
 
 _reaper: Any = None  # the local Ray's reaper (its stdin pipe must live as long as this process)
+_head: Any = None  # the local Ray's head process (service/_ray_head.py), while this server owns one
+RAY_ATTEMPTS = 3  # tries to start a local Ray before the server gives up
+RAY_HEAD_READY_S = 90.0  # how long one try may take to bring the head up
 
 
-def _start_local_ray(workers: int | None, host: str, *, dashboard: bool = False, attempts: int = 3) -> None:
+class LocalRayError(RuntimeError):
+    """The local Ray did not start, after every attempt (the message is one line)."""
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def start_with_retries(
+    start: Callable[[], Any], cleanup: Callable[[], None], *, attempts: int, what: str = "local Ray"
+) -> Any:
+    """`start()` until it returns, at most `attempts` times, with `cleanup()` after each failure (any
+    exception); then LocalRayError naming the attempts and the last error, in one line."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return start()
+        except Exception as exc:  # noqa: BLE001 - any start-up failure is worth another try
+            log.warning("%s did not start (attempt %d of %d): %s", what, attempt, attempts, _one_line(exc))
+            try:
+                cleanup()
+            except Exception:  # noqa: BLE001 - the next attempt (or the final error) matters more
+                log.exception("cleaning up after a failed %s start", what)
+            if attempt == attempts:
+                raise LocalRayError(
+                    f"{what} did not start after {attempts} attempts; last error: {_one_line(exc)}"
+                ) from exc
+    raise AssertionError("unreachable")
+
+
+def _start_local_ray(
+    workers: int | None, host: str, *, dashboard: bool = False, attempts: int = RAY_ATTEMPTS
+) -> None:
     """A local Ray owned by this server (sized to the workers asked for, not the whole machine):
+    - its head runs in a clean child process (service/_ray_head.py), started without fork handlers or
+      a preexec_fn: Ray forks its GCS, raylet and agents there, not in this process, whose gRPC threads
+      made those forks abort or hang; this process then connects with ray.init(address=...);
     - it dies with the server, kill -9 included (service/_reaper.py watches a pipe from this process
-      and stops every process of this Ray, found through its own temp dir, when the server is gone);
+      and stops every process of this Ray, found through its own temp dir, when the server is gone;
+      the head also stops its Ray when its own stdin pipe from this process closes);
     - on a loopback --host it binds loopback only (Ray otherwise turns 127.0.0.1 into the machine's
       routable address and its agents listen on every interface); on another address Ray uses it as
       the node address;
-    - its dashboard is off unless asked for (then on --host).
-    On a busy machine the raylet can miss Ray's fixed 30 s registration window; then try again."""
+    - it has no dashboard process unless asked for (then on --host).
+    Any start-up failure (the raylet missing Ray's 30 s registration window on a busy machine, a
+    process of Ray dying) is retried, after stopping what the failed try left, up to `attempts` times;
+    then LocalRayError."""
     global _reaper
     import tempfile
+    import time
 
     loopback = host in LOOPBACK or host.startswith("127.")
     if loopback:
         os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # read by Ray at import and by its processes
-    import ray
-    from ray._private import ray_constants
-
-    if loopback:
-        ray_constants.ENABLE_RAY_CLUSTER = False  # in case Ray was imported before
     temp_dir = tempfile.mkdtemp(prefix=f"orrery-ray-{os.getpid()}-")
     from orrery.service._reaper import start_reaper
 
-    _reaper = start_reaper(temp_dir)
+    if _reaper is None:
+        _reaper = start_reaper(temp_dir)
     node_ip = "127.0.0.1" if loopback else (None if host in ("0.0.0.0", "::", "") else host)
-    options: dict[str, Any] = {"include_dashboard": dashboard, "_temp_dir": temp_dir}
-    if dashboard:
-        options["dashboard_host"] = host
+    command = [sys.executable, "-m", "orrery.service._ray_head", "--temp-dir", temp_dir]
+    if workers is not None:
+        command += ["--num-cpus", str(workers)]
     if node_ip is not None:
-        options["_node_ip_address"] = node_ip
-    for attempt in range(1, attempts + 1):
-        try:
-            ray.init(num_cpus=workers, log_to_driver=False, configure_logging=False, **options)
-            return
-        except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception on a start-up timeout
-            if attempt == attempts or "timed out during startup" not in str(exc):
-                raise
-            log.warning("local Ray did not start (attempt %d of %d): %s", attempt, attempts, exc)
-            ray.shutdown()
+        command += ["--node-ip", node_ip]
+    if dashboard:
+        command += ["--dashboard-host", host]
+    connect: dict[str, Any] = {} if node_ip is None else {"_node_ip_address": node_ip}
+
+    def start() -> None:
+        global _head
+        began = time.monotonic()
+        _head = _spawn_head(command)
+        import ray  # while the head starts (the first time, this import takes a second or two)
+        from ray._private import ray_constants
+
+        if loopback:
+            ray_constants.ENABLE_RAY_CLUSTER = False  # in case Ray was imported before
+        address = _head_address(_head, RAY_HEAD_READY_S)
+        up = time.monotonic()
+        ray.init(address=address, log_to_driver=False, configure_logging=False, **connect)
+        log.info(
+            "local Ray up at %s: head %.1f s, connect %.1f s", address, up - began, time.monotonic() - up
+        )
+
+    def cleanup() -> None:
+        if "ray" in sys.modules:
+            sys.modules["ray"].shutdown()
+        _stop_head(temp_dir)
+
+    start_with_retries(start, cleanup, attempts=attempts)
+
+
+def _spawn_head(command: list[str]) -> Any:
+    import subprocess
+
+    # No preexec_fn, no fork handlers: CPython execs the child straight away (vfork), so nothing of this
+    # process's gRPC state runs in it.
+    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True)
+
+
+def _head_address(head: Any, timeout: float) -> str:
+    """The GCS address the head prints once it is up (RuntimeError if it exits or takes too long)."""
+    import select
+    import time
+
+    from orrery.service._ray_head import READY
+
+    end = time.monotonic() + timeout
+    line = b""
+    while not line.endswith(b"\n"):
+        left = end - time.monotonic()
+        if left <= 0:
+            raise RuntimeError(f"the local Ray head did not come up in {timeout:g} s")
+        ready, _, _ = select.select([head.stdout], [], [], min(left, 1.0))
+        if ready:
+            chunk = os.read(head.stdout.fileno(), 4096)
+            if not chunk:
+                raise RuntimeError(f"the local Ray head exited (code {head.wait()}) before it was up")
+            line += chunk
+    words = line.decode(errors="replace").split()
+    if len(words) != 2 or words[0] != READY:
+        raise RuntimeError(f"the local Ray head said {line!r}")
+    return words[1]
+
+
+def _stop_head(temp_dir: str | None = None, timeout: float = 30.0) -> None:
+    """Stop the local Ray head (it stops its Ray when its stdin closes), then, given the temp dir, any
+    process of that Ray still running (a failed start can leave some)."""
+    global _head
+    import subprocess
+
+    from orrery.service._reaper import descendants, reap
+
+    head, _head = _head, None
+    if head is None:
+        return
+    family = descendants(head.pid) if os.path.isdir("/proc/self") else set()
+    if head.stdin is not None:
+        head.stdin.close()
+    try:
+        head.wait(timeout)
+    except subprocess.TimeoutExpired:
+        head.kill()
+        head.wait()
+    if head.stdout is not None:
+        head.stdout.close()
+    if temp_dir is not None and os.path.isdir("/proc/self"):
+        keep = {_reaper.pid} if _reaper is not None else set()
+        reap(family, temp_dir, spare=keep)
 
 
 def _shutdown_ray() -> None:
-    """Disconnect from Ray (and stop the local Ray this process started): quick here, slow at exit."""
+    """Disconnect from Ray, and stop the local Ray this process started: quick here, slow at exit."""
     import ray
 
     if ray.is_initialized():
         ray.shutdown()
+    _stop_head()
 
 
 def _freeze_startup_objects() -> None:
