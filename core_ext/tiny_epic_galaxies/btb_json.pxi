@@ -1,5 +1,7 @@
-# Included by engine.pyx: the Python side of Beyond the Black (docs section 13.7): its part
-# of the JSON payload (facts only, every value range-checked), action structs and the render.
+# Included by engine.pyx: Beyond the Black's part of the JSON payload (docs section 13.7): its
+# catalogue names, the dump of its fields and the loaders of its fields (every value range-checked
+# before it indexes anything). The whole-state checks are in json_checks.pxi.
+
 
 _BTB = CATALOGUE["beyond_the_black"]
 SHIP_KIND_NAMES = tuple(_BTB["advanced_ships"])
@@ -177,28 +179,6 @@ cdef void _load_btb(TegState* s, object d, list gals, int observer) except *:
             s.btb.pilot_where[p] = PW_HIRED + g
 
 
-cdef void _check_btb(TegState* s) except *:
-    # What needs the whole state: hangar ships unlocked, rows filled while decks last, the hidden
-    # classes dealable, the end triggered by an empty exploration deck.
-    cdef int g, k, cls, c, need, have
-    for g in range(s.n_gal):
-        for k in range(TEG_SHIPS):
-            if s.gal[g].adv[k] != TEG_NONE and s.gal[g].ship_at[k] in (TEG_LOCKED, TEG_NONE):
-                _fail(f"galaxies[{g}].hangar", f"ship {k} is locked, it cannot be an advanced ship")
-    if any(s.btb.pilot_row[i] == TEG_NONE for i in range(s.btb.pilot_row_size)) and \
-            any(s.btb.pilot_where[p] == PW_DECK for p in range(TEG_PILOTS)):
-        _fail("beyond_the_black.pilot_row", "an empty pilot slot while the pilot deck still has pilots")
-    for cls in range(TEG_CARD_CLASSES):
-        need = sum(s.btb.hidden[g][cls] for g in range(TEG_GALAXIES))
-        have = sum(1 for c in range(TEG_CARDS)
-                   if s.btb.card_where[c] == CW_DECK and X_BADGE[c] * 4 + X_DWARF[c] == cls)
-        if need > have:
-            _fail("galaxies", f"more hidden {BADGE_NAMES[cls // 4]} cards worth {cls % 4} than unknown cards")
-    if _deck_left(s) == 0 and s.trigger < 0 and not any(
-            s.stack[i].kind == K_EXPLORE and s.stack[i].a[1] == 1 for i in range(s.depth)):
-        _fail("trigger", "the exploration deck is exhausted, so the end must be triggered")
-
-
 cdef void _load_btb_task(TegState* s, TegTask* t, dict d, str path) except *:
     cdef int g = t.seat
     base = ("decision", "galaxy")
@@ -246,75 +226,3 @@ cdef void _load_btb_task(TegState* s, TegTask* t, dict d, str path) except *:
         if s.btb.card_where[c] != CW_TAKEN + g or not X_ADVANCE[c]:
             _fail(path + ".card", "a card this galaxy took that advances a ship")
         t.a[0] = c
-
-
-# ---------------------------------------------------------------- action structs
-
-cdef tuple _describe_btb(const TegState* s, int g, int a):
-    cdef const TegTask* t = _ctop(s)
-    if A_EXPLORE <= a < A_PILOT:
-        k = a - A_EXPLORE
-        return "explore", f"move ship {k} ({_ship_where(s, g, k)}) into Unexplored Space and explore", \
-            {"ship": k, "from": _ship_where(s, g, k)}
-    if A_PILOT <= a < A_HANGAR:
-        slot = a - A_PILOT
-        p = s.btb.pilot_row[slot]
-        return "hire", f"hire pilot {PILOT_NAMES[p]} ({_BTB['pilots'][p]['text']})", \
-            {"slot": slot, "pilot": PILOT_NAMES[p]}
-    if A_HANGAR <= a < A_DANGER_PAY:
-        kind = a - A_HANGAR
-        p = s.btb.pilot_row[t.a[1]]
-        trained = "trained" if (PIL_TRAINED[p] >> kind) & 1 else "not trained: 3 matching dice"
-        return "hangar", f"{PILOT_NAMES[p]} flies the {SHIP_KIND_NAMES[kind]} ({trained})", \
-            {"ship_kind": SHIP_KIND_NAMES[kind]}
-    if A_DANGER_PAY <= a < A_DANGER_MOVE:
-        k = a - A_DANGER_PAY
-        res = TRACK_COSTS[X_COST[s.gal[g].track_card[k]]]
-        return "danger_pay", f"pay 1 {res}: ship {k} advances on {_ship_where(s, g, k)}", {"ship": k}
-    if A_DANGER_MOVE <= a < A_XROW:
-        k = a - A_DANGER_MOVE
-        return "danger_move", f"ship action: ship {k} advances on {_ship_where(s, g, k)}", {"ship": k}
-    if A_XROW <= a < A_XDRAW:
-        c = s.btb.xrow[a - A_XROW]
-        return "take_exploration", f"take face-up {CARD_NAMES[c]} ({_BTB['exploration_cards'][c]['text']})", \
-            {"slot": a - A_XROW, "card": CARD_NAMES[c]}
-    if a == A_XDRAW:
-        return "reveal", f"reveal the top exploration card ({_deck_left(s)} left)", {}
-    c = t.a[2]
-    text = f"{CARD_NAMES[c]} ({_BTB['exploration_cards'][c]['text']})"
-    if a == A_XTAKE:
-        return "take_revealed", f"take {text}", {"card": CARD_NAMES[c]}
-    return "leave_revealed", f"leave {text} face up and reveal the next", {"card": CARD_NAMES[c]}
-
-
-# ---------------------------------------------------------------- render
-
-cdef list _render_btb_table(const TegState* s):
-    pilots = ", ".join("-" if s.btb.pilot_row[i] == TEG_NONE else PILOT_NAMES[s.btb.pilot_row[i]]
-                       for i in range(s.btb.pilot_row_size))
-    face_up = ", ".join(f"{CARD_NAMES[s.btb.xrow[i]]} [{BADGE_NAMES[X_BADGE[s.btb.xrow[i]]]}]"
-                        for i in range(TEG_XROW) if s.btb.xrow[i] != TEG_NONE) or "-"
-    lines = [f"  pilots for hire: {pilots}",
-             f"  exploration: {_deck_left(s)} in the deck; face up: {face_up}"]
-    if s.btb.rogue_level:
-        level = s.btb.rogue_level
-        lines.append(f"  Rogue galaxy: {ROGUE_GALAXY_NAMES[level - 1]} (level {level})")
-    return lines
-
-
-cdef list _render_btb_galaxy(const TegState* s, int g):
-    cdef const TegGalaxy* gal = &s.gal[g]
-    cdef int t, k
-    parts = []
-    for t in range(TEG_ADV):
-        if gal.pilot[t] != TEG_NONE:
-            ship = [k for k in range(TEG_SHIPS) if gal.adv[k] == t]
-            where = ship[0] if ship else "-"
-            parts.append(f"{SHIP_KIND_NAMES[t]}={PILOT_NAMES[gal.pilot[t]]} (ship {where})")
-    badges = " ".join(f"{BADGE_NAMES[b]} {_badges(s, g, b)}" for b in range(TEG_BADGES))
-    hidden = _hidden_total(s, g, 0)
-    lines = [f"      hangar: {'; '.join(parts) or '-'}; pilots hired {_pilots_hired(s, g)}",
-             f"      exploration cards {_cards_taken(s, g, 0)}" +
-             (f" ({hidden} face down)" if hidden else "") +
-             f", dwarf planets {_cards_taken(s, g, 1)}; badges: {badges}"]
-    return lines
