@@ -14,15 +14,15 @@ _CARD_ID = {n: i for i, n in enumerate(CARD_NAMES)}
 BTB_GALAXY_KEYS = ("hangar", "retired_pilots", "exploration_cards")
 
 
-def _pilot_id(value, path):
-    if not isinstance(value, str) or value not in _PILOT_ID:
-        _fail(path, f"{value!r} is not a pilot")
+cdef int _read_pilot(object value, str where) except -1:
+    if type(value) is not str or value not in _PILOT_ID:
+        fail(where, f"{show(value)} is not a pilot")
     return _PILOT_ID[value]
 
 
-def _card_id(value, path):
-    if not isinstance(value, str) or value not in _CARD_ID:
-        _fail(path, f"{value!r} is not an exploration card")
+cdef int _read_card(object value, str where) except -1:
+    if type(value) is not str or value not in _CARD_ID:
+        fail(where, f"{show(value)} is not an exploration card")
     return _CARD_ID[value]
 
 
@@ -93,16 +93,16 @@ cdef bint _load_btb_ship(TegState* s, int g, int k, object ship, str sp) except 
     if ship == "unexplored":
         gal.ship_at[k] = TEG_EXPLORE
         return True
-    if not isinstance(ship, dict) or "danger" not in ship:
+    if type(ship) is not dict or "danger" not in ship:
         return False
-    _obj(ship, sp, ("danger", "track"))
-    c = _card_id(ship["danger"], sp + ".danger")
+    read_object(ship, sp, ("danger", "track"))
+    c = _read_card(ship["danger"], sp + ".danger")
     if s.btb.card_where[c] != CW_TAKEN + g or not X_TRACK[c]:
-        _fail(sp + ".danger", f"{ship['danger']} is not a danger track card this galaxy holds")
+        fail(sp + ".danger", f"{ship['danger']} is not a danger track card this galaxy holds")
     for j in range(k):
         if gal.ship_at[j] == TEG_DANGER and gal.track_card[j] == c:
-            _fail(sp + ".danger", "two ships on one danger track")
-    gal.ship_space[k] = _int(ship["track"], sp + ".track", 0, X_TRACK[c] - 1)
+            fail(sp + ".danger", "two ships on one danger track")
+    gal.ship_space[k] = read_int(ship["track"], sp + ".track", 0, X_TRACK[c] - 1)
     gal.track_card[k] = c
     gal.ship_at[k] = TEG_DANGER
     return True
@@ -110,119 +110,117 @@ cdef bint _load_btb_ship(TegState* s, int g, int k, object ship, str sp) except 
 
 cdef void _load_btb(TegState* s, object d, list gals, int observer) except *:
     cdef int g, i, t
-    _obj(d, "beyond_the_black", ("pilot_row", "exploration_row"))
-    row = _list(d["pilot_row"], "beyond_the_black.pilot_row", s.btb.pilot_row_size, s.btb.pilot_row_size)
+    read_object(d, "state.beyond_the_black", ("pilot_row", "exploration_row"))
+    row = read_list(d["pilot_row"], "state.beyond_the_black.pilot_row", s.btb.pilot_row_size,
+                    s.btb.pilot_row_size)
     for i, name in enumerate(row):
         if name is None:
             continue
-        p = _pilot_id(name, f"beyond_the_black.pilot_row[{i}]")
+        p = _read_pilot(name, f"state.beyond_the_black.pilot_row[{i}]")
         if s.btb.pilot_where[p] != PW_DECK:
-            _fail(f"beyond_the_black.pilot_row[{i}]", f"{name} appears twice")
+            fail(f"state.beyond_the_black.pilot_row[{i}]", f"{name} appears twice")
         s.btb.pilot_where[p] = PW_ROW
         s.btb.pilot_row[i] = p
-    xrow = _list(d["exploration_row"], "beyond_the_black.exploration_row", 0, TEG_XROW)
+    xrow = read_list(d["exploration_row"], "state.beyond_the_black.exploration_row", 0, TEG_XROW)
     for i, name in enumerate(xrow):
-        c = _card_id(name, f"beyond_the_black.exploration_row[{i}]")
+        c = _read_card(name, f"state.beyond_the_black.exploration_row[{i}]")
         if s.btb.card_where[c] != CW_DECK:
-            _fail(f"beyond_the_black.exploration_row[{i}]", f"{name} appears twice")
+            fail(f"state.beyond_the_black.exploration_row[{i}]", f"{name} appears twice")
         s.btb.card_where[c] = CW_ROW
         s.btb.xrow[i] = c
     for g in range(s.n_gal):
         e = gals[g]
-        path = f"galaxies[{g}]"
-        if not isinstance(e, dict):
-            _fail(path, "expected an object")
+        where = f"state.galaxies[{g}]"
+        if type(e) is not dict:
+            fail(where, f"{show(e)} is not an object")
         rogue = s.solo and g == ROGUE
-        cards = _list(e.get("exploration_cards"), path + ".exploration_cards", 0, TEG_CARDS)
+        cards = read_list(e.get("exploration_cards"), where + ".exploration_cards", 0, TEG_CARDS)
         for i, name in enumerate(cards):
-            c = _card_id(name, f"{path}.exploration_cards[{i}]")
+            c = _read_card(name, f"{where}.exploration_cards[{i}]")
             if s.btb.card_where[c] != CW_DECK:
-                _fail(f"{path}.exploration_cards[{i}]", f"{name} appears twice")
+                fail(f"{where}.exploration_cards[{i}]", f"{name} appears twice")
             s.btb.card_where[c] = CW_TAKEN + g
         if "hidden_cards" in e:
             if observer < 0 or g == observer or rogue:
-                _fail(path + ".hidden_cards", "only another seat's cards are hidden, only in an observation")
-            for i, h in enumerate(_list(e["hidden_cards"], path + ".hidden_cards", 1, TEG_CARDS)):
-                hp = f"{path}.hidden_cards[{i}]"
-                _obj(h, hp, ("badge", "dwarf_planet_vp"))
-                if h["badge"] not in BADGE_NAMES:
-                    _fail(hp + ".badge", f"{h['badge']!r} is not one of {', '.join(BADGE_NAMES)}")
-                vp = _int(h["dwarf_planet_vp"], hp + ".dwarf_planet_vp", 0, 3)
-                s.btb.hidden[g][BADGE_NAMES.index(h["badge"]) * 4 + vp] += 1
+                fail(where + ".hidden_cards", "only another seat's cards are hidden, only in an observation")
+            for i, h in enumerate(read_list(e["hidden_cards"], where + ".hidden_cards", 1, TEG_CARDS)):
+                hp = f"{where}.hidden_cards[{i}]"
+                read_object(h, hp, ("badge", "dwarf_planet_vp"))
+                badge = read_name(h["badge"], hp + ".badge", BADGE_NAMES)
+                vp = read_int(h["dwarf_planet_vp"], hp + ".dwarf_planet_vp", 0, 3)
+                s.btb.hidden[g][badge * 4 + vp] += 1
         if rogue:
             continue
-        hangar = _obj(e.get("hangar"), path + ".hangar", SHIP_KIND_NAMES)
+        hangar = read_object(e.get("hangar"), where + ".hangar", SHIP_KIND_NAMES)
         used_ships = set()
         for t in range(TEG_ADV):
-            hp = f"{path}.hangar.{SHIP_KIND_NAMES[t]}"
+            hp = f"{where}.hangar.{SHIP_KIND_NAMES[t]}"
             slot = hangar[SHIP_KIND_NAMES[t]]
             if slot is None:
                 continue
-            _obj(slot, hp, ("pilot", "ship"))
-            p = _pilot_id(slot["pilot"], hp + ".pilot")
+            read_object(slot, hp, ("pilot", "ship"))
+            p = _read_pilot(slot["pilot"], hp + ".pilot")
             if s.btb.pilot_where[p] != PW_DECK:
-                _fail(hp + ".pilot", f"{slot['pilot']} appears twice")
+                fail(hp + ".pilot", f"{slot['pilot']} appears twice")
             s.btb.pilot_where[p] = PW_HIRED + g
             s.gal[g].pilot[t] = p
-            k = _int(slot["ship"], hp + ".ship", 0, TEG_SHIPS - 1)
+            k = read_int(slot["ship"], hp + ".ship", 0, TEG_SHIPS - 1)
             if k in used_ships:
-                _fail(hp + ".ship", "two advanced ships on one ship")
+                fail(hp + ".ship", "two advanced ships on one ship")
             used_ships.add(k)
             s.gal[g].adv[k] = t
-        retired = _list(e.get("retired_pilots"), path + ".retired_pilots", 0, TEG_PILOTS)
+        retired = read_list(e.get("retired_pilots"), where + ".retired_pilots", 0, TEG_PILOTS)
         if retired and not used_ships:
-            _fail(path + ".retired_pilots", "a replaced pilot needs an advanced ship flying")
+            fail(where + ".retired_pilots", "a replaced pilot needs an advanced ship flying")
         for i, name in enumerate(retired):
-            p = _pilot_id(name, f"{path}.retired_pilots[{i}]")
+            p = _read_pilot(name, f"{where}.retired_pilots[{i}]")
             if s.btb.pilot_where[p] != PW_DECK:
-                _fail(f"{path}.retired_pilots[{i}]", f"{name} appears twice")
+                fail(f"{where}.retired_pilots[{i}]", f"{name} appears twice")
             s.btb.pilot_where[p] = PW_HIRED + g
 
 
-cdef void _load_btb_task(TegState* s, TegTask* t, dict d, str path) except *:
+cdef void _load_btb_task(TegState* s, TegTask* t, dict d, str where) except *:
     cdef int g = t.seat
     base = ("decision", "galaxy")
     if t.kind == K_HIRE:
-        _obj(d, path, base + ("slot", "ship_kind", "face"))
-        slot = _int(d["slot"], path + ".slot", 0, s.btb.pilot_row_size - 1)
+        read_object(d, where, base + ("slot", "ship_kind", "face"))
+        slot = read_int(d["slot"], where + ".slot", 0, s.btb.pilot_row_size - 1)
         p = s.btb.pilot_row[slot]
         if p == TEG_NONE:
-            _fail(path + ".slot", "no pilot there")
+            fail(where + ".slot", "no pilot there")
         t.a[1] = slot
         if d["ship_kind"] is None:
             if d["face"] is not None:
-                _fail(path + ".face", "the dice are chosen after the ship")
+                fail(where + ".face", "the dice are chosen after the ship")
             return
-        if d["ship_kind"] not in SHIP_KIND_NAMES:
-            _fail(path + ".ship_kind", f"{d['ship_kind']!r} is not one of {', '.join(SHIP_KIND_NAMES)}")
-        t.a[2] = SHIP_KIND_NAMES.index(d["ship_kind"])
+        t.a[2] = read_name(d["ship_kind"], where + ".ship_kind", SHIP_KIND_NAMES)
         t.a[0] = 1
         if not _hire_ship_ok(s, g, p, t.a[2]):
-            _fail(path + ".ship_kind", "this pilot cannot be hired for that ship now")
+            fail(where + ".ship_kind", "this pilot cannot be hired for that ship now")
         if d["face"] is None:
             return
-        t.a[3] = _face(d["face"], path + ".face")
+        t.a[3] = _read_face(d["face"], where + ".face")
         t.a[0] = 2
         if not _hire_face_ok(s, p, t.a[2], t.a[3]) or s.gal[g].pilot[t.a[2]] != TEG_NONE:
-            _fail(path + ".face", "those dice cannot pay, or the ship already flies (no ship to choose)")
+            fail(where + ".face", "those dice cannot pay, or the ship already flies (no ship to choose)")
     elif t.kind == K_EXPLORE:
-        _obj(d, path, base + ("ship", "revealed"))
-        k = _int(d["ship"], path + ".ship", 0, TEG_SHIPS - 1)
+        read_object(d, where, base + ("ship", "revealed"))
+        k = read_int(d["ship"], where + ".ship", 0, TEG_SHIPS - 1)
         if s.gal[g].ship_at[k] != TEG_EXPLORE:
-            _fail(path + ".ship", "the exploring ship is in Unexplored Space")
+            fail(where + ".ship", "the exploring ship is in Unexplored Space")
         t.a[0] = k
         if d["revealed"] is not None:
-            c = _card_id(d["revealed"], path + ".revealed")
+            c = _read_card(d["revealed"], where + ".revealed")
             if s.btb.card_where[c] != CW_DECK or X_DANGER[c]:
-                _fail(path + ".revealed", "a revealed discovery is nowhere else")
+                fail(where + ".revealed", "a revealed discovery is nowhere else")
             if any(s.stack[i].kind == K_EXPLORE and s.stack[i].a[1] == 1 for i in range(s.depth)):
-                _fail(path, "one revealed card at a time")
+                fail(where, "one revealed card at a time")
             s.btb.card_where[c] = CW_REVEALED
             t.a[1] = 1
             t.a[2] = c
     else:
-        _obj(d, path, base + ("card",))
-        c = _card_id(d["card"], path + ".card")
+        read_object(d, where, base + ("card",))
+        c = _read_card(d["card"], where + ".card")
         if s.btb.card_where[c] != CW_TAKEN + g or not X_ADVANCE[c]:
-            _fail(path + ".card", "a card this galaxy took that advances a ship")
+            fail(where + ".card", "a card this galaxy took that advances a ship")
         t.a[0] = c

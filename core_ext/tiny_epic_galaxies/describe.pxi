@@ -1,5 +1,44 @@
-# Included by engine.pyx: action structs and labels (what Game._action_struct returns; docs section 8
-# and 13.6).
+# Included by engine.pyx: action structs and labels (what Game._action_struct returns) and the action-id
+# table ACTION_BLOCKS (docs sections 8 and 13.6).
+
+
+# The action-id blocks, ascending: (first id, end id, kind), from the core's own constants. Ids in no
+# block name no action. core_ext/_action_kinds.py and the rules doc's tables are checked against it
+# (tests/test_tiny_epic_galaxies_actions.py).
+ACTION_BLOCKS = (
+    (A_ACTIVATE, A_ACTIVATE + TEG_FACES, "activate"),
+    (A_END_TURN, A_END_TURN + 1, "end_turn"),
+    (A_REROLL, A_REROLL + 1, "reroll"),
+    (A_CONVERT, A_CONVERT + 1, "convert"),
+    (A_DONE, A_DONE + 1, "done"),
+    (A_FACE, A_FACE + TEG_FACES, "face"),
+    (A_FOLLOW, A_FOLLOW + 1, "follow"),
+    (A_USE, A_USE + 1, "use"),
+    (A_FORCE, A_FORCE + 1, "force_reroll"),
+    (A_KEEP, A_KEEP + KEEP_CHOICES, "keep_mission"),
+    (A_UPG_E, A_UPG_E + 1, "upgrade_energy"),
+    (A_UPG_C, A_UPG_C + 1, "upgrade_culture"),
+    (A_TAKE_E, A_TAKE_E + 1, "take_energy"),
+    (A_TAKE_C, A_TAKE_C + 1, "take_culture"),
+    (A_AMOUNT, A_AMOUNT + CAP + 1, "amount"),                   # amounts 0..CAP
+    (A_PLAYER, A_PLAYER + TEG_GALAXIES, "player"),
+    (A_ROW, A_ROW + TEG_ROW, "row"),
+    (A_SHIP, A_SHIP + TEG_SHIPS, "ship"),
+    (A_ENEMY, A_ENEMY + TEG_GALAXIES * TEG_SHIPS, "enemy_ship"),
+    (A_COLONY, A_COLONY + TEG_PLANETS, "colony"),
+    (A_MOVE, A_MOVE_END, "move"),                               # ship * MOVE_DESTS + destination
+    # Beyond the Black
+    (A_EXPLORE, A_EXPLORE + TEG_SHIPS, "explore"),
+    (A_PILOT, A_PILOT + TEG_PILOT_ROW, "hire"),
+    (A_HANGAR, A_HANGAR + TEG_ADV, "hangar"),
+    (A_DANGER_PAY, A_DANGER_PAY + TEG_SHIPS, "danger_pay"),
+    (A_DANGER_MOVE, A_DANGER_MOVE + TEG_SHIPS, "danger_move"),
+    (A_XROW, A_XROW + TEG_XROW, "take_exploration"),
+    (A_XDRAW, A_XDRAW + 1, "reveal"),
+    (A_XTAKE, A_XTAKE + 1, "take_revealed"),
+    (A_XLEAVE, A_XLEAVE + 1, "leave_revealed"),
+    (A_COLONY2, A_LIMIT, "colony"),                             # the expansion's planets
+)
 
 
 FACE_TITLES = ("Move a Ship", "Acquire Energy", "Acquire Culture", "Advance Diplomacy", "Advance Economy",
@@ -58,7 +97,7 @@ cdef dict _describe(const TegState* s, int a):
     elif a == A_FORCE:
         kind = "force_reroll"
         label = f"pay 1 energy and 1 culture: the Rogue rerolls its {FACE_TITLES[t.a[0]]}"
-    elif A_KEEP <= a <= A_KEEP + 1:
+    elif A_KEEP <= a < A_KEEP + KEEP_CHOICES:
         m = s.gal[g].dealt[a - A_KEEP]
         kind = "keep_mission"
         extra = {"index": a - A_KEEP, "mission": _mission_json(m)}
@@ -70,7 +109,7 @@ cdef dict _describe(const TegState* s, int a):
     elif a in (A_TAKE_E, A_TAKE_C):
         res = "energy" if a == A_TAKE_E else "culture"
         kind, extra, label = "rogue_takes", {"resource": res}, f"the Rogue takes 1 {res}"
-    elif A_AMOUNT <= a < A_AMOUNT + 8:
+    elif A_AMOUNT <= a <= A_AMOUNT + CAP:
         kind, extra, label = "amount", {"amount": a - A_AMOUNT}, f"amount {a - A_AMOUNT}"
         if t.kind == K_PLANET and P_KIND[t.a[0]] in (PK_UPGRADE_MIX, PK_RECALL):
             if P_KIND[t.a[0]] == PK_RECALL:

@@ -20,14 +20,13 @@ from libc.stdint cimport int8_t, uint8_t, uint64_t
 from orrery.core_ext.types cimport action_t, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next
 from orrery.core_ext.game cimport GameOps, GameParams, Game, Position, State
+from orrery.core_ext.json_fields cimport show, fail, read_object, read_int, read_bool, read_name, read_list
 from orrery.core_ext.tiny_epic_galaxies.state cimport (
     TegState, TegGalaxy, TegTask, TEG_GALAXIES, TEG_SHIPS, TEG_FACES, TEG_ROW, TEG_PLANETS,
     TEG_PLANET_ROOM, TEG_MISSIONS, TEG_MISSION_ROOM, TEG_STACK, TEG_TASK_ARGS, TEG_NONE, TEG_HIDDEN,
     TEG_LOCKED, TEG_HOME, TEG_EXPLORE, TEG_DANGER, TEG_ADV, TEG_PILOTS, TEG_PILOT_ROOM, TEG_PILOT_ROW,
     TEG_CARDS, TEG_CARD_ROOM, TEG_XROW, TEG_BADGES, TEG_CARD_CLASSES,
 )
-
-from orrery.core_ext._errors import StateFormatError
 
 # ---------------------------------------------------------------- constants
 
@@ -78,7 +77,8 @@ cdef enum:
     A_FOLLOW = 16
     A_USE = 17
     A_FORCE = 18
-    A_KEEP = 20
+    A_KEEP = 20            # + i: keep dealt mission i (KEEP_CHOICES dealt)
+    KEEP_CHOICES = 2
     A_UPG_E = 24
     A_UPG_C = 25
     A_TAKE_E = 26
