@@ -301,11 +301,19 @@ def test_tie_breaks(mine, other, returns):
 def test_loader_rejects_inconsistent_positions():
     d = base_dict(2)
     d["state"]["galaxies"][0]["energy"] = 8
-    with pytest.raises(StateFormatError):
+    with pytest.raises(
+        StateFormatError, match=r"field 'state.galaxies\[0\].energy': 8 is not an integer in \[0, 7\]"
+    ):
+        game(2).state_from_json(json.dumps(d))
+    d = base_dict(2)
+    del d["state"]["galaxies"][1]["mission"]
+    with pytest.raises(StateFormatError, match=r"missing field 'state.galaxies\[1\].mission'"):
         game(2).state_from_json(json.dumps(d))
     d = base_dict(2)
     d["state"]["galaxies"][0]["ships"][0] = {"planet": "Nowhere", "track": 0}
-    with pytest.raises(StateFormatError):
+    with pytest.raises(
+        StateFormatError, match=r"'state.galaxies\[0\].ships\[0\].planet': 'Nowhere' is not a planet"
+    ):
         game(2).state_from_json(json.dumps(d))
     d = base_dict(2)
     d["state"]["pending"] = [{"decision": "follow", "galaxy": 0, "face": "move", "next": 1, "cost": 1}]

@@ -1,7 +1,8 @@
 # Included by engine.pyx: Beyond the Black (rulebook:
 # ../shared/rules/tiny_epic_galaxies_beyond_the_black.md; docs/rules/tiny_epic_galaxies.md section 13).
-# Hiring pilots and their abilities, exploring and the danger tracks, dwarf planets, badges, what stays
-# hidden of the cards taken, and the harder Rogue galaxies.
+# Hiring pilots and their abilities, exploring and the danger tracks, dwarf planets, and the harder
+# Rogue galaxies. Its points and badges are in scoring.pxi, what stays hidden of the cards taken in
+# hidden.pxi, its part of the evaluation in heuristics.pxi, its JSON in btb_json.pxi.
 # Everything here is inert in the base game (s.btb.on == 0).
 
 cdef enum:
@@ -262,104 +263,6 @@ cdef inline bint _normal_ship(const TegGalaxy* gal, int k) noexcept nogil:
 cdef inline bint _interchangeable_home(const TegGalaxy* gal, int k) noexcept nogil:
     # Normal ships on the mat are interchangeable (offer only the lowest-numbered); advanced ones are not.
     return gal.ship_at[k] == TEG_HOME and gal.adv[k] == TEG_NONE
-
-
-# ---------------------------------------------------------------- points, badges
-
-cdef int _hidden_total(const TegState* s, int g, int dwarf_only) noexcept nogil:
-    cdef int c, n = 0
-    for c in range(TEG_CARD_CLASSES):
-        if not dwarf_only or c % 4 > 0:
-            n += s.btb.hidden[g][c]
-    return n
-
-
-cdef int _btb_points(const TegState* s, int g) noexcept nogil:
-    # 1 per pilot hired (replaced ones too) and the dwarf planets' points (In-game points).
-    cdef int i, n = 0
-    for i in range(TEG_PILOTS):
-        n += s.btb.pilot_where[i] == PW_HIRED + g
-    for i in range(TEG_CARDS):
-        if s.btb.card_where[i] == CW_TAKEN + g:
-            n += X_DWARF[i]
-    for i in range(TEG_CARD_CLASSES):
-        n += s.btb.hidden[g][i] * (i % 4)
-    return n
-
-
-cdef int _badges(const TegState* s, int g, int b) noexcept nogil:
-    cdef int i, n = 0
-    for i in range(TEG_PILOTS):
-        if s.btb.pilot_where[i] == PW_HIRED + g:
-            n += PIL_BADGES[i][b]
-    for i in range(TEG_CARDS):
-        n += s.btb.card_where[i] == CW_TAKEN + g and X_BADGE[i] == b
-    for i in range(4):
-        n += s.btb.hidden[g][b * 4 + i]
-    return n
-
-
-cdef int _badge_bonus(const TegState* s, int g) noexcept nogil:
-    # Bonus points: per badge, 2 for the single most, 1 each when tied for most (no second then),
-    # 1 for second (all tied seconds); in a 2-galaxy game only the most scores. A galaxy needs at
-    # least one badge of the symbol to earn anything (docs section 13.4).
-    cdef int b, h, mine, higher, equal, total = 0
-    for b in range(TEG_BADGES):
-        mine = _badges(s, g, b)
-        if mine == 0:
-            continue
-        higher = 0
-        equal = 0
-        for h in range(s.n_gal):
-            if h != g:
-                higher += _badges(s, h, b) > mine
-                equal += _badges(s, h, b) == mine
-        if higher == 0:
-            total += 2 if equal == 0 else 1
-        elif s.n_gal > 2 and _second_place(s, g, b, mine):
-            total += 1
-    return total
-
-
-cdef bint _second_place(const TegState* s, int g, int b, int mine) noexcept nogil:
-    # mine is below the top: second when exactly one galaxy has the top total and nobody sits between.
-    cdef int h, v, top = 0, at_top = 0
-    for h in range(s.n_gal):
-        v = _badges(s, h, b)
-        if v > top:
-            top = v
-            at_top = 1
-        elif v == top:
-            at_top += 1
-    if at_top != 1:
-        return False
-    for h in range(s.n_gal):
-        v = _badges(s, h, b)
-        if mine < v < top:
-            return False
-    return True
-
-
-cdef int _pilots_hired(const TegState* s, int g) noexcept nogil:
-    cdef int i, n = 0
-    for i in range(TEG_PILOTS):
-        n += s.btb.pilot_where[i] == PW_HIRED + g
-    return n
-
-
-cdef int _active_pilots(const TegGalaxy* gal) noexcept nogil:
-    cdef int t, n = 0
-    for t in range(TEG_ADV):
-        n += gal.pilot[t] != TEG_NONE
-    return n
-
-
-cdef int _cards_taken(const TegState* s, int g, int dwarf_only) noexcept nogil:
-    cdef int i, n = _hidden_total(s, g, dwarf_only)
-    for i in range(TEG_CARDS):
-        if s.btb.card_where[i] == CW_TAKEN + g and (not dwarf_only or X_DWARF[i] > 0):
-            n += 1
-    return n
 
 
 # ---------------------------------------------------------------- hiring (Hiring pilots)
@@ -680,66 +583,6 @@ cdef void _take_card(TegState* s, int g, int k, int c) noexcept nogil:
         _check_trigger(s, g)
 
 
-# ---------------------------------------------------------------- hidden cards (docs section 13.5)
-
-cdef inline bint _card_face_up(const TegState* s, int g, int c) noexcept nogil:
-    # A taken card is still face up while a ship is on its track or while its advance is being chosen.
-    cdef int k
-    for k in range(TEG_SHIPS):
-        if s.gal[g].ship_at[k] == TEG_DANGER and s.gal[g].track_card[k] == c:
-            return True
-    for k in range(s.depth):
-        if s.stack[k].kind == K_XCARD and s.stack[k].a[0] == c:
-            return True
-    return False
-
-
-cdef void _btb_hide(TegState* s, int observer) noexcept nogil:
-    # Another seat's face-down cards become unknown, only their class (badge, dwarf points) stays
-    # public; a card whose track holds a ship, or whose advance is being chosen, is face up. The Rogue's
-    # cards are public.
-    cdef int c, g
-    for c in range(TEG_CARDS):
-        g = s.btb.card_where[c] - CW_TAKEN
-        if g < 0 or g == observer or g >= _n_seats(s) or _card_face_up(s, g, c):
-            continue
-        s.btb.card_where[c] = CW_DECK
-        s.btb.hidden[g][X_BADGE[c] * 4 + X_DWARF[c]] += 1
-
-
-cdef void _btb_observe(TegState* o, int player) noexcept nogil:
-    memset(&o.rng_explore, 0, sizeof(Rng))
-    memset(&o.rng_pilots, 0, sizeof(Rng))
-    _btb_hide(o, player)
-
-
-cdef void _btb_determinize(TegState* s, int observer, Rng* rng) noexcept nogil:
-    # Deal every hidden face-down card from the unknown cards of its class; reseed the decks.
-    cdef uint8_t pool[TEG_CARDS]
-    cdef int g, cls, n, c, j, tmp
-    _btb_hide(s, observer)
-    for g in range(TEG_GALAXIES):
-        for cls in range(TEG_CARD_CLASSES):
-            if s.btb.hidden[g][cls] == 0:
-                continue
-            n = 0
-            for c in range(TEG_CARDS):
-                if s.btb.card_where[c] == CW_DECK and X_BADGE[c] * 4 + X_DWARF[c] == cls:
-                    pool[n] = <uint8_t>c
-                    n += 1
-            for j in range(s.btb.hidden[g][cls]):
-                if j >= n:
-                    break
-                c = j + <int>rng_below(rng, <unsigned int>(n - j))
-                tmp = pool[j]
-                pool[j] = pool[c]
-                pool[c] = <uint8_t>tmp
-                s.btb.card_where[pool[j]] = <uint8_t>(CW_TAKEN + g)
-            s.btb.hidden[g][cls] = 0
-    rng_seed(&s.rng_explore, rng_next(rng))
-    rng_seed(&s.rng_pilots, rng_next(rng))
-
-
 # ---------------------------------------------------------------- the harder Rogue galaxies
 
 cdef void _harder_rogue_setup(TegState* s) noexcept nogil:
@@ -796,25 +639,3 @@ cdef void _harder_rogue_action(TegState* s) noexcept nogil:
             k = _most_advanced(s, ROGUE, 0)
             if k >= 0:
                 _advance(s, ROGUE, k, b)
-
-
-# ---------------------------------------------------------------- evaluation
-
-cdef double _btb_value(const TegState* s, int g) noexcept nogil:
-    # Pilots are counted in points; here the abilities at work, badges toward majorities, ships held
-    # up on danger tracks, and a ship waiting in Unexplored Space (it still yields culture).
-    cdef const TegGalaxy* gal = &s.gal[g]
-    cdef double v = 0.6 * _active_pilots(gal)
-    cdef int b, k
-    for b in range(TEG_BADGES):
-        v += 0.15 * _min(_badges(s, g, b), 3)
-    v += 0.5 * _badge_bonus(s, g)  # the majorities as they stand, like the known mission's 0.5
-    for k in range(s.depth):
-        if s.stack[k].kind == K_EXPLORE and s.stack[k].seat == g:
-            v += EXPLORE_WORTH  # an explore under way is worth the average card (one-ply bots see it)
-    for k in range(TEG_SHIPS):
-        if gal.ship_at[k] == TEG_DANGER:
-            v -= 0.4 * (X_TRACK[gal.track_card[k]] - gal.ship_space[k])
-        elif gal.ship_at[k] == TEG_EXPLORE:
-            v += 0.3  # like a ship on a planet surface: it yields culture (Exploration)
-    return v

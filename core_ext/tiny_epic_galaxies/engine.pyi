@@ -13,6 +13,7 @@ PLANET_NAMES: tuple[str, ...]
 MISSION_NAMES: tuple[str, ...]
 PAYLOAD_VERSION: str
 VARIANTS: tuple[str, ...]
+ACTION_BLOCKS: tuple[tuple[int, int, str], ...]
 # Beyond the Black
 ABILITY_KINDS: tuple[str, ...]
 ROGUE_ACTION_KINDS: tuple[str, ...]

@@ -7,9 +7,8 @@ is in docs/rules/tiny_epic_galaxies.md with the section it rests on.
 The engine is a stack of pending tasks (core_ext/tiny_epic_galaxies/state.pxd, `stack`). The top task is the
 decision being asked (or an automatic step: settle() resolves those until a decision is on top). A die
 activation pushes "ask the followers" under "resolve the face", so following happens after the die is
-fully resolved; planet actions push their own stages. Files by concern: dice.pxi (rolls, rerolls,
-converter, activation, following), planets.pxi (the 40 planet actions), missions.pxi (points,
-missions, ranks), rogue.pxi (the solo automaton), codec.pxi (JSON, action structs, render).
+fully resolved; planet actions push their own stages. This file keeps the constants, the catalogue,
+the small helpers, the dispatch by pending task and the GameOps table; the file map is in __init__.py.
 """
 import json
 from pathlib import Path
@@ -21,14 +20,13 @@ from libc.stdint cimport int8_t, uint8_t, uint64_t
 from orrery.core_ext.types cimport action_t, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next
 from orrery.core_ext.game cimport GameOps, GameParams, Game, Position, State
+from orrery.core_ext.json_fields cimport show, fail, read_object, read_int, read_bool, read_name, read_list
 from orrery.core_ext.tiny_epic_galaxies.state cimport (
     TegState, TegGalaxy, TegTask, TEG_GALAXIES, TEG_SHIPS, TEG_FACES, TEG_ROW, TEG_PLANETS,
     TEG_PLANET_ROOM, TEG_MISSIONS, TEG_MISSION_ROOM, TEG_STACK, TEG_TASK_ARGS, TEG_NONE, TEG_HIDDEN,
     TEG_LOCKED, TEG_HOME, TEG_EXPLORE, TEG_DANGER, TEG_ADV, TEG_PILOTS, TEG_PILOT_ROOM, TEG_PILOT_ROW,
     TEG_CARDS, TEG_CARD_ROOM, TEG_XROW, TEG_BADGES, TEG_CARD_CLASSES,
 )
-
-from orrery.core_ext._errors import StateFormatError
 
 # ---------------------------------------------------------------- constants
 
@@ -79,7 +77,8 @@ cdef enum:
     A_FOLLOW = 16
     A_USE = 17
     A_FORCE = 18
-    A_KEEP = 20
+    A_KEEP = 20            # + i: keep dealt mission i (KEEP_CHOICES dealt)
+    KEEP_CHOICES = 2
     A_UPG_E = 24
     A_UPG_C = 25
     A_TAKE_E = 26
@@ -347,18 +346,6 @@ cdef inline int _colonies(const TegState* s, int g) noexcept nogil:
     return n
 
 
-cdef inline int _points(const TegState* s, int g) noexcept nogil:
-    # Points that count toward 21: colonies plus the current empire level's VP (Empire track); with
-    # Beyond the Black also pilots and dwarf planets (End game and scoring).
-    cdef int p, n = LEVEL_VP[s.gal[g].empire]
-    for p in range(N_PLANETS):
-        if s.where[p] == W_COLONY + g:
-            n += P_VP[p]
-    if s.btb.on:
-        n += _btb_points(s, g)
-    return n
-
-
 cdef int _draw_planet(TegState* s) noexcept nogil:
     # The deck is the set of planets still in it, drawn uniformly: a shuffled deck nobody can see.
     cdef int p, count = 0, pick
@@ -454,89 +441,16 @@ cdef inline int _colony_of(action_t a) noexcept nogil:
 
 
 include "btb.pxi"
-include "missions.pxi"
+include "scoring.pxi"
+include "heuristics.pxi"
 include "planets.pxi"
 include "dice.pxi"
 include "rogue.pxi"
-
-# ---------------------------------------------------------------- turn flow
-
-cdef void _reset_turn(TegState* s) noexcept nogil:
-    cdef int g
-    for g in range(TEG_GALAXIES):
-        s.gal[g].once_used = 0
-    memset(s.pool, 0, sizeof(s.pool))
-    memset(s.bay, 0, sizeof(s.bay))
-    memset(s.hire_bay, 0, sizeof(s.hire_bay))
-    s.rerolls = 0
-    s.converter_used = 0
-    s.follow_cost = 1
-    s.follow_bonus = 0
+include "turn.pxi"
+include "hidden.pxi"
 
 
-cdef void _start_turn(TegState* s, int g) noexcept nogil:
-    cdef int _
-    _reset_turn(s)
-    s.active = <int8_t>g
-    if _is_rogue(s, g):
-        _push(s, K_ROGUE_TURN, g).a[0] = <uint8_t>LEVEL_DICE[s.gal[g].empire]
-        return
-    for _ in range(LEVEL_DICE[s.gal[g].empire]):
-        s.pool[rng_below(&s.rng_dice, TEG_FACES)] += 1
-    _push(s, K_TURN, g)
-
-
-cdef void _next_turn(TegState* s) noexcept nogil:
-    # Called when no task is pending: the next seat's turn, or the end of the round.
-    cdef int last = ROGUE if s.solo else _n_seats(s) - 1
-    if s.round == 0:
-        s.round = 1
-        _start_turn(s, 0)
-        return
-    if s.active < last:
-        _start_turn(s, s.active + 1)
-        return
-    _reset_turn(s)
-    if s.trigger >= 0 or s.round >= ROUND_CAP:
-        s.over = 1
-        return
-    s.round += 1
-    _start_turn(s, 0)
-
-
-cdef void _settle(TegState* s) noexcept nogil:
-    # Resolve automatic steps until a decision with at least one option is on top (or the game ends).
-    cdef action_t buf[MAX_ACTIONS]
-    cdef TegTask* t
-    while not s.over:
-        if s.depth == 0:
-            _next_turn(s)
-            continue
-        t = _top(s)
-        if t.kind == K_DIE and (t.a[0] == FACE_ENERGY or t.a[0] == FACE_CULTURE):
-            _pop_and_acquire(s, t.seat, t.a[0])
-            continue
-        if t.kind == K_ROGUE_TURN:
-            _rogue_step(s, t)
-            continue
-        if t.kind == K_ROGUE_DIE and not _can_force(s, t):
-            _rogue_resolve(s)
-            continue
-        if t.kind == K_ROGUE_TAKE and not (s.gal[0].energy > 0 and s.gal[0].culture > 0):
-            _rogue_take_auto(s, t)
-            continue
-        if t.kind == K_FOLLOW:
-            if _follow_settle(s, t):
-                continue
-            break
-        if t.kind == K_EXPLORE and t.a[1] == 1 and not _may_leave(s):
-            _take_card(s, t.seat, t.a[0], t.a[2])
-            continue
-        if _options(s, buf) == 0:
-            _pop(s)      # the step can do nothing (e.g. no second target): it is skipped
-            continue
-        break
-
+# ---------------------------------------------------------------- dispatch by pending task
 
 cdef int _options(const TegState* s, action_t* out) noexcept nogil:
     cdef const TegTask* t = _ctop(s)
@@ -618,43 +532,6 @@ cdef int _apply_step(TegState* s, action_t a) noexcept nogil:
 
 # ---------------------------------------------------------------- the GameOps interface
 
-cdef void _deal_missions(TegState* s, Rng* rng, int observer) noexcept nogil:
-    # Deal 2 missions to every seat whose missions are unknown (all at set-up; in determinize, every
-    # seat but the observer), from the missions nobody in the observation has seen.
-    cdef uint8_t pool[TEG_MISSION_ROOM]
-    cdef int n = 0, m, g, j, tmp, seen
-    for m in range(_mission_count(s)):
-        seen = 0
-        for g in range(_n_seats(s)):
-            if s.gal[g].dealt[0] == m or s.gal[g].dealt[1] == m or s.gal[g].mission == m:
-                seen = 1
-        if not seen:
-            pool[n] = <uint8_t>m
-            n += 1
-    for j in range(n - 1, 0, -1):
-        m = <int>rng_below(rng, <unsigned int>(j + 1))
-        tmp = pool[j]
-        pool[j] = pool[m]
-        pool[m] = <uint8_t>tmp
-    j = 0
-    for g in range(_n_seats(s)):
-        if g == observer:
-            continue
-        if s.gal[g].mission < TEG_MISSION_ROOM:
-            # a revealed kept mission (the game is over): only the discarded one is resampled
-            if s.gal[g].dealt[0] == TEG_HIDDEN:
-                s.gal[g].dealt[0] = s.gal[g].mission
-                s.gal[g].dealt[1] = pool[j]
-                j += 1
-            continue
-        if s.gal[g].dealt[0] == TEG_HIDDEN or s.gal[g].dealt[0] == TEG_NONE:
-            s.gal[g].dealt[0] = pool[j]
-            s.gal[g].dealt[1] = pool[j + 1]
-            j += 2
-        if s.gal[g].mission == TEG_HIDDEN:
-            s.gal[g].mission = s.gal[g].dealt[0]
-
-
 cdef int teg_init(void* p, const GameParams* params, uint64_t seed) noexcept nogil:
     cdef TegState* s = _st(p)
     cdef Rng rng
@@ -734,33 +611,6 @@ cdef bint teg_is_terminal(const void* p) noexcept nogil:
     return _cst(p).over != 0
 
 
-cdef void teg_observe(const void* p, int player, void* out) noexcept nogil:
-    cdef TegState* o = _st(out)
-    cdef int g
-    memcpy(out, p, sizeof(TegState))
-    for g in range(_n_seats(o)):
-        if g == player:
-            continue
-        o.gal[g].dealt[0] = TEG_HIDDEN
-        o.gal[g].dealt[1] = TEG_HIDDEN
-        # A kept mission is shown when the game ends (End of game); before, only that one was kept.
-        if o.gal[g].mission != TEG_NONE and not o.over:
-            o.gal[g].mission = TEG_HIDDEN
-    memset(&o.rng_dice, 0, sizeof(Rng))
-    memset(&o.rng_deck, 0, sizeof(Rng))
-    if o.btb.on:
-        _btb_observe(o, player)
-
-
-cdef void teg_determinize(void* p, int observer, Rng* rng) noexcept nogil:
-    cdef TegState* s = _st(p)
-    _deal_missions(s, rng, observer)
-    rng_seed(&s.rng_dice, rng_next(rng))
-    rng_seed(&s.rng_deck, rng_next(rng))
-    if s.btb.on:
-        _btb_determinize(s, observer, rng)
-
-
 cdef GameOps TEG_OPS
 TEG_OPS.name = "tiny_epic_galaxies"
 TEG_OPS.state_size = sizeof(TegState)
@@ -781,5 +631,10 @@ TEG_OPS.evaluate = teg_evaluate
 TEG_OPS.policy_action = teg_policy
 TEG_OPS.returns = teg_returns
 
-include "btb_codec.pxi"
-include "codec.pxi"
+include "btb_json.pxi"
+include "json_dump.pxi"
+include "json_load.pxi"
+include "json_checks.pxi"
+include "describe.pxi"
+include "render.pxi"
+include "registry.pxi"

@@ -1,5 +1,122 @@
-# Included by engine.pyx: points, the 12 secret missions, ranks with tie-breaks, the
-# heuristic evaluation and the default playout policy (End of game, Secret missions).
+# Included by engine.pyx: how the game is scored. Points toward 21 (colonies, the empire level; with
+# Beyond the Black pilots and dwarf planets), the secret missions (base and Beyond the Black), Beyond
+# the Black's badges, final scores, ranks with tie-breaks and returns (End of game, Secret missions;
+# docs sections 4, 5, 7 and 13).
+
+
+# ---------------------------------------------------------------- points toward 21
+
+cdef inline int _points(const TegState* s, int g) noexcept nogil:
+    # Points that count toward 21: colonies plus the current empire level's VP (Empire track); with
+    # Beyond the Black also pilots and dwarf planets (End game and scoring).
+    cdef int p, n = LEVEL_VP[s.gal[g].empire]
+    for p in range(N_PLANETS):
+        if s.where[p] == W_COLONY + g:
+            n += P_VP[p]
+    if s.btb.on:
+        n += _btb_points(s, g)
+    return n
+
+
+# ---------------------------------------------------------------- Beyond the Black: points, badges
+
+cdef int _hidden_total(const TegState* s, int g, int dwarf_only) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(TEG_CARD_CLASSES):
+        if not dwarf_only or c % 4 > 0:
+            n += s.btb.hidden[g][c]
+    return n
+
+
+cdef int _btb_points(const TegState* s, int g) noexcept nogil:
+    # 1 per pilot hired (replaced ones too) and the dwarf planets' points (In-game points).
+    cdef int i, n = 0
+    for i in range(TEG_PILOTS):
+        n += s.btb.pilot_where[i] == PW_HIRED + g
+    for i in range(TEG_CARDS):
+        if s.btb.card_where[i] == CW_TAKEN + g:
+            n += X_DWARF[i]
+    for i in range(TEG_CARD_CLASSES):
+        n += s.btb.hidden[g][i] * (i % 4)
+    return n
+
+
+cdef int _badges(const TegState* s, int g, int b) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(TEG_PILOTS):
+        if s.btb.pilot_where[i] == PW_HIRED + g:
+            n += PIL_BADGES[i][b]
+    for i in range(TEG_CARDS):
+        n += s.btb.card_where[i] == CW_TAKEN + g and X_BADGE[i] == b
+    for i in range(4):
+        n += s.btb.hidden[g][b * 4 + i]
+    return n
+
+
+cdef int _badge_bonus(const TegState* s, int g) noexcept nogil:
+    # Bonus points: per badge, 2 for the single most, 1 each when tied for most (no second then),
+    # 1 for second (all tied seconds); in a 2-galaxy game only the most scores. A galaxy needs at
+    # least one badge of the symbol to earn anything (docs section 13.4).
+    cdef int b, h, mine, higher, equal, total = 0
+    for b in range(TEG_BADGES):
+        mine = _badges(s, g, b)
+        if mine == 0:
+            continue
+        higher = 0
+        equal = 0
+        for h in range(s.n_gal):
+            if h != g:
+                higher += _badges(s, h, b) > mine
+                equal += _badges(s, h, b) == mine
+        if higher == 0:
+            total += 2 if equal == 0 else 1
+        elif s.n_gal > 2 and _second_place(s, g, b, mine):
+            total += 1
+    return total
+
+
+cdef bint _second_place(const TegState* s, int g, int b, int mine) noexcept nogil:
+    # mine is below the top: second when exactly one galaxy has the top total and nobody sits between.
+    cdef int h, v, top = 0, at_top = 0
+    for h in range(s.n_gal):
+        v = _badges(s, h, b)
+        if v > top:
+            top = v
+            at_top = 1
+        elif v == top:
+            at_top += 1
+    if at_top != 1:
+        return False
+    for h in range(s.n_gal):
+        v = _badges(s, h, b)
+        if mine < v < top:
+            return False
+    return True
+
+
+cdef int _pilots_hired(const TegState* s, int g) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(TEG_PILOTS):
+        n += s.btb.pilot_where[i] == PW_HIRED + g
+    return n
+
+
+cdef int _active_pilots(const TegGalaxy* gal) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(TEG_ADV):
+        n += gal.pilot[t] != TEG_NONE
+    return n
+
+
+cdef int _cards_taken(const TegState* s, int g, int dwarf_only) noexcept nogil:
+    cdef int i, n = _hidden_total(s, g, dwarf_only)
+    for i in range(TEG_CARDS):
+        if s.btb.card_where[i] == CW_TAKEN + g and (not dwarf_only or X_DWARF[i] > 0):
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------- secret missions, final score, ranks
 
 cdef enum:
     M_CHARGER = 0
@@ -184,63 +301,3 @@ cdef void teg_returns(const void* p, double* out) noexcept nogil:
                 c = _compare(s, g, h)
                 out[g] += 1.0 if c > 0 else (0.5 if c == 0 else 0.0)
         out[g] /= n - 1
-
-
-cdef double _value(const TegState* s, int g) noexcept nogil:
-    # A galaxy's worth in points: points, the known mission, progress on tracks, resources, level.
-    cdef const TegGalaxy* gal = &s.gal[g]
-    cdef double v = _points(s, g)
-    cdef int k, p
-    if gal.mission < TEG_MISSION_ROOM:
-        v += 0.5 * _mission_points(s, g)
-    for k in range(TEG_SHIPS):
-        p = gal.ship_at[k]
-        if p < TEG_PLANET_ROOM and gal.ship_orbit[k]:
-            v += 0.25 * P_VP[p] + 0.6 * P_VP[p] * (gal.ship_space[k] + 1.0) / (P_N[p] + 1.0)
-        elif p < TEG_PLANET_ROOM:
-            v += 0.3
-    v += 0.3 * (gal.energy + gal.culture) + 0.8 * gal.empire
-    if _is_rogue(s, g):
-        v += 1.5 * gal.empire     # the Rogue also wins at level 6
-    if s.btb.on:
-        v += _btb_value(s, g)
-    return v
-
-
-cdef void teg_evaluate(const void* p, double* out) noexcept nogil:
-    cdef const TegState* s = _cst(p)
-    cdef double vals[TEG_GALAXIES]
-    cdef double best
-    cdef int g, h, n = _n_seats(s)
-    if s.over:
-        teg_returns(p, out)
-        return
-    for g in range(s.n_gal):
-        vals[g] = _value(s, g)
-    for g in range(n):
-        best = -1e9
-        for h in range(s.n_gal):
-            if h != g and vals[h] > best:
-                best = vals[h]
-        out[g] = 1.0 / (1.0 + exp(-(vals[g] - best) / 4.0))
-
-
-cdef action_t teg_policy(const void* p, Rng* rng, action_t* scratch) noexcept nogil:
-    # Greedy one step: the action whose result has the highest value for the decider, with a little
-    # exploration; ending the turn with dice left counts slightly less than a neutral use of them.
-    cdef const TegState* s = _cst(p)
-    cdef TegState child
-    cdef int n = teg_legal_actions(p, scratch), i, me = teg_current_player(p), best_i = 0
-    cdef double v, best = -1e18
-    if n <= 1 or rng_below(rng, 10) == 0:
-        return scratch[rng_below(rng, <unsigned int>n)] if n > 0 else 0
-    for i in range(n):
-        memcpy(&child, s, sizeof(TegState))
-        teg_apply(&child, scratch[i])
-        v = _value(&child, me) + 0.001 * <double>rng_below(rng, 100)
-        if scratch[i] == A_END_TURN:
-            v -= 0.2
-        if v > best:
-            best = v
-            best_i = i
-    return scratch[best_i]

@@ -1,0 +1,84 @@
+# Included by engine.pyx: the heuristic evaluation (evaluate(): greedy bots, truncated playouts) and
+# the default playout policy; docs sections 12 and 13.8.
+
+
+cdef double _value(const TegState* s, int g) noexcept nogil:
+    # A galaxy's worth in points: points, the known mission, progress on tracks, resources, level.
+    cdef const TegGalaxy* gal = &s.gal[g]
+    cdef double v = _points(s, g)
+    cdef int k, p
+    if gal.mission < TEG_MISSION_ROOM:
+        v += 0.5 * _mission_points(s, g)
+    for k in range(TEG_SHIPS):
+        p = gal.ship_at[k]
+        if p < TEG_PLANET_ROOM and gal.ship_orbit[k]:
+            v += 0.25 * P_VP[p] + 0.6 * P_VP[p] * (gal.ship_space[k] + 1.0) / (P_N[p] + 1.0)
+        elif p < TEG_PLANET_ROOM:
+            v += 0.3
+    v += 0.3 * (gal.energy + gal.culture) + 0.8 * gal.empire
+    if _is_rogue(s, g):
+        v += 1.5 * gal.empire     # the Rogue also wins at level 6
+    if s.btb.on:
+        v += _btb_value(s, g)
+    return v
+
+
+cdef void teg_evaluate(const void* p, double* out) noexcept nogil:
+    cdef const TegState* s = _cst(p)
+    cdef double vals[TEG_GALAXIES]
+    cdef double best
+    cdef int g, h, n = _n_seats(s)
+    if s.over:
+        teg_returns(p, out)
+        return
+    for g in range(s.n_gal):
+        vals[g] = _value(s, g)
+    for g in range(n):
+        best = -1e9
+        for h in range(s.n_gal):
+            if h != g and vals[h] > best:
+                best = vals[h]
+        out[g] = 1.0 / (1.0 + exp(-(vals[g] - best) / 4.0))
+
+
+cdef action_t teg_policy(const void* p, Rng* rng, action_t* scratch) noexcept nogil:
+    # Greedy one step: the action whose result has the highest value for the decider, with a little
+    # exploration; ending the turn with dice left counts slightly less than a neutral use of them.
+    cdef const TegState* s = _cst(p)
+    cdef TegState child
+    cdef int n = teg_legal_actions(p, scratch), i, me = teg_current_player(p), best_i = 0
+    cdef double v, best = -1e18
+    if n <= 1 or rng_below(rng, 10) == 0:
+        return scratch[rng_below(rng, <unsigned int>n)] if n > 0 else 0
+    for i in range(n):
+        memcpy(&child, s, sizeof(TegState))
+        teg_apply(&child, scratch[i])
+        v = _value(&child, me) + 0.001 * <double>rng_below(rng, 100)
+        if scratch[i] == A_END_TURN:
+            v -= 0.2
+        if v > best:
+            best = v
+            best_i = i
+    return scratch[best_i]
+
+
+# ---------------------------------------------------------------- Beyond the Black's part
+
+cdef double _btb_value(const TegState* s, int g) noexcept nogil:
+    # Pilots are counted in points; here the abilities at work, badges toward majorities, ships held
+    # up on danger tracks, and a ship waiting in Unexplored Space (it still yields culture).
+    cdef const TegGalaxy* gal = &s.gal[g]
+    cdef double v = 0.6 * _active_pilots(gal)
+    cdef int b, k
+    for b in range(TEG_BADGES):
+        v += 0.15 * _min(_badges(s, g, b), 3)
+    v += 0.5 * _badge_bonus(s, g)  # the majorities as they stand, like the known mission's 0.5
+    for k in range(s.depth):
+        if s.stack[k].kind == K_EXPLORE and s.stack[k].seat == g:
+            v += EXPLORE_WORTH  # an explore under way is worth the average card (one-ply bots see it)
+    for k in range(TEG_SHIPS):
+        if gal.ship_at[k] == TEG_DANGER:
+            v -= 0.4 * (X_TRACK[gal.track_card[k]] - gal.ship_space[k])
+        elif gal.ship_at[k] == TEG_EXPLORE:
+            v += 0.3  # like a ship on a planet surface: it yields culture (Exploration)
+    return v

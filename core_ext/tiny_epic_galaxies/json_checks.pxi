@@ -1,0 +1,108 @@
+# Included by engine.pyx: whole-state consistency checks after loading (json_load.pxi). The pending
+# decisions must follow the stack's grammar and the loaded state must already be settled (no
+# automatic step may be left to run); Beyond the Black's cards, rows and decks must add up.
+
+
+cdef void _check_loaded(TegState* s, dict d, int observer) except *:
+    # After the fields: Beyond the Black's cards and rows, the row against the deck, the missions dealt,
+    # the end condition (the pending decisions are checked by _check_pending once loaded).
+    n_gal, solo = s.n_gal, s.solo
+    if s.btb.on:
+        _check_btb(s)
+    if any(s.row[i] == TEG_NONE for i in range(s.row_size)) and \
+            any(s.where[p] == W_DECK for p in range(N_PLANETS)):
+        fail("state.row", "an empty row slot while the deck still has planets")
+    if observer >= 0 and s.gal[observer].dealt[0] == TEG_HIDDEN:
+        fail(f"state.galaxies[{observer}].dealt", "the observer sees its own missions")
+    seen = [m for g in range(_n_seats(s)) for m in (s.gal[g].dealt[0], s.gal[g].dealt[1])
+            if m < TEG_MISSION_ROOM]
+    if len(seen) != len(set(seen)):
+        fail("state.galaxies", "a mission is dealt twice")
+    for g in range(_n_seats(s)):
+        known = s.gal[g].dealt[0] < TEG_MISSION_ROOM or s.gal[g].dealt[0] == TEG_HIDDEN
+        if not known:
+            fail(f"state.galaxies[{g}].dealt", "every seat is dealt 2 missions")
+        if (s.gal[g].mission == TEG_NONE) != (s.round == 0 and g >= _pending_mission_floor(d)):
+            fail(f"state.galaxies[{g}].mission", "kept missions must match the pending mission choices")
+    for g in range(n_gal):
+        rogue_top = solo and g == ROGUE and s.gal[g].empire == MAX_LEVEL
+        if s.trigger < 0 and (_points(s, g) >= POINTS_TO_END or rogue_top):
+            fail("state.trigger", f"galaxy {g} has reached the end condition, so the end must be triggered")
+
+
+def _pending_mission_floor(dict d):
+    # Seats still choosing their mission are the bottom-most "keep_mission" tasks: seats >= the first.
+    seats = [t.get("galaxy") for t in d["pending"]
+             if isinstance(t, dict) and t.get("decision") == "keep_mission"]
+    return min(seats) if seats and all(isinstance(x, int) and not isinstance(x, bool) for x in seats) else 99
+
+
+cdef void _check_pending(TegState* s, dict d) except *:
+    # The grammar of the stack: the bottom is the turn (or the mission choices, or the Rogue's turn).
+    cdef int i
+    kinds = [s.stack[i].kind for i in range(s.depth)]
+    if s.over:
+        if kinds:
+            fail("state.pending", "a finished game has no pending decisions")
+        if s.trigger < 0 and s.round < ROUND_CAP:
+            fail("state.over", "the game ended without its end being triggered")
+        return
+    if not kinds:
+        fail("state.pending", "a game in progress has a pending decision")
+    if s.round == 0:
+        seats = [s.stack[i].seat for i in range(s.depth)]
+        if any(k != K_MISSION for k in kinds) or seats != sorted(seats, reverse=True) or \
+                seats != list(range(_n_seats(s) - 1, _n_seats(s) - 1 - len(seats), -1)):
+            fail("state.pending", "before round 1 only the mission choices, the last seat at the bottom")
+        if s.active != 0:
+            fail("state.active", "seat 0 starts")
+        return
+    if K_MISSION in kinds:
+        fail("state.pending", "missions are chosen before round 1")
+    bottom = kinds[0]
+    rogue_turn = s.solo and s.active == ROGUE
+    if bottom != (K_ROGUE_TURN if rogue_turn else K_TURN) or s.stack[0].seat != s.active:
+        fail("state.pending[0]", "the bottom decision is the active galaxy's turn")
+    if kinds.count(K_TURN) + kinds.count(K_ROGUE_TURN) != 1:
+        fail("state.pending", "exactly one turn")
+    for i in range(1, s.depth):
+        k = kinds[i]
+        if k in (K_REROLL, K_CONVERT) and s.stack[i].seat != s.active:
+            fail(f"state.pending[{i}]", "only the active player rerolls or converts")
+        if k in (K_REROLL, K_CONVERT) and i != s.depth - 1:
+            fail(f"state.pending[{i}]", "a die selection is always the top decision")
+        if k == K_HIRE and (s.stack[i].seat != s.active or i != s.depth - 1):
+            fail(f"state.pending[{i}]", "only the active player hires, and hiring is the top decision")
+        if k == K_ROGUE_DIE and (i != s.depth - 1 or not rogue_turn):
+            fail(f"state.pending[{i}]", "a Rogue die is the top decision of the Rogue's turn")
+    if not rogue_turn and any(s.gal[s.active].ship_at[k] == TEG_NONE for k in range(TEG_SHIPS)):
+        fail("state.galaxies", "inconsistent ships")
+    # The loaded state must be settled: an automatic step left on top would change it.
+    cdef TegState copy
+    memcpy(&copy, s, sizeof(TegState))
+    _settle(&copy)
+    if memcmp(&copy, s, sizeof(TegState)) != 0:
+        fail("state.pending", "the top decision is not one a player can take now (an automatic step is due)")
+
+
+cdef void _check_btb(TegState* s) except *:
+    # What needs the whole state: hangar ships unlocked, rows filled while decks last, the hidden
+    # classes dealable, the end triggered by an empty exploration deck.
+    cdef int g, k, cls, c, need, have
+    for g in range(s.n_gal):
+        for k in range(TEG_SHIPS):
+            if s.gal[g].adv[k] != TEG_NONE and s.gal[g].ship_at[k] in (TEG_LOCKED, TEG_NONE):
+                fail(f"state.galaxies[{g}].hangar", f"ship {k} is locked, it cannot be an advanced ship")
+    if any(s.btb.pilot_row[i] == TEG_NONE for i in range(s.btb.pilot_row_size)) and \
+            any(s.btb.pilot_where[p] == PW_DECK for p in range(TEG_PILOTS)):
+        fail("state.beyond_the_black.pilot_row", "an empty pilot slot while the pilot deck still has pilots")
+    for cls in range(TEG_CARD_CLASSES):
+        need = sum(s.btb.hidden[g][cls] for g in range(TEG_GALAXIES))
+        have = sum(1 for c in range(TEG_CARDS)
+                   if s.btb.card_where[c] == CW_DECK and X_BADGE[c] * 4 + X_DWARF[c] == cls)
+        if need > have:
+            fail("state.galaxies",
+                 f"more hidden {BADGE_NAMES[cls // 4]} cards worth {cls % 4} than unknown cards")
+    if _deck_left(s) == 0 and s.trigger < 0 and not any(
+            s.stack[i].kind == K_EXPLORE and s.stack[i].a[1] == 1 for i in range(s.depth)):
+        fail("state.trigger", "the exploration deck is exhausted, so the end must be triggered")
