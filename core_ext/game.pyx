@@ -127,11 +127,11 @@ cdef class Game:
     @property
     def num_distinct_actions(self):
         """The action-id range of this variant: every legal id in any of its states lies in [0, this).
-        GameOps.num_distinct_actions bounds every variant; a variant with fewer ids says so in
-        core_ext/_action_kinds.py VARIANT_ACTION_RANGE."""
-        from orrery.core_ext._action_kinds import VARIANT_ACTION_RANGE
-        return min(self.ops.num_distinct_actions,
-                   VARIANT_ACTION_RANGE.get((self.name, self.variant), self.ops.num_distinct_actions))
+        GameOps.num_distinct_actions bounds every variant; a variant with fewer ids says so in its
+        engine's VARIANT_ACTION_RANGE."""
+        from orrery.core_ext._action_kinds import variant_action_range
+        end = variant_action_range(self.name, self.variant)
+        return self.ops.num_distinct_actions if end is None else min(end, self.ops.num_distinct_actions)
 
     @property
     def max_game_length(self):
@@ -294,7 +294,7 @@ cdef class Game:
     def _describe_illegal(self, int action):
         """A short label for an in-range id that is not legal in the state at hand (what kind of action
         the id names, without state-dependent details); "" when the game has none. By default the
-        game's block in core_ext/_action_kinds.py."""
+        game's block in its engine's ACTION_BLOCKS (core_ext/_action_kinds.py)."""
         from orrery.core_ext._action_kinds import id_kind
         return id_kind(self.name, action)
 

@@ -16,7 +16,7 @@ from orrery.render._svg import INK, document, seat_colour, text
 SIDE = 64.0  # triangle side (px)
 HEIGHT = SIDE * math.sqrt(3) / 2
 COLOURS = {"red": "#d1495b", "blue": "#2e86ab", "green": "#3f9c35", "yellow": "#e0a100"}
-# Face families: fill colour and the short code of the terminal render (core_ext/trian/codec.pxi).
+# Face families: fill colour and the short code of the terminal render (core_ext/trian/render.pxi).
 FAMILIES = {
     "space": ("#101a33", ".."),
     "nebula": ("#6c4f9c", "n"),

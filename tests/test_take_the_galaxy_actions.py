@@ -1,12 +1,11 @@
 """Take The Galaxy's action table: the core's ACTION_BLOCKS (built from its own id constants) against the
-Python kinds in _action_kinds.py, the registry's description text, the rules doc's table, the id range,
+registry's description text, the rules doc's table, the id range,
 and the struct the core gives every legal id."""
 
 import random
 import re
 from pathlib import Path
 
-from orrery.core_ext._action_kinds import BLOCKS
 from orrery.core_ext._registry import game_info, load_game
 from orrery.core_ext.take_the_galaxy.engine import ACTION_BLOCKS
 
@@ -51,11 +50,6 @@ def test_blocks_are_ascending_and_dense():
     for (_, end, _), (start, _, _) in zip(ACTION_BLOCKS, ACTION_BLOCKS[1:], strict=False):
         assert end == start, "ids are dense: every block ends where the next begins"
     assert all(start < end for start, end, _ in ACTION_BLOCKS)
-
-
-def test_python_kinds_equal_the_cores_blocks():
-    """_action_kinds.BLOCKS is hand-written for now; it may be replaced by reading ACTION_BLOCKS."""
-    assert BLOCKS["take_the_galaxy"] == ACTION_BLOCKS
 
 
 def test_rules_doc_table_matches_the_blocks():

@@ -1,6 +1,6 @@
 """The action-id table of Tiny Epic Galaxies: the core's ACTION_BLOCKS (built from its own constants) is the
-one table; core_ext/_action_kinds.py, the rules doc's tables (sections 8 and 13.6) and the registered
-range must agree with it."""
+one table (describe_action's id-only kinds read it); the rules doc's tables (sections 8 and 13.6) and the
+registered range must agree with it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from orrery.core_ext import load_game
-from orrery.core_ext._action_kinds import BLOCKS, VARIANT_ACTION_RANGE
 from orrery.core_ext.tiny_epic_galaxies import engine
 
 GAME = "tiny_epic_galaxies"
@@ -31,14 +30,8 @@ def test_action_blocks_ascend_without_overlap():
         assert end <= start
 
 
-def test_action_kinds_table_is_the_cores_table():
-    # core_ext/_action_kinds.py will read ACTION_BLOCKS; until then it must be equal
-    assert tuple(BLOCKS[GAME]) == engine.ACTION_BLOCKS
-
-
 def test_no_variant_stops_below_the_games_range():
-    # No variant has its own VARIANT_ACTION_RANGE entry (the engine exports none): all use every block.
-    assert not [key for key in VARIANT_ACTION_RANGE if key[0] == GAME]
+    # The engine exports no VARIANT_ACTION_RANGE: every variant uses every block.
     assert not hasattr(engine, "VARIANT_ACTION_RANGE")
 
 

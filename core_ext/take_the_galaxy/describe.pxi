@@ -2,8 +2,9 @@
 # action_to_struct returns (docs/rules/take_the_galaxy.md, section 8).
 
 # The action-id blocks, ascending and dense: (first id, end id, kind), from the core's id constants
-# (engine.pyx) and the struct's sizes. _action_kinds.BLOCKS, the registry's description and the rules
-# doc's table are checked against it (tests/test_take_the_galaxy_actions.py).
+# (engine.pyx) and the struct's sizes. describe_action's id-only kinds read it (_action_kinds.py); the
+# registry's description and the rules doc's table are checked against it
+# (tests/test_take_the_galaxy_actions.py).
 ACTION_BLOCKS = (
     (A_END, A_END + 1, "end_turn"),
     (A_FRONTIER, A_FRONTIER + 2, "choose_frontier"),

@@ -3,8 +3,8 @@
 
 
 # The action-id blocks, ascending: (first id, end id, kind), from the core's own constants. Ids in no
-# block name no action. core_ext/_action_kinds.py and the rules doc's tables are checked against it
-# (tests/test_tiny_epic_galaxies_actions.py).
+# block name no action. describe_action's id-only kinds read it (core_ext/_action_kinds.py); the rules
+# doc's tables are checked against it (tests/test_tiny_epic_galaxies_actions.py).
 ACTION_BLOCKS = (
     (A_ACTIVATE, A_ACTIVATE + TEG_FACES, "activate"),
     (A_END_TURN, A_END_TURN + 1, "end_turn"),

@@ -5,11 +5,11 @@
 # ---------------------------------------------------------------- the action-id table
 
 # (first id, end id, kind) per block of ids, ascending; an id in no block names no action. Built from the
-# constants the rules use, so this is the one table: _action_kinds.BLOCKS["trian"], the registration's
-# action_description and docs/rules/trian.md (sections 10 and 14.6) are checked against it
-# (tests/test_trian_actions.py). Two blocks run up to the next one although their last ids are never
-# legal: gain_mineral (46 + nebula * 4 + colour for TR_NEBULAS nebulas ends at 238) and unlock (3 modules
-# * 2 sides end at 40006).
+# constants the rules use, so this is the one table: describe_action's id-only kinds read it
+# (_action_kinds.py); the registration's action_description and docs/rules/trian.md (sections 10 and
+# 14.6) are checked against it (tests/test_trian_actions.py). Two blocks run up to the next one although
+# their last ids are never legal: gain_mineral (46 + nebula * 4 + colour for TR_NEBULAS nebulas ends at
+# 238) and unlock (3 modules * 2 sides end at 40006).
 ACTION_BLOCKS = (
     (A_END_PH1, A_END_PH1 + 1, "end_phase1"),
     (A_BUY_MINERAL, A_BUY_MINERAL + TR_COLORS, "buy_mineral"),
@@ -44,7 +44,7 @@ ACTION_BLOCKS = (
 
 # Per variant that stops below GameOps.num_distinct_actions (the end of the last block): the end of its ids.
 # The beginner game has no ship ids (618 and above besides placing), the ships variant no skill or racial
-# ids (40000 and above); _action_kinds.VARIANT_ACTION_RANGE states the same (tests/test_trian_actions.py).
+# ids (40000 and above). Game.num_distinct_actions reads it (tests/test_trian_actions.py).
 VARIANT_ACTION_RANGE = {"beginner": A_PLACE + TR_FRONT * 6, "ships": A_SHIP_TELE + TR_TILES * TR_TILES}
 
 
