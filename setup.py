@@ -2,7 +2,9 @@
 
 Everything installs under one top-level package, `orrery` (PACKAGE_DIRS maps the repository folders of the
 design card to their import names), so site-packages gains exactly one package and nothing named
-`service` or `search` can collide with another project's.
+`service` or `search` can collide with another project's. The committed folder `orrery/` holds only
+relative links with that installed shape (orrery/core_ext -> ../core_ext, ...), so Cython, mypy, ruff and
+code browsers read the repository as the `orrery.*` packages without a build step.
 
 Both steps happen at build time (pip install . / pip install -e . / setup.py build_ext --inplace), so no
 generated file is ever committed.
@@ -25,10 +27,10 @@ PACKAGE_DIRS = {
     "orrery.openspiel": "openspiel",
 }
 COMPILED_PACKAGES = ("orrery.core_ext", "orrery.search")
-# Cython finds a cimported `orrery.core_ext.game` as orrery/core_ext/game.pxd on its include path, and
-# names each compiled module by the folders above it, so it compiles through a tree of links that has the
-# installed shape. The links point back into the repository: the .c files land beside their .pyx.
-CYTHON_TREE = ROOT / "build" / "cython-namespace"
+# Cython finds a cimported `orrery.core_ext.game` as orrery/core_ext/game.pxd beside the repository root,
+# and names each compiled module by the folders above it, so it compiles through the link tree; the .c
+# files land beside their .pyx.
+LINK_TREE = ROOT / "orrery"
 
 
 def generate_protos() -> None:
@@ -55,29 +57,10 @@ def generate_protos() -> None:
         sys.exit("protoc failed")
 
 
-def link_namespace_tree() -> Path:
-    """build/cython-namespace/orrery/<sub> -> the repository folder of each compiled package."""
-    top = CYTHON_TREE / "orrery"
-    top.mkdir(parents=True, exist_ok=True)
-    init = top / "__init__.py"
-    if not init.exists():
-        init.write_text("")
-    for package in COMPILED_PACKAGES:
-        link = top / package.split(".", 1)[1]
-        target = ROOT / PACKAGE_DIRS[package]
-        if link.is_symlink() and Path(os.readlink(link)) == target:
-            continue
-        if link.is_symlink() or link.exists():
-            link.unlink()
-        link.symlink_to(target, target_is_directory=True)
-    return top
-
-
 def extensions() -> list[Extension]:
-    top = link_namespace_tree()
     exts = []
     for package in COMPILED_PACKAGES:
-        folder = top / package.split(".", 1)[1]
+        folder = LINK_TREE / package.split(".", 1)[1]
         for pyx in sorted((ROOT / PACKAGE_DIRS[package]).rglob("*.pyx")):
             rel = pyx.relative_to(ROOT / PACKAGE_DIRS[package])
             module = ".".join((package, *rel.with_suffix("").parts))
@@ -92,7 +75,7 @@ def extensions() -> list[Extension]:
             "cdivision": True,
             "initializedcheck": False,
         },
-        include_path=[str(CYTHON_TREE)],
+        include_path=[str(ROOT)],
         nthreads=2,
     )
 

@@ -17,7 +17,7 @@ import random
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, cast
 
 import grpc
 from orrery.core_ext import GameInputError, game_bounds, registered_games
@@ -765,7 +765,7 @@ def _end_event(ended: Ended) -> pb.MatchEvent:
         kind=pb.MATCH_EVENT_END,
         move_number=ended.move_number,
         current_player=-1,
-        status=ended.status,
+        status=cast("pb.MatchStatus", ended.status),  # the store keeps the enum's int value
         scores=list(ended.scores),
         ranks=list(ended.ranks),
         resigned_seat=ended.resigned_seat,
@@ -785,7 +785,7 @@ def _history_events(history: History, *, moves_only: bool = False) -> list[pb.Ma
                 action=_action(move.action),
                 by_ai=move.by_ai,
                 current_player=history.current_player if last else history.moves[i + 1].seat,
-                status=history.status if last else ACTIVE,
+                status=cast("pb.MatchStatus", history.status if last else ACTIVE),
                 resigned_seat=-1,
             )
         )
