@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+
 from orrery.core_ext._registry import MAX_SEATS, game_info
 from orrery.core_ext.game import Observation
 

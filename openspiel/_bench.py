@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import numpy as np
+
 from orrery.core_ext import game_info
 from orrery.openspiel._bots import OpenSpielBot, OpenSpielBudget, TimedISMCTSBot, _bridge_game
 from orrery.search._backends import InProcessBackend

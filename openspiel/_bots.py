@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
+
 from orrery.openspiel._bridge import SEED_LIMIT, OrreryGame, load
 from orrery.openspiel._tournament import ALGORITHMS, OPTION_DEFAULTS, checked_options
 

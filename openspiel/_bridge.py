@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+
 from orrery import core_ext
 from orrery.core_ext import GameInfo, load_game, registered_games
 

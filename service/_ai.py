@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
+
 from orrery.service._errors import ServiceError
 
 log = logging.getLogger("orrery.service")

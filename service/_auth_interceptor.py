@@ -14,6 +14,7 @@ from typing import Any
 
 import grpc
 from grpc import aio
+
 from orrery.service._errors import ServiceError
 from orrery.service._handlers import behavior_of, split_method, with_behavior, writes_responses
 

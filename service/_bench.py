@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+
 from orrery.core_ext import load_game
 from orrery.v1 import orrery_pb2 as pb
 from orrery.v1 import orrery_pb2_grpc as pb_grpc

@@ -21,6 +21,7 @@ from collections import Counter
 from typing import Any
 
 import grpc
+
 from orrery.service._bench import _load_average, _percentile, run_clients
 from orrery.service.client import HUMAN, OrreryClient, ai_seat
 from orrery.v1 import orrery_pb2 as pb

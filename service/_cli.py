@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 import grpc
+
 from orrery.service._matches import StoredMatchesError
 from orrery.service._server import BACKENDS, DEFAULT_HOST, LocalRayError, ServerConfig, serve
 
@@ -193,6 +194,7 @@ def _read_observation(value: str) -> str:
 
 def _suggest(args: argparse.Namespace) -> int:
     from google.protobuf.json_format import MessageToDict
+
     from orrery.service.client import OrreryClient
 
     params = {

@@ -17,6 +17,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 from grpc import aio
+
 from orrery.service._handlers import behavior_of, with_behavior, writes_responses
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import grpc
 from grpc import aio
+
 from orrery.service._handlers import (
     behavior_of,
     rpc_type,

@@ -13,6 +13,7 @@ import sys
 from typing import Any, TextIO
 
 import grpc
+
 from orrery.service.client import HUMAN, OrreryClient, ai_seat, final_update
 from orrery.v1 import orrery_pb2 as pb
 

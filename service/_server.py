@@ -22,6 +22,7 @@ from typing import Any
 import grpc
 from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from orrery.service._auth_interceptor import AuthInterceptor
 from orrery.service._limits_interceptor import LimitsInterceptor
 from orrery.service._metrics import ServiceMetrics

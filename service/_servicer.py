@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, cast
 
 import grpc
+
 from orrery.core_ext import GameInputError, game_bounds, registered_games
 from orrery.search import choose_within_tolerance, sampled_line_labels
 from orrery.service import _positions as positions

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+
 from orrery.v1 import orrery_pb2 as pb
 from orrery.v1 import orrery_pb2_grpc as pb_grpc
 

@@ -10,6 +10,7 @@ import pickle
 import random
 
 import pytest
+
 from orrery.core_ext import IllegalActionError, StateFormatError
 from orrery.core_ext._action_kinds import id_kind
 
@@ -219,6 +220,7 @@ def check_observation_tensor(game, seed, max_steps, samples=3):
     function of the observation only: a determinization (other hidden facts) and a JSON round trip of the
     observation give the same tensor (issue 19)."""
     import numpy as np
+
     from orrery.core_ext import observation_tensor, observation_tensor_shape
 
     shape = observation_tensor_shape(game.name, variant=game.variant, num_players=game.num_players)

@@ -23,6 +23,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
+
 from orrery.core_ext import StateFormatError
 from orrery.search import Budget, get_config, search_observation
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from orrery.core_ext import load_game
 from teg_setup import DEFAULT_ROW, SPARE_ROW
+
+from orrery.core_ext import load_game
 
 BTB = "beyond_the_black"
 NO_HANGAR = {"Aurora": None, "Intrepid": None, "Ambition": None, "Nexus": None}

@@ -4,6 +4,7 @@ percent sign breaks a command's --help only when someone asks for it)."""
 import argparse
 
 import pytest
+
 from orrery.service.cli import build_parser
 
 

@@ -6,6 +6,7 @@ since they share most of their engine with the default and the whole suite must 
 
 import conformance as cf
 import pytest
+
 from orrery.core_ext import load_game, registered_games
 
 SEEDS = range(12)

@@ -1,6 +1,7 @@
 """Contract v2: five seats, game-defined outcomes (teams), per-game metadata and default search presets."""
 
 import pytest
+
 from orrery.core_ext import UnknownGameError, game_info, load_game, registered_games
 from orrery.search import Budget, default_config, get_config, make_bot, search_observation
 from orrery.search._bench import bench_strength

@@ -415,6 +415,7 @@ def server(ray_cluster: RayCluster, workdir: Path) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def stub(server: Server) -> Iterator[Any]:
     import grpc
+
     from orrery.v1 import orrery_pb2_grpc
 
     with grpc.insecure_channel(server.address) as channel:

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from orrery.service._spawn import start_server
 
 pytestmark = pytest.mark.slow

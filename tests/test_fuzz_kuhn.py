@@ -18,6 +18,7 @@ from fuzz_json import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
+
 from orrery.core_ext import game_info, load_game
 
 

@@ -19,6 +19,7 @@ from fuzz_json import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
+
 from orrery.core_ext import load_game
 
 GAMES = (("beginner", 2), ("beginner", 4), ("ships", 3), ("full", 2), ("full", 3), ("full", 4))

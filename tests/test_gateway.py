@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from gateway_helpers import envoy_available, grpc_web_call, post_json, running_gateway
+
 from orrery.service._gateway import GatewayConfig, envoy_binary, render_config, web_files, write_config
 from orrery.v1 import orrery_pb2 as pb
 

@@ -9,9 +9,10 @@ import random
 
 import pytest
 from jsonschema import Draft202012Validator, ValidationError
+from test_fuzz_trian import seeds as fuzz_seeds
+
 from orrery.core_ext import load_game, registered_games
 from orrery.core_ext.schemas import load_schema
-from test_fuzz_trian import seeds as fuzz_seeds
 
 CASES = [
     (info.name, variant, n)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+
 from orrery.service import _server
 from orrery.service._ray_head import READY, _without_api_server
 from orrery.service._server import LocalRayError, start_with_retries

@@ -11,6 +11,7 @@ import threading
 
 import grpc
 import pytest
+
 from orrery.service._errors import ServiceError
 from orrery.service._matches import ABANDONED, EXPIRED, FINISHED, AiSpec, MatchStore
 from orrery.service._store import MatchStoreBackend, open_store
@@ -158,6 +159,7 @@ pg = pytest.mark.slow
 @pg
 def test_migrations_are_versioned_and_replicas_starting_together_apply_each_once(postgres_server):
     import psycopg
+
     from orrery.service._postgres import MIGRATIONS, upgrade
 
     url = postgres_server.new_database()
@@ -175,6 +177,7 @@ def test_migrations_are_versioned_and_replicas_starting_together_apply_each_once
 @pg
 def test_a_failing_migration_is_not_half_applied(postgres_server):
     import psycopg
+
     from orrery.service._postgres import MIGRATIONS, upgrade
 
     url = postgres_server.new_database()

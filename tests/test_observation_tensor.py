@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from orrery.core_ext import (
     UnknownGameError,
     load_game,

@@ -7,6 +7,8 @@ import json
 import sys
 
 import pytest
+from tournament_games import played_kuhn_games
+
 from orrery.core_ext import load_game
 from orrery.search.tournament import (
     BotSpec,
@@ -14,7 +16,6 @@ from orrery.search.tournament import (
     ConfigError,
 )
 from orrery.service.cli import main as orrery
-from tournament_games import played_kuhn_games
 
 pytest.importorskip(
     "pyspiel",

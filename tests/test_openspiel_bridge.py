@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from orrery.core_ext import load_game, registered_games
 
 pyspiel = pytest.importorskip(

@@ -4,6 +4,7 @@ checks of every game are in tests/conformance.py)."""
 import copy
 
 import pytest
+
 from orrery.core_ext import load_game
 
 BET, PASS = 1, 0

@@ -6,6 +6,7 @@ import random
 import xml.etree.ElementTree as ET
 
 import pytest
+
 from orrery.core_ext import load_game, registered_games
 from orrery.render import has_renderer, to_svg
 

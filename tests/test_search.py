@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.search import (
     BOT_KINDS,

@@ -1,6 +1,7 @@
 """Search properties on every registered game (Kuhn now; Trian and the others once they land)."""
 
 import pytest
+
 from orrery.core_ext import load_game, registered_games
 from orrery.search import Budget, get_config, make_bot, search_observation
 from orrery.search._bench import advance_randomly

@@ -4,6 +4,7 @@ import threading
 import time
 
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.search import Budget, CancelToken, RayBackend, get_config
 

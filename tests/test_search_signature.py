@@ -10,6 +10,7 @@ that core's rules or action numbering moves the pin as well: say so in that comm
 import json
 
 import pytest
+
 from orrery.core_ext import registered_games
 from orrery.search._bench import SIGNATURE_ITERATIONS, bench_signature
 from orrery.service.cli import main

@@ -11,6 +11,7 @@ import time
 
 import grpc
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.search import LEVELS
 from orrery.search._levels import TRUSTED_VISIT_SHARE

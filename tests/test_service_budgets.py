@@ -11,6 +11,7 @@ import urllib.request
 
 import grpc
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.service._spawn import start_server, wait_until
 from orrery.service.client import OrreryClient

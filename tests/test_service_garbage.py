@@ -9,6 +9,7 @@ import random
 
 import grpc
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.service._spawn import start_server
 from orrery.service.client import OrreryClient

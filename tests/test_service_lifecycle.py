@@ -12,11 +12,12 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from prometheus_client.parser import text_string_to_metric_families
+
 from orrery.core_ext import load_game
 from orrery.service._spawn import start_server
 from orrery.service.client import OrreryClient
 from orrery.v1 import orrery_pb2 as pb
-from prometheus_client.parser import text_string_to_metric_families
 
 pytestmark = pytest.mark.slow  # every test starts a real `orrery serve` process
 

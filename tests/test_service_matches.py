@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import grpc
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.service._spawn import start_server
 from orrery.service.client import HUMAN, OrreryClient, ai_seat

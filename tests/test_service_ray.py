@@ -10,6 +10,7 @@ import urllib.request
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from orrery.core_ext import load_game
 from orrery.service._spawn import start_server
 from orrery.service.client import OrreryClient

@@ -9,6 +9,7 @@ import signal
 import subprocess
 
 import pytest
+
 from orrery.service._reaper import descendants, naming
 from orrery.service._spawn import start_server, wait_until
 

@@ -14,6 +14,7 @@ import urllib.request
 
 import grpc
 import pytest
+
 from orrery.service._spawn import start_server
 from orrery.service.client import OrreryClient, ai_seat
 from orrery.v1 import orrery_pb2 as pb
@@ -262,6 +263,7 @@ def test_envoy_balances_native_grpc_calls_over_both_replicas(two_replicas, tmp_p
     import subprocess
 
     from gateway_helpers import envoy_available, free_port
+
     from orrery.service._gateway import GatewayConfig, envoy_command, render_config
 
     reason = envoy_available()

@@ -7,6 +7,7 @@ import time
 
 import grpc
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.search import CancelToken, InProcessBackend, get_config
 from orrery.service._errors import ServiceError

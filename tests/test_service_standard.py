@@ -9,6 +9,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
 from orrery.service._spawn import start_server
 from orrery.service._standard import reflection_v1_classes
 from orrery.v1 import orrery_pb2 as pb

@@ -7,6 +7,7 @@ from random import Random
 
 import grpc
 import pytest
+
 from orrery.search import LEVELS, choose_within_tolerance
 from orrery.service._auth_interceptor import token_from_metadata
 from orrery.service._errors import ServiceError

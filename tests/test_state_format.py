@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+
 from orrery.core_ext import IllegalActionError, StateFormatError, load_game
 from orrery.service._matches import INDEXES, MIGRATE_TO_2, SCHEMA, MatchStore, StoredMatchesError, _Row
 

@@ -14,6 +14,7 @@ import random
 import sqlite3
 
 import pytest
+
 from orrery.service._copy import COPIED_TABLES, copy_store
 from orrery.service._errors import ServiceError
 from orrery.service._matches import (
@@ -385,9 +386,10 @@ def play_until_the_ai_seat_moved(client, match, rng) -> int:
 
 @pg
 def test_clients_see_the_same_matches_after_the_move_and_play_on(tmp_path, postgres_server, capsys):
+    from test_service_replicas import SERVE  # in-process search, fast settings, no creation limit
+
     from orrery.service._spawn import running_server
     from orrery.service.client import HUMAN, OrreryClient, ai_seat
-    from test_service_replicas import SERVE  # in-process search, fast settings, no creation limit
 
     path = str(tmp_path / "matches.sqlite3")
     url = postgres_server.new_database()

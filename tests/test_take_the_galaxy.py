@@ -6,8 +6,9 @@ Section names in the test docstrings are the rulebook's headings.
 import json
 
 import pytest
-from orrery.core_ext import StateFormatError
 from ttg_positions import find, game, has, pay, payload, player, position, started, system
+
+from orrery.core_ext import StateFormatError
 
 # ---------------------------------------------------------------- set-up
 

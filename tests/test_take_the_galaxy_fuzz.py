@@ -10,6 +10,7 @@ import random
 import hypothesis
 from fuzz_json import fuzz_settings
 from hypothesis import strategies as st
+
 from orrery.core_ext import StateFormatError, load_game
 
 NAMES = [

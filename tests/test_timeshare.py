@@ -8,6 +8,7 @@ import select
 import time
 
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.search import Budget, CancelToken, TimeSharedBackend, get_config, search_observation
 from orrery.search._kernel import CancelFlag, Searcher

@@ -4,8 +4,9 @@ round, tie-breaks and the 12 missions (docs/rules/tiny_epic_galaxies.md sections
 import json
 
 import pytest
-from orrery.core_ext import StateFormatError, load_game
 from teg_setup import base_dict, can, decision, do, galaxy, game, position, st_of
+
+from orrery.core_ext import StateFormatError, load_game
 
 HOME2 = ["home", "home", "locked", "locked"]
 

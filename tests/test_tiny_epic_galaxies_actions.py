@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.core_ext.tiny_epic_galaxies import engine
 

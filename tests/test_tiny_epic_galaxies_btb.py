@@ -4,7 +4,6 @@ section 13)."""
 import json
 
 import pytest
-from orrery.core_ext import StateFormatError, UnknownGameError, load_game
 from teg_btb_setup import (
     BTB,
     danger,
@@ -15,6 +14,8 @@ from teg_btb_setup import (
     position,
 )
 from teg_setup import can, decision, do, galaxy, st_of
+
+from orrery.core_ext import StateFormatError, UnknownGameError, load_game
 
 
 def btb(st):

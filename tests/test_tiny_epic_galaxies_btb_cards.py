@@ -4,9 +4,10 @@ section 13): every pilot, exploration card, new planet and new secret mission.""
 from pathlib import Path
 
 import pytest
-from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
 from teg_btb_setup import danger, finished, orbit, position, surface
 from teg_setup import can, decision, do, galaxy, st_of
+
+from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
 
 BTB = CATALOGUE["beyond_the_black"]
 PILOTS = {p["name"]: p for p in BTB["pilots"]}

@@ -4,10 +4,11 @@ section 13.13): their start, bonus dice and colony action at every empire level.
 import json
 
 import pytest
-from orrery.core_ext import StateFormatError
-from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
 from teg_btb_setup import orbit, position
 from teg_setup import decision, do, galaxy, st_of
+
+from orrery.core_ext import StateFormatError
+from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
 
 ROGUES = CATALOGUE["beyond_the_black"]["rogue_galaxies"]
 ROW = ["Jakks", "Vici-KS156", "Drewkaiden", "Leandra"]

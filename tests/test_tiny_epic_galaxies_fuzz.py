@@ -10,6 +10,7 @@ from typing import Any
 from fuzz_json import fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
+
 from orrery.core_ext import StateFormatError, load_game
 
 JUNK = [

@@ -2,6 +2,7 @@
 the rules engine (or its random streams) changed behaviour: check it against the rules doc, then update."""
 
 import pytest
+
 from orrery.core_ext import load_game
 
 GOLDEN = [

@@ -7,8 +7,9 @@ the effect. Seat 1 has no culture unless following is under test, so nobody is a
 from pathlib import Path
 
 import pytest
-from orrery.core_ext.tiny_epic_galaxies import engine as teg
 from teg_setup import can, decision, do, galaxy, position, st_of
+
+from orrery.core_ext.tiny_epic_galaxies import engine as teg
 
 HOME2 = ["home", "home", "locked", "locked"]
 

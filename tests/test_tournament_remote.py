@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from tournament_games import played_kuhn_games
+
 from orrery.core_ext import load_game
 from orrery.search import Budget, get_config, make_bot
 from orrery.search.tournament import (
@@ -15,7 +17,6 @@ from orrery.search.tournament import (
 )
 from orrery.service._spawn import running_server
 from orrery.service.remote_bot import RemoteBot
-from tournament_games import played_kuhn_games
 
 # One search worker in-process: the server then runs the very search a SearchBot runs.
 SERVE = ["--backend", "in-process", "--workers", "1", "--config", "ismcts@1", "--no-metrics"]

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
 from orrery.core_ext import load_game
 from orrery.search.tournament import (
     BotSpec,

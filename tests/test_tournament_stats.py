@@ -6,10 +6,11 @@ import math
 
 import numpy as np
 import pytest
-from orrery.search.tournament import SequentialTest, elo_estimate, fit_bradley_terry, llr_normalized, rate
-from orrery.search.tournament._schedule import derive_seed, table_seatings, two_bot_seatings
 from scipy.optimize import minimize
 from scipy.stats import norm
+
+from orrery.search.tournament import SequentialTest, elo_estimate, fit_bradley_terry, llr_normalized, rate
+from orrery.search.tournament._schedule import derive_seed, table_seatings, two_bot_seatings
 
 NELO_PER_T = 800 / math.log(10)
 

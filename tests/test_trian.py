@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 from jsonschema import Draft202012Validator
+
 from orrery.core_ext import IllegalActionError, StateFormatError, load_game
 from orrery.core_ext.schemas import load_schema
 from orrery.core_ext.trian import engine as T

@@ -10,8 +10,9 @@ import re
 from itertools import pairwise
 from pathlib import Path
 
-import orrery.core_ext  # noqa: F401 - registers the games
 import pytest
+
+import orrery.core_ext  # noqa: F401 - registers the games
 from orrery.core_ext import _action_kinds
 from orrery.core_ext._registry import game_info
 from orrery.core_ext.trian import engine

@@ -18,9 +18,10 @@ from math import comb
 from pathlib import Path
 
 import pytest
+from scipy.stats import chisquare
+
 from orrery.core_ext._registry import load_game
 from orrery.core_ext.trian import engine as trian
-from scipy.stats import chisquare
 
 P_MIN = 1e-3
 SAMPLES = 3000

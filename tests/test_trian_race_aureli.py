@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from orrery.core_ext.trian import engine as T
 from test_trian import A, B, Scenario
 from test_trian_ships import CORVETTE, ROGUE, minerals, put_ship, ship_at, space_row
 from test_trian_skills import full, give, set_race
+
+from orrery.core_ext.trian import engine as T
 
 AURELI = 0
 MEDITATION, DIVINE_HELP, POWER_DRAIN = 0, 1, 2  # modules

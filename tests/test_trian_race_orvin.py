@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from orrery.core_ext import StateFormatError
 from test_trian import A, B
 from test_trian_ships import CORVETTE, ROGUE, put_ship, ship_at, space_row, targets
 from trian_race_setup import ORVIN, full, give_minerals, kinds, mineral, set_race, set_tokens, token
+
+from orrery.core_ext import StateFormatError
 
 ADAPTATION, EXTRA_EXMITTER, MENTAL = 2, 3, 4
 

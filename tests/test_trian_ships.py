@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from orrery.core_ext import load_game
 from test_trian import (
     TELEPORT_INTO_EMPTY_SYSTEM,
     A,
@@ -14,6 +13,8 @@ from test_trian import (
     set_minerals,
     set_tokens,
 )
+
+from orrery.core_ext import load_game
 
 CORVETTE, ROGUE = 1, 2
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 
+from test_trian import A, B, Scenario, set_minerals, set_skills, skill_bits, system_line
+
 from orrery.core_ext import game_info, load_game
 from orrery.core_ext.trian import engine as T
-from test_trian import A, B, Scenario, set_minerals, set_skills, skill_bits, system_line
 
 U_BIT = 8
 NEBULAS, SET, SYSTEMS = 0, 1, 2

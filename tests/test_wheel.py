@@ -29,6 +29,7 @@ from pathlib import Path
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from orrery.core_ext import load_game
 from orrery.service._spawn import READY_LINE
 from orrery.service.client import OrreryClient

@@ -4,6 +4,7 @@ docs/rules/tiny_epic_galaxies.md, "Observation tensor")."""
 from typing import Any
 
 import numpy as np
+
 from orrery.core_ext._tensor import (
     OBSERVER,
     Context,

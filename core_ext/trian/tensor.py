@@ -7,6 +7,7 @@ a cell (a nebula excepted, which has x and y) is a one-hot over those placed ind
 from typing import Any
 
 import numpy as np
+
 from orrery.core_ext._tensor import (
     OBSERVER,
     SELF,
