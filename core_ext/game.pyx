@@ -22,6 +22,10 @@ from orrery.core_ext._errors import IllegalActionError, StateFormatError
 # (Game.upgrade_state_json), never read directly.
 RETIRED_FORMATS = {"state": "orrery.state/1", "observation": "orrery.observation/1"}
 
+# The viewer of State.public_observation() and State.move_label(): a spectator, who sees only what every seat
+# sees. Every core's observe() takes it as the player and hides every seat's private information.
+PUBLIC_VIEWER = -1
+
 
 cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_moves,
                          action_t* scratch, bint use_policy) noexcept nogil:
@@ -291,6 +295,14 @@ cdef class Game:
                 return a
         raise StateFormatError(f"no legal action matches {show(action)}")
 
+    def _move_label(self, Position view, int mover, int action):
+        """The label of `action`, played by seat `mover`, as the viewer of `view` sees it: `view` is that
+        viewer's observation of the position before the move (another seat's, or the public one). Only
+        what `view` shows may appear in it. By default the action's kind from its id alone; a game whose
+        labels are worth more overrides this (docs/adding-a-game.md)."""
+        kind = self._describe_illegal(action)
+        return kind or f"action {action}"
+
     def _describe_illegal(self, int action):
         """A short label for an in-range id that is not legal in the state at hand (what kind of action
         the id names, without state-dependent details); "" when the game has none. By default the
@@ -525,6 +537,30 @@ cdef class State(Position):
             self.game.ops.observe(self.ptr, player, o.ptr)
         return o
 
+    def public_observation(self):
+        """What a spectator sees: every seat's private information hidden (observer PUBLIC_VIEWER)."""
+        cdef int viewer = PUBLIC_VIEWER
+        cdef Observation o = new_observation(self.game, viewer)
+        with nogil:
+            self.game.ops.observe(self.ptr, viewer, o.ptr)
+        return o
+
+    def move_label(self, int action, int viewer):
+        """The label of `action` (legal here, for the seat to move) as `viewer` sees it: a seat, or
+        PUBLIC_VIEWER for spectators. The seat to move gets its full label (action_label); any other
+        viewer a label built from its own view of this position (observation(viewer) or
+        public_observation()), so it names nothing that viewer cannot see."""
+        if action not in self.legal_actions():
+            self._refuse_illegal(action)
+        mover = self.current_player
+        if viewer == mover:
+            return self.action_label(action)
+        if viewer == PUBLIC_VIEWER:
+            view = self.public_observation()
+        else:
+            view = self.observation(viewer)
+        return str(self.game._move_label(view, mover, action))
+
     def determinize(self, int observer, seed):
         """A new full state that `observer` cannot tell apart from this one (this state is untouched)."""
         return self.observation(observer).determinize(seed)
@@ -573,6 +609,8 @@ cdef class Observation(Position):
 
     def determinize(self, seed):
         """A full state consistent with this observation, the unknowns resampled from `seed`."""
+        if self.observer == PUBLIC_VIEWER:
+            raise ValueError("a spectator's view has no seat to determinize for")
         cdef Rng rng
         rng_seed(&rng, _checked_seed(seed))
         cdef State s = new_state(self.game)

@@ -13,6 +13,7 @@ import pytest
 
 from orrery.core_ext import IllegalActionError, StateFormatError
 from orrery.core_ext._action_kinds import id_kind
+from orrery.core_ext.game import PUBLIC_VIEWER
 
 
 def trajectory(game, seed: int, max_steps: int | None = None):
@@ -238,3 +239,32 @@ def check_observation_tensor(game, seed, max_steps, samples=3):
                 assert np.array_equal(observation_tensor(sample.observation(p)), tensor), (
                     "hidden facts leaked"
                 )
+
+
+def check_move_labels_follow_the_viewer(game, seed, max_steps, samples=3):
+    """A move's label as another seat or a spectator sees it names nothing that viewer cannot see: two
+    positions that viewer cannot tell apart (the real one and determinizations of some seat's view) give
+    every common legal move the same label, and the same public view (issue 26)."""
+    n = game.num_players
+    for state in trajectory(game, seed, max_steps):
+        if state.is_terminal():
+            break
+        mover = state.current_player
+        public = state.public_observation()
+        assert public.observer == PUBLIC_VIEWER and public.legal_actions() == []
+        legal = state.legal_actions()
+        for seat in range(n):
+            observation = state.observation(seat)
+            viewers = [v for v in (seat, PUBLIC_VIEWER) if v != mover]
+            for k in range(samples):
+                twin = observation.determinize(seed * 1000 + k)
+                assert twin.public_observation() == public, "the public view shows something a seat cannot see"
+                if twin.current_player != mover:
+                    continue
+                common = set(legal) & set(twin.legal_actions())
+                for action in sorted(common)[:12]:
+                    for viewer in viewers:
+                        assert state.move_label(action, viewer) == twin.move_label(action, viewer), (
+                            f"seat {mover}'s action {action} reads differently to viewer {viewer} in two "
+                            "positions that viewer cannot tell apart"
+                        )

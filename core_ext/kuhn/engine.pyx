@@ -312,6 +312,10 @@ cdef class KuhnGame(Game):
         kind = ("call" if facing else "bet") if action == BET else ("fold" if facing else "check")
         return {"id": action, "kind": kind, "label": kind}
 
+    def _move_label(self, Position view, int mover, int action):
+        # every Kuhn move is public: check or bet, fold or call against the public bet
+        return self._action_struct(view, action)["label"]
+
     def _render(self, Position pos):
         cdef const KuhnState* k = _cst(pos.ptr)
         n = k.params.num_players
