@@ -258,7 +258,7 @@ def check_move_labels_follow_the_viewer(game, seed, max_steps, samples=3):
             viewers = [v for v in (seat, PUBLIC_VIEWER) if v != mover]
             for k in range(samples):
                 twin = observation.determinize(seed * 1000 + k)
-                assert twin.public_observation() == public, "the public view shows something a seat cannot see"
+                assert twin.public_observation() == public, "the public view shows what a seat cannot see"
                 if twin.current_player != mover:
                     continue
                 common = set(legal) & set(twin.legal_actions())
