@@ -56,6 +56,41 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ladder(args: argparse.Namespace) -> int:
+    import json
+
+    from orrery.search.tournament._ladder import ladder_config, ladder_json, run_ladder
+
+    try:
+        config = ladder_config(
+            game=args.game,
+            players=args.players,
+            variant=args.variant,
+            levels=tuple(args.levels.split(",")),
+            sets=args.sets,
+            seed=args.seed,
+            workers=args.workers,
+            backend=args.backend,
+            results=args.results,
+        )
+        ladder = run_ladder(config, resamples=args.resamples, progress=not args.json)
+    except (ConfigError, ResultsError, ValueError) as exc:
+        print(f"orrery bench ladder: {exc}", file=sys.stderr)
+        return 2
+    result = ladder_json(ladder)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    setting = f"{result['game']} {result['variant'] or '(default)'} {result['players']}p"
+    print(f"{setting}, {ladder.complete_sets} sets")
+    for r in result["ratings"]:
+        print(f"  {r['bot']:10} {r['elo']:8.1f}  [{r['low']:.1f}, {r['high']:.1f}]  {r['games']} games")
+    for s in result["steps"]:
+        gap = "separated" if s["separated"] else "intervals overlap"
+        print(f"  {s['lower']} -> {s['upper']}: {s['elo_gap']:+.1f} Elo ({gap})")
+    return 0
+
+
 def register(commands, bench) -> None:
     parser = commands.add_parser(
         "tournament", help="strength tournaments between bots (duplicate deals, SPRT)"
@@ -70,6 +105,19 @@ def register(commands, bench) -> None:
     p.add_argument("--report", action="store_true", help="write the report when done")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_run)
+    p = bench.add_parser("ladder", help="rate random, greedy and every service level in one round robin")
+    p.add_argument("--game", required=True)
+    p.add_argument("--variant", default=None)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--levels", default="easy,medium,hard,expert", help="comma-separated, weakest first")
+    p.add_argument("--sets", type=int, default=10, help="duplicate sets per pairing")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=2, help="games at once")
+    p.add_argument("--backend", choices=("inline", "processes", "ray"), default="processes")
+    p.add_argument("--results", help="JSONL results path (default: ladder-<setting>.jsonl; resumable)")
+    p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples for rating intervals")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_ladder)
     p = sub.add_parser("report", help="write Markdown and HTML reports from a results file")
     p.add_argument("results", help="JSONL results file")
     p.add_argument("--out", help="folder for the report (default: next to the results)")

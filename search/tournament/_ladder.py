@@ -1,0 +1,128 @@
+"""The strength ladder of one game setting: random, the greedy bot and every service level in one round robin
+of duplicate deals, rated by Bradley-Terry with random anchored at 0 (issue 25, part 1).
+
+`orrery bench ladder --game G --players N` runs it and prints the table; docs/strength.md keeps the
+published runs. Adjacent levels are compared by their rating difference and whether their 95% intervals
+overlap, the separation the levels are meant to have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from orrery.search._levels import LEVELS
+from orrery.search.tournament._analysis import analyse
+from orrery.search.tournament._config import BotSpec, BudgetSpec, TournamentConfig
+from orrery.search.tournament._ratings import Rating
+from orrery.search.tournament._results import read_results
+from orrery.search.tournament._runner import run_tournament
+
+ANCHOR = "random"
+# The budget of the bots that search nothing (random, greedy): required by the config, never spent.
+UNUSED_BUDGET = BudgetSpec(iterations=1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LadderStep:
+    lower: str
+    upper: str
+    elo_gap: float  # upper's rating minus lower's (Elo)
+    separated: bool  # the two 95% intervals do not overlap
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ladder:
+    config: TournamentConfig
+    ratings: tuple[Rating, ...]  # by rating, strongest first
+    steps: tuple[LadderStep, ...]  # each level against the level below it, weakest first
+    complete_sets: int
+    deals_identical: bool
+
+
+def ladder_config(
+    *,
+    game: str,
+    players: int,
+    variant: str | None = None,
+    levels: Sequence[str] = tuple(LEVELS),
+    sets: int = 10,
+    seed: int = 1,
+    workers: int = 1,
+    backend: str = "processes",
+    results: str | None = None,
+) -> TournamentConfig:
+    """The round robin: random (the anchor), greedy, then each level as the service plays it."""
+    unknown = [name for name in levels if name not in LEVELS]
+    if unknown:
+        raise ValueError(f"unknown level(s) {', '.join(unknown)}; levels: {', '.join(LEVELS)}")
+    bots = [BotSpec(name=ANCHOR, kind="random"), BotSpec(name="greedy", kind="greedy")]
+    bots += [BotSpec(name=name, kind="level", level=name) for name in levels]
+    setting = f"{game}-{variant or 'default'}-{players}p"
+    return TournamentConfig(
+        name=f"ladder-{setting}",
+        game=game,
+        variant=variant,
+        players=players,
+        format="round-robin",
+        bots=tuple(bots),
+        baseline=ANCHOR,
+        sets=sets,
+        seed=seed,
+        budget=UNUSED_BUDGET,
+        workers=workers,
+        backend=backend,
+        results=results or f"ladder-{setting}.jsonl",
+    )
+
+
+def run_ladder(config: TournamentConfig, *, resamples: int = 1000, progress: bool = False) -> Ladder:
+    """Play (or resume) the ladder's games, then rate every bot."""
+    summary = run_tournament(config, progress=progress)
+    _, records = read_results(summary.results)
+    analysis = analyse(config, records, resamples=resamples)
+    by_name = {r.name: r for r in analysis.ratings}
+    order = [b.name for b in config.bots if b.kind == "level"]
+    steps = []
+    for lower, upper in zip(order, order[1:], strict=False):
+        low, up = by_name[lower], by_name[upper]
+        steps.append(
+            LadderStep(lower=lower, upper=upper, elo_gap=up.elo - low.elo, separated=up.low > low.high)
+        )
+    return Ladder(
+        config=config,
+        ratings=tuple(sorted(analysis.ratings, key=lambda r: -r.elo)),
+        steps=tuple(steps),
+        complete_sets=analysis.complete_sets,
+        deals_identical=analysis.deals_identical,
+    )
+
+
+def ladder_json(ladder: Ladder) -> dict[str, Any]:
+    c = ladder.config
+    return {
+        "game": c.game,
+        "variant": c.variant,
+        "players": c.players,
+        "sets": c.sets,
+        "complete_sets": ladder.complete_sets,
+        "deals_identical": ladder.deals_identical,
+        "seed": c.seed,
+        "anchor": ANCHOR,
+        "results": c.results,
+        "ratings": [
+            {
+                "bot": r.name,
+                "elo": round(r.elo, 1),
+                "low": round(r.low, 1),
+                "high": round(r.high, 1),
+                "games": r.games,
+            }
+            for r in ladder.ratings
+        ],
+        "steps": [
+            {"lower": s.lower, "upper": s.upper, "elo_gap": round(s.elo_gap, 1), "separated": s.separated}
+            for s in ladder.steps
+        ],
+    }
