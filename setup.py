@@ -58,6 +58,9 @@ def generate_protos() -> None:
 
 
 def extensions() -> list[Extension]:
+    missing = [p for p in COMPILED_PACKAGES if not (LINK_TREE / p.split(".", 1)[1]).is_dir()]
+    if missing:
+        sys.exit(f"orrery/ lacks the links {', '.join(missing)}: build from a checkout that keeps symlinks")
     exts = []
     for package in COMPILED_PACKAGES:
         folder = LINK_TREE / package.split(".", 1)[1]
