@@ -8,12 +8,12 @@ import json
 import random
 
 import pytest
+from test_trian import A, B, Scenario, set_tokens
+from test_trian_skills import full, set_race
 
 from orrery.core_ext import load_game
 from orrery.core_ext.game import PUBLIC_VIEWER
 from orrery.core_ext.trian import engine as T
-from test_trian import A, B, Scenario, set_tokens
-from test_trian_skills import full, set_race
 
 QELLIA = 3
 
@@ -57,8 +57,13 @@ def test_declared_tokens_read_as_a_count_to_others():
     sc.edit(lambda d: set_tokens(d, {A: (3, 1), B: (3, 1)}))
     sc.act("pass")
     assert sc.state.current_player == A
-    expected = {(0, 0): "no combat tokens", (1, 0): "1 combat token", (1, 1): "2 combat tokens",
-                (0, 1): "1 combat token", (1, 2): "3 combat tokens"}
+    expected = {
+        (0, 0): "no combat tokens",
+        (1, 0): "1 combat token",
+        (1, 1): "2 combat tokens",
+        (0, 1): "1 combat token",
+        (1, 2): "3 combat tokens",
+    }
     for (plus, rerolls), count in expected.items():
         a = action_of(sc.state, "declare", plus=plus, rerolls=rerolls)
         mine = f"declare {plus} +1 and {rerolls} reroll tokens"
