@@ -173,3 +173,33 @@ cdef dict _describe(const TrianState* s, int a):
 
 
 SHIP_NAMES = ("none", "Corvette", "Rogue", "Supreme Priestess")
+
+
+# ---------------------------------------------------------------- labels for other viewers
+
+# What another seat or a spectator reads of a move (TrianGame._move_label, issue 26): the mover's label,
+# built from the viewer's own observation `v` of the position before the move, except for the three
+# kinds whose mover's label names something that observation hides (docs/rules/trian.md, section 9 and
+# "What other seats and spectators read of a move"): which side of the tile in hand is placed (the hand's
+# tile and its sides), the types of the tokens declared in a clash, and the type of a combat token sold
+# with Priceless technology. Those name only what the id and the public fields fix: the cell, the
+# rotation and the face the tile showed on the stack; how many tokens are declared; that a token is sold.
+
+cdef str _viewer_label(const TrianState* v, int mover, int a):
+    cdef int fi, side, rot, k, c
+    if _in_block(a, A_PLACE, TR_FRONT * 6):
+        _decode_place(a, &fi, &side, &rot)
+        return (f"place the drawn tile ({_face_label(v.drawn_face)} up on the stack) at "
+                f"({v.front_x[fi]}, {v.front_y[fi]}) rotation {rot}")
+    if _in_block(a, A_DECLARE, 16):
+        _decode_declare(a, &k, &c)
+        return "declare " + _token_count(k + c)
+    if a == A_RACE + R_QELLIA * RACE_BLOCK + QE_SELL or a == A_RACE + R_QELLIA * RACE_BLOCK + QE_SELL + 1:
+        return "Priceless technology: sell a combat token for 2 credits"
+    if trian_current_player(v) != mover:
+        return f"action {a}"          # not a view of the mover's turn: nothing to describe it from
+    return _describe(v, a)["label"]
+
+
+def _token_count(int n):
+    return "no combat tokens" if n == 0 else ("1 combat token" if n == 1 else f"{n} combat tokens")

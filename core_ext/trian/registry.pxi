@@ -18,7 +18,9 @@ cdef class TrianGame(Game):
         return TRIAN_FORMAT_VERSION
 
     def _dump_payload(self, Position pos):
-        return _dump(_cst(pos.ptr), pos.observer < 0)
+        # a full state carries the stacks and the streams; no observation does, the spectator's (observer
+        # PUBLIC_VIEWER, -1 like a full state's) included
+        return _dump(_cst(pos.ptr), not isinstance(pos, Observation))
 
     def _load_payload(self, Position pos, dict payload):
         cdef TrianState tmp
@@ -50,6 +52,10 @@ cdef class TrianGame(Game):
 
     def _action_struct(self, Position pos, int action):
         return _describe(_cst(pos.ptr), action)
+
+    def _move_label(self, Position view, int mover, int action):
+        # another seat's or a spectator's label of the mover's move, from `view` alone (describe.pxi)
+        return _viewer_label(_cst(view.ptr), mover, action)
 
     def _render(self, Position pos):
         return _render(_cst(pos.ptr), None if pos.observer < 0 else pos.observer)
