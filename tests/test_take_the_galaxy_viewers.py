@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from ttg_positions import find, player, position, system
+from ttg_positions import find, player, position
 
 from orrery.core_ext import load_game
 from orrery.core_ext.game import PUBLIC_VIEWER
@@ -76,7 +76,8 @@ def test_a_mates_card_is_named_from_the_viewers_seat():
     assert state.move_label(a, 1) == f"use seat 2's Frontier Settlement on Haven slot 1: {effect}"
     assert state.move_label(a, 3) == state.move_label(a, PUBLIC_VIEWER) == state.move_label(a, 1)
     own = find(state, kind="use_colony", owner=0)
-    assert state.move_label(own, 1) == state.action_label(own) == f"use Frontier Settlement on Haven slot 1: {effect}"
+    own_label = f"use Frontier Settlement on Haven slot 1: {effect}"
+    assert state.move_label(own, 1) == state.action_label(own) == own_label
 
 
 def test_an_id_the_view_cannot_describe_gets_its_kind_only():
@@ -171,7 +172,8 @@ def test_no_label_names_what_its_viewer_cannot_see(variant, players):
                 for a in legal:
                     assert state.move_label(a, mover) == state.action_label(a)
                 for viewer in _viewers(state):
-                    view = state.public_observation() if viewer == PUBLIC_VIEWER else state.observation(viewer)
+                    public = viewer == PUBLIC_VIEWER
+                    view = state.public_observation() if public else state.observation(viewer)
                     seen = _names(view.to_dict()["state"], set()) & all_names
                     hidden = _hidden_names(state, viewer, seen)
                     for a in legal:

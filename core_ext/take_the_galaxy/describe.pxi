@@ -85,8 +85,8 @@ cdef dict _action_struct(const TgState* k, int a, int viewer):
         card = k.players[seat].ships[x % TG_MAX_SHIPS]
         return {"id": a, "kind": "use_ship", "owner": seat, "ship": x % TG_MAX_SHIPS,
                 "card": CARD_NAMES[card],
-                "label": f"use {_whose(k, owner_rel, viewer)}{CARD_NAMES[card]} (ship {x % TG_MAX_SHIPS + 1}): "
-                         f"{_effect_text(card)}"}
+                "label": f"use {_whose(k, owner_rel, viewer)}{CARD_NAMES[card]} "
+                         f"(ship {x % TG_MAX_SHIPS + 1}): {_effect_text(card)}"}
     if A_USE_COLONY <= a < A_BOUNTY:
         x = a - A_USE_COLONY
         owner_rel = x // 16
@@ -106,7 +106,8 @@ cdef dict _action_struct(const TgState* k, int a, int viewer):
         sy = &k.players[seat].systems[(x % 16) // 4]
         return {"id": a, "kind": "take_bounty", "owner": seat, "system": (x % 16) // 4,
                 "resource": RESOURCE_NAMES[x % 4],
-                "label": f"take 1 {RESOURCE_NAMES[x % 4]} from {_whose(k, owner_rel, viewer)}{SPACE_NAMES[sy.card]}"}
+                "label": f"take 1 {RESOURCE_NAMES[x % 4]} from "
+                         f"{_whose(k, owner_rel, viewer)}{SPACE_NAMES[sy.card]}"}
     if A_BUILD_SHIP <= a < A_UPGRADE:
         card = a - A_BUILD_SHIP
         cost = _build_cost(card, _effects(k))
