@@ -31,7 +31,9 @@ def _res_text(vec):
     return " + ".join(parts) if parts else "nothing"
 
 
-cdef dict _action_struct(const TgState* k, int a):
+cdef dict _action_struct(const TgState* k, int a, int viewer):
+    # `viewer` only words whose card a mate's colony, ship or bounty is ("your mate's" for the mover,
+    # "your" for that mate, "seat N's" for anyone else): every other word is the same for every viewer.
     cdef const TgPlayer* pl = &k.players[k.current]
     cdef const TgSystem* sy
     cdef int x, target, slot, card, owner_rel, seat
@@ -83,8 +85,8 @@ cdef dict _action_struct(const TgState* k, int a):
         card = k.players[seat].ships[x % TG_MAX_SHIPS]
         return {"id": a, "kind": "use_ship", "owner": seat, "ship": x % TG_MAX_SHIPS,
                 "card": CARD_NAMES[card],
-                "label": f"use {_whose(owner_rel)}{CARD_NAMES[card]} (ship {x % TG_MAX_SHIPS + 1}): "
-                         f"{_effect_text(card)}"}
+                "label": f"use {_whose(k, owner_rel, viewer)}{CARD_NAMES[card]} "
+                         f"(ship {x % TG_MAX_SHIPS + 1}): {_effect_text(card)}"}
     if A_USE_COLONY <= a < A_BOUNTY:
         x = a - A_USE_COLONY
         owner_rel = x // 16
@@ -94,7 +96,7 @@ cdef dict _action_struct(const TgState* k, int a):
         card = sy.stack[slot][sy.depth[slot] - 1]
         return {"id": a, "kind": "use_colony", "owner": seat, "system": (x % 16) // 4, "slot": slot,
                 "card": CARD_NAMES[card],
-                "label": f"use {_whose(owner_rel)}{CARD_NAMES[card]} on {SPACE_NAMES[sy.card]} "
+                "label": f"use {_whose(k, owner_rel, viewer)}{CARD_NAMES[card]} on {SPACE_NAMES[sy.card]} "
                          f"slot {slot + 1}: "
                          f"{_effect_text(card)}"}
     if A_BOUNTY <= a < A_BUILD_SHIP:
@@ -104,7 +106,8 @@ cdef dict _action_struct(const TgState* k, int a):
         sy = &k.players[seat].systems[(x % 16) // 4]
         return {"id": a, "kind": "take_bounty", "owner": seat, "system": (x % 16) // 4,
                 "resource": RESOURCE_NAMES[x % 4],
-                "label": f"take 1 {RESOURCE_NAMES[x % 4]} from {_whose(owner_rel)}{SPACE_NAMES[sy.card]}"}
+                "label": f"take 1 {RESOURCE_NAMES[x % 4]} from "
+                         f"{_whose(k, owner_rel, viewer)}{SPACE_NAMES[sy.card]}"}
     if A_BUILD_SHIP <= a < A_UPGRADE:
         card = a - A_BUILD_SHIP
         cost = _build_cost(card, _effects(k))
@@ -143,8 +146,84 @@ cdef dict _action_struct(const TgState* k, int a):
                      f"discarding {cost}{hz_text}"}
 
 
-def _whose(int owner_rel):
-    return "your mate's " if owner_rel else ""
+cdef str _whose(const TgState* k, int owner_rel, int viewer):
+    # Whose card the mover uses, as `viewer` says it; the mover's own cards need no owner.
+    cdef int seat
+    if not owner_rel:
+        return ""
+    if viewer == k.current:
+        return "your mate's "
+    seat = _owner(k, owner_rel)
+    return "your " if viewer == seat else f"seat {seat}'s "
+
+
+cdef bint _describable(const TgState* k, int a) noexcept nogil:
+    # Whether every table _action_struct reads for id `a` holds a known, in-range card in `k` (an
+    # observation included): a legal move always does; anything else is described by its kind only.
+    cdef const TgPlayer* pl = &k.players[k.current]
+    cdef const TgSystem* sy
+    cdef int x, seat, slot, target
+    if a < 0 or a >= MAX_ACTIONS or k.phase == PH_OVER or k.current < 0 or k.current >= k.params.num_players:
+        return False
+    if k.phase == PH_FRONTIER:
+        return A_FRONTIER <= a < A_FRONTIER + 2
+    if k.phase == PH_PAY:
+        return A_DISCARD <= a < A_DISCARD + N_TYPES
+    if A_SOLVE <= a < A_SELL:
+        x = (a - A_SOLVE) % TG_EXPLORED
+        return x < k.n_explored and k.explored[x] < N_SPACE
+    if A_SELL <= a < A_RELINQ:
+        return a - A_SELL < pl.n_ships and pl.ships[a - A_SELL] < N_TYPES
+    if A_RELINQ <= a < A_USE_SHIP:
+        return a - A_RELINQ < pl.n_systems
+    if A_USE_SHIP <= a < A_BUILD_SHIP:
+        if a < A_USE_COLONY:
+            x = a - A_USE_SHIP
+            seat = _owner(k, x // TG_MAX_SHIPS)
+            return (0 <= seat < k.params.num_players and x % TG_MAX_SHIPS < k.players[seat].n_ships
+                    and k.players[seat].ships[x % TG_MAX_SHIPS] < N_TYPES)
+        x = (a - A_USE_COLONY) if a < A_BOUNTY else (a - A_BOUNTY)
+        seat = _owner(k, x // 16)
+        if not (0 <= seat < k.params.num_players) or (x % 16) // 4 >= k.players[seat].n_systems:
+            return False
+        sy = &k.players[seat].systems[(x % 16) // 4]
+        return a >= A_BOUNTY or (sy.depth[x % 4] > 0 and sy.stack[x % 4][sy.depth[x % 4] - 1] < N_TYPES)
+    if A_UPGRADE <= a < A_BUILD:
+        x = a - A_UPGRADE
+        if x // (4 * TG_TYPES) >= pl.n_systems or x % TG_TYPES >= N_TYPES:
+            return False
+        sy = &pl.systems[x // (4 * TG_TYPES)]
+        slot = (x // TG_TYPES) % 4
+        return sy.depth[slot] > 0 and sy.stack[slot][sy.depth[slot] - 1] < N_TYPES
+    if a >= A_BUILD:
+        x = a - A_BUILD
+        target = x // (4 * TG_TYPES)
+        if x % TG_TYPES >= N_TYPES:
+            return False
+        if target < TG_MAX_SYSTEMS:
+            return target < pl.n_systems
+        return target - TG_MAX_SYSTEMS < k.n_explored and k.explored[target - TG_MAX_SYSTEMS] < N_SPACE
+    if A_BUILD_SHIP <= a < A_UPGRADE:
+        return a - A_BUILD_SHIP < N_TYPES
+    if A_RETRIEVE <= a < A_DRAW_M:
+        return a - A_RETRIEVE < N_TYPES
+    return a == A_END or a == A_DRAW_M or a == A_DRAW_P
+
+
+cdef str _viewer_label(const TgState* view, int viewer, int a):
+    # The label of the mover's move `a` for another seat or a spectator, from that viewer's observation
+    # `view` only (docs/rules/take_the_galaxy.md, "What other seats and spectators read of a move").
+    # Every move but a payment's discard shows what the mover's own label says: its card comes from a
+    # public place (the table, explored space, a discard pile) or goes face up onto the table (a colony
+    # or ship built, a frontier colony), and its costs come from printed numbers and events in force.
+    # A card discarded from the hand (to pay a build or to the space pirates) is named by no rule as it
+    # leaves the hand, so it stays "a card".
+    if not _describable(view, a):
+        return ""
+    if view.phase == PH_PAY:
+        why = "to the space pirates" if view.pay_then_draw else f"to pay ({view.pay_left} left)"
+        return f"discard a card {why}"
+    return _action_struct(view, a, viewer)["label"]
 
 
 def _effect_text(int card):

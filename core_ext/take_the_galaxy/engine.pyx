@@ -20,7 +20,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS, TERMINAL_PLAYER
 from orrery.core_ext.rng cimport Rng, rng_seed, rng_seed2, rng_below, rng_next, rng_uniform
-from orrery.core_ext.game cimport GameOps, GameParams, Game, Position, rank_returns
+from orrery.core_ext.game cimport GameOps, GameParams, Game, Position, State, rank_returns
 from orrery.core_ext.json_fields cimport show, fail, read_object, read_int, read_bool, read_name, read_list
 from orrery.core_ext.take_the_galaxy.state cimport (
     TgState, TgPlayer, TgSystem, TG_TYPES, TG_DECK, TG_SPACE, TG_HAVEN, TG_EXPLORED, TG_MAX_SYSTEMS,

@@ -14,10 +14,18 @@ cdef class TakeTheGalaxyGame(Game):
         self.variant = variant
         self.num_players = players
 
+    def seat_teams(self):
+        # "Alternative game modes": team mates sit across, seats 0 and 2 against 1 and 3 (rules.pxi, _mate);
+        # scoring.pxi gives both members the team's outcome.
+        if self.params.variant == V_TEAM:
+            return tuple(seat % 2 for seat in range(self.num_players))
+        return tuple(range(self.num_players))
+
     # ------------------------------------------------------------ dump
 
     def _dump_payload(self, Position pos):
-        return _dump_state(_cst(pos.ptr), pos.observer)
+        # A spectator's view (observer -1, like a full state) is an observation: no shuffle streams.
+        return _dump_state(_cst(pos.ptr), pos.observer if isinstance(pos, State) else max(pos.observer, 0))
 
     # ------------------------------------------------------------ load
 
@@ -33,7 +41,14 @@ cdef class TakeTheGalaxyGame(Game):
     # ------------------------------------------------------------ actions
 
     def _action_struct(self, Position pos, int action):
-        return _action_struct(_cst(pos.ptr), action)
+        return _action_struct(_cst(pos.ptr), action, _cst(pos.ptr).current)
+
+    def _move_label(self, Position view, int mover, int action):
+        # Another seat's or a spectator's label of the mover's move, from that viewer's observation only
+        # (describe.pxi, _viewer_label); the default (the kind alone) when the view cannot describe it.
+        cdef const TgState* k = _cst(view.ptr)
+        label = _viewer_label(k, view.observer, action) if mover == k.current else ""
+        return label or Game._move_label(self, view, mover, action)
 
     def _render(self, Position pos):
         return _render(_cst(pos.ptr), self.variant, pos.observer)
