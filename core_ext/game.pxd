@@ -97,7 +97,8 @@ cdef class Position:
     # view it is. Every per-game hook (JSON, action structs, render) takes a Position.
     cdef readonly Game game
     cdef void* ptr
-    cdef readonly int observer   # the observing seat; -1 for a full state (what a referee sees)
+    # the observing seat; -1 for a full state (what a referee sees) and for a spectator's public view
+    cdef readonly int observer
 
 cdef class State(Position):
     pass

@@ -32,7 +32,7 @@ class Position:
     """What State and Observation share (game.pyx)."""
 
     game: Game
-    observer: int  # the observing seat; -1 for a full state
+    observer: int  # the observing seat; -1 for a full state and for a spectator's public view
     @property
     def current_player(self) -> int: ...
     def is_terminal(self) -> bool: ...
