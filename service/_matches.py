@@ -20,10 +20,17 @@ shared "orrery.state/1". Schema 4: the same, after a game raised its format (Tri
 older database upgrades every stored state (Game.upgrade_state_json) in one transaction, or none: if
 any cannot be upgraded the server refuses to start, names the matches, and leaves the stored states as
 they were (docs/api.md, "Hosted matches").
+
+Schema 5 adds `moves.labels_json`: each move's label as every viewer saw it, computed from the position
+before the move when it is applied ({"-1": the spectator's, "0": seat 0's, ...}; the mover's entry is its
+full label, the others are built from that viewer's own observation by State.move_label). Rows stored
+before schema 5 have NULL there: every viewer but the mover gets the action's kind from its id alone
+(`id_kind`), never the stored full label (docs/api.md, "What each viewer sees of a move").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -39,10 +46,12 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from orrery.core_ext import GameInputError, StateFormatError, game_info, load_game
+from orrery.core_ext._action_kinds import id_kind
+from orrery.core_ext.game import PUBLIC_VIEWER
 from orrery.render import to_svg
 from orrery.service._errors import invalid, not_found, precondition
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
@@ -84,6 +93,8 @@ MIGRATE_TO_2 = (
     "ALTER TABLE moves ADD COLUMN by_ai INTEGER NOT NULL DEFAULT 0",
     "UPDATE matches SET status = 2 WHERE finished = 1",
 )
+# Schema 4 -> 5: each move's label per viewer (JSON {"viewer": label}); NULL in rows stored before.
+MIGRATE_TO_5 = ("ALTER TABLE moves ADD COLUMN labels_json TEXT",)
 INDEXES = """
 CREATE INDEX IF NOT EXISTS matches_active_by_age ON matches(updated_at) WHERE status = 1;
 CREATE INDEX IF NOT EXISTS matches_ended_by_age ON matches(updated_at) WHERE status != 1;
@@ -93,7 +104,7 @@ CREATE INDEX IF NOT EXISTS seats_by_token ON seats(token_sha256);
 ACTIVE, FINISHED, RESIGNED, ABANDONED, EXPIRED = 1, 2, 3, 4, 5  # orrery.v1.MatchStatus
 STATUS_NAMES = {ACTIVE: "active", FINISHED: "finished", RESIGNED: "resigned", ABANDONED: "abandoned"}
 STATUS_NAMES[EXPIRED] = "expired"
-SPECTATOR = -1  # the "seat" of the spectator token
+SPECTATOR = PUBLIC_VIEWER  # the "seat" of the spectator token (-1), who sees public information only
 EXPIRE_BATCH = 500  # matches expired or deleted per transaction
 log = logging.getLogger("orrery.service")
 
@@ -122,9 +133,21 @@ class AiSpec:
 
 @dataclass(frozen=True)
 class ActionView:
+    """An action: id, the full label and structured form (as the seat that plays it sees them), and, for
+    a move that was played, its label as each viewer saw it ((viewer, label) pairs: SPECTATOR and every
+    seat, the mover's entry being `label`)."""
+
     id: int
     label: str
     struct_json: str
+    labels: tuple[tuple[int, str], ...] = ()
+
+    def label_for(self, viewer: int) -> str:
+        """The label `viewer` may see (a seat, or SPECTATOR); a viewer with no entry gets the id only."""
+        for who, text in self.labels:
+            if who == viewer:
+                return text
+        return f"action {self.id}"
 
 
 @dataclass(frozen=True)
@@ -285,6 +308,29 @@ def action_view(view: Any, action: int) -> ActionView:
     return ActionView(int(action), str(struct["label"]), json.dumps(struct, sort_keys=True))
 
 
+def viewer_labels(state: Any, action: int, full_label: str) -> dict[int, str]:
+    """The label of `action` (legal in `state`, before it is applied) as each viewer sees it: SPECTATOR and
+    every seat; the seat to move gets `full_label`, the others State.move_label's view of it."""
+    mover = int(state.current_player)
+    viewers = (PUBLIC_VIEWER, *range(state.game.num_players))
+    return {v: full_label if v == mover else str(state.move_label(action, v)) for v in viewers}
+
+
+def stored_action(
+    game: str, players: int, seat: int, action: int, label: str, struct_json: str, labels_json: str | None
+) -> ActionView:
+    """A stored move as an ActionView with its label per viewer. A row stored before schema 5 has no
+    labels_json: every viewer but the mover gets the action's kind from its id alone, never `label`
+    (which was built from the full state)."""
+    if labels_json is not None:
+        labels = {int(viewer): str(text) for viewer, text in json.loads(labels_json).items()}
+    else:
+        kind = id_kind(game, action) or f"action {action}"
+        labels = {v: kind for v in (PUBLIC_VIEWER, *range(players))}
+    labels[seat] = label
+    return ActionView(action, label, struct_json, tuple(sorted(labels.items())))
+
+
 def resolve_game(name: str, players: int, variant: str | None) -> Any:
     """load_game, with INVALID_ARGUMENT naming the field that is wrong."""
     try:
@@ -339,7 +385,7 @@ class MatchStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, 1, 2, 3, SCHEMA_VERSION):
+        if version not in (0, 1, 2, 3, 4, SCHEMA_VERSION):
             raise RuntimeError(f"{path}: match database schema {version}, this server knows {SCHEMA_VERSION}")
         self._db.executescript(SCHEMA)
         if version in (1, 2, 3):
@@ -350,6 +396,8 @@ class MatchStore:
                 raise
         if version < 2:
             self._migrate_to_2()
+        if version < 5:
+            self._migrate_to_5()
         self._db.executescript(INDEXES)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         # Counted once (through the partial index), then kept up to date with every change.
@@ -386,6 +434,20 @@ class MatchStore:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             for statement in MIGRATE_TO_2:
+                self._db.execute(statement)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def _migrate_to_5(self) -> None:
+        """moves.labels_json (each move's label per viewer); rows already stored keep NULL there."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(moves)")}
+        if "labels_json" in columns:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATE_TO_5:
                 self._db.execute(statement)
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -605,6 +667,8 @@ class MatchStore:
             observation = state.observation(seat)
             action = self._resolve_action(observation, action_id, action_json)
             applied = action_view(observation, action)
+            labels = viewer_labels(state, action, applied.label)  # from the position before the move
+            applied = dataclasses.replace(applied, labels=tuple(sorted(labels.items())))
             state.apply(action)
             move_number = row.move_number + 1
             over = state.is_terminal()
@@ -622,9 +686,18 @@ class MatchStore:
                 ),
             )
             db.execute(
-                "INSERT INTO moves (match_id, move_number, seat, action, label, struct_json, by_ai) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (match_id, move_number, seat, action, applied.label, applied.struct_json, int(by_ai)),
+                "INSERT INTO moves (match_id, move_number, seat, action, label, struct_json, by_ai, "
+                "labels_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match_id,
+                    move_number,
+                    seat,
+                    action,
+                    applied.label,
+                    applied.struct_json,
+                    int(by_ai),
+                    json.dumps({str(v): text for v, text in labels.items()}, sort_keys=True),
+                ),
             )
             self._changed(db, match_id, move_number)
             self.active -= over
@@ -744,12 +817,13 @@ class MatchStore:
             row = self._row(db, match_id)
             meta = self._meta(db, match_id)
             moves = db.execute(
-                "SELECT move_number, seat, action, label, struct_json, by_ai FROM moves "
+                "SELECT move_number, seat, action, label, struct_json, by_ai, labels_json FROM moves "
                 "WHERE match_id = ? AND move_number > ? ORDER BY move_number",
                 (match_id, after),
             ).fetchall()
         records = tuple(
-            MoveRecord(n, s, ActionView(a, label, sj), bool(ai)) for n, s, a, label, sj, ai in moves
+            MoveRecord(n, s, stored_action(row.game, row.players, s, a, label, sj, lj), bool(ai))
+            for n, s, a, label, sj, ai, lj in moves
         )
         scores: tuple = ()
         ranks: tuple = ()
@@ -794,7 +868,7 @@ class MatchStore:
         with self._reading() as db:
             row = self._row(db, match_id)
             moves = db.execute(
-                "SELECT move_number, seat, action, label, struct_json FROM moves "
+                "SELECT move_number, seat, action, label, struct_json, labels_json FROM moves "
                 "WHERE match_id = ? ORDER BY move_number",
                 (match_id,),
             ).fetchall()
@@ -810,7 +884,10 @@ class MatchStore:
             variant=row.variant,
             players=row.players,
             seed=row.seed,
-            moves=tuple((n, s, ActionView(a, label, sj)) for n, s, a, label, sj in moves),
+            moves=tuple(
+                (n, s, stored_action(row.game, row.players, s, a, label, sj, lj))
+                for n, s, a, label, sj, lj in moves
+            ),
             final_state_json=row.state_json,
             scores=scores,
             ranks=ranks,

@@ -4,6 +4,8 @@ Everything goes through the public API with the seat's token, exactly as a front
 is created with AI seats (the server plays them itself), the AI seats' moves arrive through WatchMatch
 as they happen, the person's view comes from GetObservation, and the `hint` command shows the top
 three candidates (value and visit share) of the same Analyze call a frontend would make.
+A move of another seat is printed with the label WatchMatch sent this seat (built from its own view, so
+it never names another seat's hidden choice); nothing here labels a move itself.
 """
 
 from __future__ import annotations

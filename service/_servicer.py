@@ -17,6 +17,7 @@ import random
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any, cast
 
 import grpc
@@ -125,6 +126,24 @@ def _window_pictures(replay: Replay, seat: int, window: range) -> dict[int, str]
 
 def _action(view: ActionView) -> pb.Action:
     return pb.Action(id=view.id, label=view.label, struct_json=view.struct_json)
+
+
+def _action_seen_by(view: ActionView, mover: int, viewer: int) -> pb.Action:
+    """A played move as `viewer` (a seat, or SPECTATOR) sees it: the mover gets its full label and
+    structured form; anyone else the id and the label built from its own view (no structured form)."""
+    if viewer == mover:
+        return _action(view)
+    return pb.Action(id=view.id, label=view.label_for(viewer))
+
+
+@dataclass(frozen=True)
+class _Published:
+    """A match event as published once for all of a match's watchers. A MOVE's message carries the
+    spectator's label and no structured form; `action` holds the rest (the mover's full label and
+    structure, every viewer's label), from which _as_seen_by makes each watcher's copy."""
+
+    message: pb.MatchEvent
+    action: ActionView | None = None
 
 
 class OrreryServicer(pb_grpc.OrreryServicer):
@@ -308,19 +327,22 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     def _published_move(self, match_id: str, applied: Any) -> None:
         """After a move is committed: tell the watchers, count, and let AI seats play their turn."""
         events = [
-            pb.MatchEvent(
-                kind=pb.MATCH_EVENT_MOVE,
-                move_number=applied.move_number,
-                seat=applied.seat,
-                action=_action(applied.action),
-                by_ai=applied.by_ai,
-                current_player=applied.current_player,
-                status=applied.status,
-                resigned_seat=-1,
+            _Published(
+                pb.MatchEvent(
+                    kind=pb.MATCH_EVENT_MOVE,
+                    move_number=applied.move_number,
+                    seat=applied.seat,
+                    action=_action_seen_by(applied.action, applied.seat, SPECTATOR),
+                    by_ai=applied.by_ai,
+                    current_player=applied.current_player,
+                    status=applied.status,
+                    resigned_seat=-1,
+                ),
+                applied.action,
             )
         ]
         if applied.game_over:
-            events.append(
+            end = _Published(
                 pb.MatchEvent(
                     kind=pb.MATCH_EVENT_END,
                     move_number=applied.move_number,
@@ -331,6 +353,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                     resigned_seat=-1,
                 )
             )
+            events.append(end)
             self._count_active_matches()
         self.events.publish(match_id, *events)
         if not applied.game_over:
@@ -338,7 +361,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
 
     def _published_end(self, ended: Ended) -> None:
         self._count_active_matches()
-        self.events.publish(ended.match_id, _end_event(ended))
+        self.events.publish(ended.match_id, _Published(_end_event(ended)))
 
     # ---- AI seats ----
 
@@ -492,7 +515,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             sent = request.after_move
             for event in _history_events(history):
                 yield _as_seen_by(event, watcher)
-                sent = max(sent, event.move_number)
+                sent = max(sent, event.message.move_number)
             if history.status != ACTIVE:
                 return
             while True:
@@ -502,21 +525,22 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                         grpc.StatusCode.UNAVAILABLE,
                         f"the server is shutting down; watch again with after_move={sent}",
                     )
-                if event.kind == pb.MATCH_EVENT_MOVE and event.move_number <= sent:
+                kind, number = event.message.kind, event.message.move_number
+                if kind == pb.MATCH_EVENT_MOVE and number <= sent:
                     continue
                 # A gap: moves made on another replica arrived after a later one (or were missed):
                 # the store has them all, since the later event was committed after them.
-                gap = event.move_number - (1 if event.kind == pb.MATCH_EVENT_MOVE else 0)
+                gap = number - (1 if kind == pb.MATCH_EVENT_MOVE else 0)
                 if gap > sent:
                     filled = await self.db(self.store.history, match_id, sent)
                     for missed in _history_events(filled, moves_only=True):
-                        if missed.move_number <= gap:
+                        if missed.message.move_number <= gap:
                             yield _as_seen_by(missed, watcher)
-                            sent = missed.move_number
-                if event.kind == pb.MATCH_EVENT_MOVE:
-                    sent = event.move_number
+                            sent = missed.message.move_number
+                if kind == pb.MATCH_EVENT_MOVE:
+                    sent = number
                 yield _as_seen_by(event, watcher)
-                if event.kind == pb.MATCH_EVENT_END:
+                if kind == pb.MATCH_EVENT_END:
                     return
         finally:
             self.events.unwatch(match_id, queue)
@@ -531,6 +555,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             pictures = await self.cpu(_window_pictures, replay, request.svg_seat, window)
         elif request.svg_from or request.svg_count:
             raise invalid("svg_from" if request.svg_from else "svg_count", "needs svg_seat")
+        # Labels as the viewer of the pictures saw them (svg_seat; else the spectator): a seat's own moves
+        # with their full label and structure, the others' as that viewer saw them (docs/api.md).
+        viewer = request.svg_seat if request.HasField("svg_seat") else SPECTATOR
         return pb.GetReplayResponse(
             match_id=replay.match_id,
             game=replay.game,
@@ -538,7 +565,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             players=replay.players,
             seed=replay.seed,
             moves=[
-                pb.ReplayMove(move_number=n, seat=s, action=_action(a), svg=pictures.get(n, ""))
+                pb.ReplayMove(
+                    move_number=n, seat=s, action=_action_seen_by(a, s, viewer), svg=pictures.get(n, "")
+                )
                 for n, s, a in replay.moves
             ],
             initial_svg=pictures.get(0, ""),
@@ -773,37 +802,41 @@ def _end_event(ended: Ended) -> pb.MatchEvent:
     )
 
 
-def _history_events(history: History, *, moves_only: bool = False) -> list[pb.MatchEvent]:
-    """Stored moves as MOVE events (each with its structured action), then END if the match is over."""
+def _history_events(history: History, *, moves_only: bool = False) -> list[_Published]:
+    """Stored moves as MOVE events (each with every viewer's label and the mover's structured action),
+    then END if the match is over."""
     events = []
     for i, move in enumerate(history.moves):
         last = i == len(history.moves) - 1
-        events.append(
-            pb.MatchEvent(
-                kind=pb.MATCH_EVENT_MOVE,
-                move_number=move.move_number,
-                seat=move.seat,
-                action=_action(move.action),
-                by_ai=move.by_ai,
-                current_player=history.current_player if last else history.moves[i + 1].seat,
-                status=cast("pb.MatchStatus", history.status if last else ACTIVE),
-                resigned_seat=-1,
-            )
+        message = pb.MatchEvent(
+            kind=pb.MATCH_EVENT_MOVE,
+            move_number=move.move_number,
+            seat=move.seat,
+            action=_action_seen_by(move.action, move.seat, SPECTATOR),
+            by_ai=move.by_ai,
+            current_player=history.current_player if last else history.moves[i + 1].seat,
+            status=cast("pb.MatchStatus", history.status if last else ACTIVE),
+            resigned_seat=-1,
         )
+        events.append(_Published(message, move.action))
     if history.status != ACTIVE and not moves_only:
         h = history
-        events.append(_end_event(Ended("", h.move_number, h.status, h.scores, h.ranks, h.resigned_seat)))
+        ended = Ended("", h.move_number, h.status, h.scores, h.ranks, h.resigned_seat)
+        events.append(_Published(_end_event(ended)))
     return events
 
 
-def _as_seen_by(event: pb.MatchEvent, watcher: int) -> pb.MatchEvent:
-    """A move as a watcher sees it: id and label; the structured form only for the seat that moved
-    (it can carry details of that seat's own view)."""
-    if event.kind != pb.MATCH_EVENT_MOVE or event.seat == watcher:
-        return event
+def _as_seen_by(event: _Published, watcher: int) -> pb.MatchEvent:
+    """An event as a watcher (a seat, or SPECTATOR) sees it. A move: the seat that moved gets its full
+    label and structured form; every other seat and the spectator the id and the label built from its
+    own view of the position before the move (a stored move from before per-viewer labels: the kind of
+    action from its id alone)."""
+    message = event.message
+    if message.kind != pb.MATCH_EVENT_MOVE or event.action is None:
+        return message
     copy = pb.MatchEvent()
-    copy.CopyFrom(event)
-    copy.action.struct_json = ""
+    copy.CopyFrom(message)
+    copy.action.CopyFrom(_action_seen_by(event.action, message.seat, watcher))
     return copy
 
 

@@ -7,13 +7,23 @@ not at all, AI turns claimed by one replica, notifications of other replicas' ch
 from __future__ import annotations
 
 import concurrent.futures as cf
+import sqlite3
 import threading
 
 import grpc
 import pytest
 
+from orrery.core_ext._action_kinds import id_kind
 from orrery.service._errors import ServiceError
-from orrery.service._matches import ABANDONED, EXPIRED, FINISHED, AiSpec, MatchStore
+from orrery.service._matches import (
+    ABANDONED,
+    EXPIRED,
+    FINISHED,
+    SCHEMA_VERSION,
+    SPECTATOR,
+    AiSpec,
+    MatchStore,
+)
 from orrery.service._store import MatchStoreBackend, open_store
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)]
@@ -252,3 +262,54 @@ def test_orrery_db_upgrade_brings_the_schema_up_to_date(db, capsys):
     assert main(["db", "upgrade", "--db", db]) == 0
     assert "up to date" in capsys.readouterr().out
     open_store(db).close()  # and a server opens it as it is
+
+
+def _forget_viewer_labels(db: str, match_id: str) -> None:
+    """The match's moves as a server before per-viewer labels stored them: labels_json NULL."""
+    sql = "UPDATE moves SET labels_json = NULL WHERE match_id = "
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute(sql + "%s", (match_id,))
+        return
+    with sqlite3.connect(db) as conn:
+        conn.execute(sql + "?", (match_id,))
+
+
+def test_a_move_stored_without_viewer_labels_shows_others_only_its_kind(store, db):
+    created = store.create("tiny_epic_galaxies", 2, None, 3)
+    first = store.apply(created.match_id, 0, action_id=legal(store, created.match_id, 0)[0])
+    assert "mission" in first.action.label and first.action.label_for(SPECTATOR) != first.action.label
+    assert first.action.label_for(0) == first.action.label
+    _forget_viewer_labels(db, created.match_id)
+    store.abandon(created.match_id, 1)  # so that its replay opens
+    (record,) = store.history(created.match_id, 0).moves
+    (_, _, replayed) = store.replay(created.match_id).moves[0]
+    kind = id_kind("tiny_epic_galaxies", first.action.id)
+    for action in (record.action, replayed):
+        assert action.label == first.action.label  # the mover's own, as stored
+        assert action.label_for(0) == first.action.label
+        assert action.label_for(1) == action.label_for(SPECTATOR) == kind != first.action.label
+
+
+def test_a_schema_4_file_gains_viewer_labels_and_keeps_its_moves(tmp_path):
+    path = str(tmp_path / "m.sqlite3")
+    store = MatchStore(path)
+    created = store.create("tiny_epic_galaxies", 2, None, 3)
+    old = store.apply(created.match_id, 0, action_id=legal(store, created.match_id, 0)[0])
+    store.close()
+    with sqlite3.connect(path) as conn:  # as a schema-4 server left it
+        conn.execute("ALTER TABLE moves DROP COLUMN labels_json")
+        conn.execute("PRAGMA user_version=4")
+    store = MatchStore(path)
+    try:
+        new = store.apply(created.match_id, 1, action_id=legal(store, created.match_id, 1)[0])
+        before, after = (m.action for m in store.history(created.match_id, 0).moves)
+        assert before.label_for(1) == id_kind("tiny_epic_galaxies", old.action.id) != old.action.label
+        assert before.label_for(0) == old.action.label
+        assert after.labels == new.action.labels and after.label_for(0) != new.action.label
+    finally:
+        store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

@@ -19,7 +19,15 @@ from pathlib import Path
 import pytest
 
 from orrery.core_ext import IllegalActionError, StateFormatError, load_game
-from orrery.service._matches import INDEXES, MIGRATE_TO_2, SCHEMA, MatchStore, StoredMatchesError, _Row
+from orrery.service._matches import (
+    INDEXES,
+    MIGRATE_TO_2,
+    SCHEMA,
+    SCHEMA_VERSION,
+    MatchStore,
+    StoredMatchesError,
+    _Row,
+)
 
 SAMPLES = Path(__file__).parent / "data" / "state_v1_samples.json.gz"
 VERSIONS = {"trian": 3, "kuhn": 2}  # each game's current format version
@@ -252,8 +260,8 @@ def test_stored_matches_are_upgraded_when_the_database_opens(tmp_path, schema):
         assert store.seat_view(f"m{i}", 0).observation_json == state.observation(0).to_json()
     store.close()
     version, states = stored(tmp_path / "m.sqlite3")
-    assert version == 4 and states == [replayed(s)[1].to_json() for s in chosen]
-    MatchStore(str(tmp_path / "m.sqlite3")).close()  # schema 4 opens as it is
+    assert version == SCHEMA_VERSION and states == [replayed(s)[1].to_json() for s in chosen]
+    MatchStore(str(tmp_path / "m.sqlite3")).close()  # the current schema opens as it is
     assert stored(tmp_path / "m.sqlite3") == (version, states)
 
 

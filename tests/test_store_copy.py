@@ -23,10 +23,12 @@ from orrery.service._matches import (
     EXPIRED,
     FINISHED,
     RESIGNED,
+    SCHEMA_VERSION,
     SPECTATOR,
     AiSpec,
     MatchStore,
 )
+from orrery.service._postgres import MIGRATIONS
 from orrery.service._store import open_store
 from orrery.service.cli import main
 
@@ -149,7 +151,7 @@ def test_every_match_is_copied_and_shows_the_same_on_postgresql(source, postgres
     assert fingerprint(path) == before, "the SQLite file is only read (no -wal or -shm left either)"
     assert summary["matches"] == len(tokens) == 6 and summary["active"] == 2
     assert summary["rows"] == {table: len(found) for table, found in rows.items()}
-    assert summary["source_schema"] == 4 and summary["target_schema"] == [0, 2]
+    assert summary["source_schema"] == SCHEMA_VERSION and summary["target_schema"] == [0, MIGRATIONS[-1][0]]
     assert "password" not in summary["target"] and summary["seconds"] >= 0
     assert postgres_rows(url) == rows  # every column of every row, ids, move numbers and timestamps
 

@@ -1,0 +1,126 @@
+"""Each viewer's move labels through a real server (in-process search; issue 26, part 1): a hosted match
+with an AI seat, played to its end by a seat of seeded random moves, is watched through WatchMatch as
+that seat and as the spectator (the AI seat has no token to watch with, so its view goes through the
+same code on the stored history). Every move label a viewer receives is State.move_label(action,
+viewer), recomputed here by replaying the match from its seed; the AI's secret mission never reaches
+another seat or the spectator while the match is played. GetReplay labels follow its viewer."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+
+import pytest
+
+from orrery.core_ext import load_game
+from orrery.core_ext.game import PUBLIC_VIEWER
+from orrery.service._matches import MatchStore
+from orrery.service._servicer import _as_seen_by, _history_events
+from orrery.service._spawn import start_server
+from orrery.service.client import HUMAN, OrreryClient, ai_seat
+from orrery.v1 import orrery_pb2 as pb
+
+pytestmark = pytest.mark.slow
+
+IN_PROCESS = ["--backend", "in-process", "--workers", "1", "--config", "test-fast"]
+HUMAN_SEAT, AI = 0, 1
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hidden-labels")
+    spawned = start_server(
+        [*IN_PROCESS, "--db", str(folder / "m.sqlite3")], cwd=str(folder), same_imports=True
+    )
+    yield spawned, folder / "m.sqlite3"
+    spawned.terminate()
+
+
+def events_until_end(stream) -> list[pb.MatchEvent]:
+    events = []
+    for event in stream:
+        events.append(event)
+        if event.kind == pb.MATCH_EVENT_END:
+            break
+    return events
+
+
+def play_to_the_end(client, game: str, seed: int):
+    """A 2-player match, seat 1 an AI seat, seat 0 seeded random moves; returns (the match, the seat's
+    and the spectator's events, the seat's moves as it watched them)."""
+    match = client.create_match(game, players=2, seed=seed, seats=[HUMAN, ai_seat(seed=seed, iterations=8)])
+    spectator = client.watch(match, timeout=600)  # opened before the first move: every event is live
+    mine = client.watch(match, HUMAN_SEAT, timeout=600)
+    rng = random.Random(seed)
+    seen: list[pb.MatchEvent] = []
+    for event in mine:
+        seen.append(event)
+        if event.kind == pb.MATCH_EVENT_END:
+            break
+        if event.current_player == HUMAN_SEAT:
+            view = client.observation(match, HUMAN_SEAT)
+            if view.your_turn and view.move_number == event.move_number:
+                choice = rng.choice(list(view.legal_actions))
+                client.apply(match, HUMAN_SEAT, action_id=choice.id, expected_move_number=view.move_number)
+    return match, seen, events_until_end(spectator)
+
+
+def expected_labels(game: str, replay) -> list[dict[int, str]]:
+    """Per move, State.move_label for every viewer, from the seed and the moves alone."""
+    state = load_game(game, players=replay.players, variant=replay.variant).new_initial_state(replay.seed)
+    out = []
+    for move in replay.moves:
+        assert state.current_player == move.seat
+        out.append({v: state.move_label(move.action.id, v) for v in (PUBLIC_VIEWER, 0, 1)})
+        state.apply(move.action.id)
+    assert state.is_terminal()
+    return out
+
+
+def stored_history_as_seen_by(db_path, match_id: str, watcher: int) -> list[pb.MatchEvent]:
+    """The stored history as WatchMatch sends it to `watcher` (a consistent copy of the server's file)."""
+    copy = str(db_path) + ".copy"
+    source, target = sqlite3.connect(db_path), sqlite3.connect(copy)
+    source.backup(target)
+    source.close()
+    target.close()
+    store = MatchStore(copy)
+    try:
+        return [_as_seen_by(e, watcher) for e in _history_events(store.history(match_id, 0))]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(("game", "seed"), [("tiny_epic_galaxies", 3), ("trian", 4)])
+def test_every_viewer_gets_the_label_of_its_own_view(served, game, seed):
+    server, db_path = served
+    with OrreryClient(server.target, timeout=120) as client:
+        match, seat_events, spectator_events = play_to_the_end(client, game, seed)
+        replay = client.replay(match)  # no picture window: the spectator's labels
+        as_seat = client.replay(match, svg_seat=HUMAN_SEAT, svg_from=0, svg_count=1)
+    expected = expected_labels(game, replay)
+    n = len(expected)
+    assert n > 20 and any(m.seat == AI for m in replay.moves)
+    ai_events = stored_history_as_seen_by(db_path, match.match_id, AI)
+    for watcher, events in ((HUMAN_SEAT, seat_events), (PUBLIC_VIEWER, spectator_events), (AI, ai_events)):
+        moves = [e for e in events if e.kind == pb.MATCH_EVENT_MOVE]
+        assert [m.move_number for m in moves] == list(range(1, n + 1)), watcher
+        assert events[-1].kind == pb.MATCH_EVENT_END
+        for move, want in zip(moves, expected, strict=True):
+            assert move.action.label == want[watcher], (watcher, move.move_number)
+            assert bool(move.action.struct_json) == (move.seat == watcher)  # the mover's own only
+    assert [m.action.label for m in replay.moves] == [e[PUBLIC_VIEWER] for e in expected]
+    assert [m.action.label for m in as_seat.moves] == [e[HUMAN_SEAT] for e in expected]
+    assert all(bool(m.action.struct_json) == (m.seat == HUMAN_SEAT) for m in as_seat.moves)
+    # Some move of the AI seat is labelled differently for the others than for itself (a hidden detail).
+    assert any(e[AI] != e[HUMAN_SEAT] for m, e in zip(replay.moves, expected, strict=True) if m.seat == AI)
+    if game == "tiny_epic_galaxies":
+        # The AI's kept secret mission: in the final state, never in a label seat 0 or the spectator got.
+        secret = json.loads(replay.final_state_json)["state"]["galaxies"][AI]["mission"]
+        word = re.compile(rf"\b{re.escape(secret)}\b")
+        assert any(word.search(e[AI]) for e in expected), "the AI's own label names its mission"
+        for events in (seat_events, spectator_events):
+            labels = [e.action.label for e in events if e.kind == pb.MATCH_EVENT_MOVE]
+            assert not any(word.search(label) for label in labels), secret
