@@ -193,3 +193,36 @@ cdef tuple _describe_btb(const TegState* s, int g, int a):
     if a == A_XTAKE:
         return "take_revealed", f"take {text}", {"card": CARD_NAMES[c]}
     return "leave_revealed", f"leave {text} face up and reveal the next", {"card": CARD_NAMES[c]}
+
+
+# ---------------------------------------------------------------- a move as another viewer reads it
+
+cdef str _describe_for_other(const TegState* v, int a):
+    # The label of the mover's legal action `a` built from `v`, another viewer's observation of the
+    # position (another seat's, or the public one with observer -1): what v hides is worded generically.
+    # Hidden fields hold TEG_HIDDEN (or TEG_NONE): they are tested before any table is indexed with them.
+    # - the dealt and kept secret missions (Secret missions): v holds TEG_HIDDEN for another seat's
+    #   dealt pair, so "keep a mission";
+    # - Beyond the Black's face-down cards (After exploration): no label names one; the cards a label
+    #   names (the face-up row, the card just revealed, a card under a ship or being resolved) are face
+    #   up, and v shows them (hidden.pxi, _card_face_up); checked all the same below;
+    # - the decks' order and future dice: no label names them ("reveal the top exploration card").
+    cdef const TegTask* t = _ctop(v)
+    cdef int g = teg_current_player(v)
+    cdef int m, c
+    if A_KEEP <= a < A_KEEP + KEEP_CHOICES:
+        m = v.gal[g].dealt[a - A_KEEP]
+        if m >= _mission_count(v):
+            return "keep a mission"
+        return f"keep mission {MISSION_NAMES[m]}"
+    if a == A_XTAKE or a == A_XLEAVE:
+        c = t.a[2] if t.kind == K_EXPLORE else TEG_NONE
+        if c >= TEG_CARDS:
+            if a == A_XTAKE:
+                return "take the revealed card"
+            return "leave the revealed card face up and reveal the next"
+    elif A_XROW <= a < A_XDRAW:
+        c = v.btb.xrow[a - A_XROW]
+        if c >= TEG_CARDS:
+            return "take a face-up exploration card"
+    return _describe(v, a)["label"]

@@ -17,7 +17,8 @@ cdef class TinyEpicGalaxiesGame(Game):
         self.num_players = players
 
     def _dump_payload(self, Position pos):
-        return _dump(_cst(pos.ptr), pos.observer < 0)
+        # the chance streams belong to a full state only (a spectator's view has observer -1 too)
+        return _dump(_cst(pos.ptr), isinstance(pos, State))
 
     def _load_payload(self, Position pos, dict payload):
         cdef TegState tmp
@@ -44,6 +45,21 @@ cdef class TinyEpicGalaxiesGame(Game):
 
     def _action_struct(self, Position pos, int action):
         return _describe(_cst(pos.ptr), action)
+
+    def _move_label(self, Position view, int mover, int action):
+        # Built from `view` only (another seat's observation or the public one): the id must be one of
+        # the mover's legal actions there (legality never depends on what a view hides, docs 13.5), so
+        # no table is indexed with a stale task argument; anything else gets the id's kind alone.
+        cdef const TegState* v = _cst(view.ptr)
+        cdef action_t buf[MAX_ACTIONS]
+        cdef int i, n
+        if mover != teg_current_player(v) or not 0 <= action < A_LIMIT:
+            return Game._move_label(self, view, mover, action)
+        n = teg_legal_actions(v, buf)
+        for i in range(n):
+            if buf[i] == action:
+                return _describe_for_other(v, action)
+        return Game._move_label(self, view, mover, action)
 
     def _render(self, Position pos):
         return _render_state(_cst(pos.ptr))
