@@ -2,9 +2,11 @@
 
 Everything installs under one top-level package, `orrery` (PACKAGE_DIRS maps the repository folders of the
 design card to their import names), so site-packages gains exactly one package and nothing named
-`service` or `search` can collide with another project's. The committed folder `orrery/` holds only
-relative links with that installed shape (orrery/core_ext -> ../core_ext, ...), so Cython, mypy, ruff and
-code browsers read the repository as the `orrery.*` packages without a build step.
+`service` or `search` can collide with another project's. The committed folder `src/orrery/` holds only
+relative links with that installed shape (src/orrery/core_ext -> ../../core_ext, ...), so Cython, mypy,
+ruff and code browsers read the repository as the `orrery.*` packages without a build step. It sits under
+src/ (the usual src layout), so `python` started in the repository root still imports the installed
+package, never the source folders.
 
 Both steps happen at build time (pip install . / pip install -e . / setup.py build_ext --inplace), so no
 generated file is ever committed.
@@ -27,10 +29,9 @@ PACKAGE_DIRS = {
     "orrery.openspiel": "openspiel",
 }
 COMPILED_PACKAGES = ("orrery.core_ext", "orrery.search")
-# Cython finds a cimported `orrery.core_ext.game` as orrery/core_ext/game.pxd beside the repository root,
-# and names each compiled module by the folders above it, so it compiles through the link tree; the .c
-# files land beside their .pyx.
-LINK_TREE = ROOT / "orrery"
+# Cython finds a cimported `orrery.core_ext.game` as src/orrery/core_ext/game.pxd, and names each compiled
+# module by the folders above it, so it compiles through the link tree; the .c files land beside their .pyx.
+LINK_TREE = ROOT / "src" / "orrery"
 
 
 def generate_protos() -> None:
@@ -60,7 +61,7 @@ def generate_protos() -> None:
 def extensions() -> list[Extension]:
     missing = [p for p in COMPILED_PACKAGES if not (LINK_TREE / p.split(".", 1)[1]).is_dir()]
     if missing:
-        sys.exit(f"orrery/ lacks the links {', '.join(missing)}: build from a checkout that keeps symlinks")
+        sys.exit(f"src/orrery/ lacks the links {', '.join(missing)}: build from a checkout with its symlinks")
     exts = []
     for package in COMPILED_PACKAGES:
         folder = LINK_TREE / package.split(".", 1)[1]
@@ -78,7 +79,7 @@ def extensions() -> list[Extension]:
             "cdivision": True,
             "initializedcheck": False,
         },
-        include_path=[str(ROOT)],
+        include_path=[str(ROOT / "src")],
         nthreads=2,
     )
 

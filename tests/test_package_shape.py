@@ -1,4 +1,4 @@
-"""orrery/ is the committed tree of relative links that gives the repository the installed package shape
+"""src/orrery/ is the committed tree of relative links that gives the repository the installed package shape
 (setup.py): one link per package folder of PACKAGE_DIRS, so tools read `orrery.*` without a build step."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def package_dirs() -> dict[str, str]:
 
 
 def test_the_link_tree_mirrors_the_installed_packages() -> None:
-    links = ROOT / "orrery"
+    links = ROOT / "src" / "orrery"
     expected = {"__init__.py": "proto/orrery/__init__.py", "v1": "proto/orrery/v1"}
     for package, folder in package_dirs().items():
         if package != "orrery":
@@ -26,6 +26,6 @@ def test_the_link_tree_mirrors_the_installed_packages() -> None:
     assert {p.name for p in links.iterdir() if p.name != "__pycache__"} == set(expected)
     for name, target in expected.items():
         link = links / name
-        assert link.is_symlink(), f"orrery/{name} must be a link"
-        assert not Path(link.readlink()).is_absolute(), f"orrery/{name} must be a relative link"
-        assert link.resolve() == (ROOT / target).resolve(), f"orrery/{name} must point at {target}"
+        assert link.is_symlink(), f"src/orrery/{name} must be a link"
+        assert not Path(link.readlink()).is_absolute(), f"src/orrery/{name} must be a relative link"
+        assert link.resolve() == (ROOT / target).resolve(), f"src/orrery/{name} must point at {target}"

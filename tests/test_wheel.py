@@ -86,7 +86,7 @@ def installed() -> Iterator[Installed]:
         source = tmp / "source"
         for name in _repository_files():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
-            if (ROOT / name).is_symlink():  # orrery/: the links with the installed shape (setup.py)
+            if (ROOT / name).is_symlink():  # src/orrery/: the links with the installed shape (setup.py)
                 (source / name).symlink_to(os.readlink(ROOT / name))
             else:
                 shutil.copy2(ROOT / name, source / name)

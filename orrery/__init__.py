@@ -1,1 +1,0 @@
-../proto/orrery/__init__.py

@@ -1,0 +1,1 @@
+../../proto/orrery/__init__.py
