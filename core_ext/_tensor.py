@@ -400,6 +400,8 @@ def observation_tensor(observation: Any) -> np.ndarray:
     if not isinstance(observation, Observation):
         kind = type(observation).__name__
         raise TypeError(f"observation_tensor takes an Observation (state.observation(seat)), not a {kind}")
+    if observation.observer < 0:  # the tensor is seat-relative: a spectator's view has no seat to start from
+        raise ValueError("observation_tensor needs one seat's observation, not a spectator's public view")
     game = observation.game
     spec = tensor_spec(game.name)
     state = observation.to_dict()["state"]

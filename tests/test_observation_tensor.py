@@ -252,3 +252,9 @@ def write_docs() -> None:
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     write_docs()
+
+
+def test_a_spectators_view_has_no_seat_relative_tensor():
+    state = load_game("kuhn", players=3).new_initial_state(seed=2)
+    with pytest.raises(ValueError, match="spectator"):
+        observation_tensor(state.public_observation())
