@@ -240,6 +240,7 @@ cdef class Game:
                                    f"{self.num_players}-player game")
         cdef Observation o = new_observation(self, player)
         o.game._load_payload(o, _field(data, "state", dict))
+        _check_is_a_view(o)
         return o
 
     # ---- per-game hooks, overridden by each core ----
@@ -328,6 +329,17 @@ _OTHER_KIND = {"state": "observation", "observation": "state"}
 def _load_game_kw(name, players, variant):
     from orrery.core_ext._registry import load_game
     return load_game(name, players=players, variant=variant)
+
+
+cdef _check_is_a_view(Observation o):
+    # An observation must be what observe() gives its seat of some full state: a view that shows what
+    # that seat cannot see (another seat's hand filled in, or a view relabelled with another observer)
+    # or hides what it can see is not one. Observing one full state consistent with it must give it back.
+    if o.determinize(0).observation(o.observer) != o:
+        raise StateFormatError(
+            f"field 'state': not a view seat {o.observer} can have of any position (it shows what that "
+            "seat cannot see, or hides what it can)"
+        )
 
 
 cdef uint64_t _checked_seed(seed) except? 0:

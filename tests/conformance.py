@@ -268,3 +268,18 @@ def check_move_labels_follow_the_viewer(game, seed, max_steps, samples=3):
                             f"seat {mover}'s action {action} reads differently to viewer {viewer} in two "
                             "positions that viewer cannot tell apart"
                         )
+
+
+def check_an_observation_is_a_view_of_its_seat(game, seed, max_steps):
+    """An observation relabelled with another observer is refused unless the two seats' views are the
+    same: a view that shows what its seat cannot see, or hides what it can, is no seat's view (issue 26)."""
+    if game.num_players < 2:
+        return
+    for state in trajectory(game, seed, max_steps):
+        views = [state.observation(seat).to_dict() for seat in range(game.num_players)]
+        relabelled = dict(views[0], observer=1)
+        if views[0]["state"] == views[1]["state"]:
+            assert game.observation_from_dict(relabelled).player == 1
+            continue
+        with pytest.raises(StateFormatError):
+            game.observation_from_dict(relabelled)
