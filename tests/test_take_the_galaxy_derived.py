@@ -157,3 +157,38 @@ def test_once_per_turn_flags_only_on_cards_in_play_after_the_set_up():
         s["players"][seat]["systems"][0]["used"][empty] = True
 
     refused(g, d, use_empty_slot, f"state.players[{seat}].systems[0].used[{empty}]")
+
+
+def test_the_set_up_moves_nothing_but_the_frontier_colony():
+    g, d = reach(lambda s: s["phase"] == "frontier" and s["current"] == 1, players=3)
+
+    def discard_a_card(s):
+        s["players"][2]["discard"].append(s["players"][2]["draw_pile"].pop())
+
+    refused(g, d, discard_a_card, "state.players[2].discard")
+    refused(g, d, lambda s: s["players"][0].update(renown_tokens=2), "state.players[0]")
+
+    def swap_hand_and_deck(s):
+        p = s["players"][1]
+        card = next(c for c in p["hand"] if not c.startswith("Frontier"))
+        i = next(i for i, c in enumerate(p["draw_pile"]) if c != card)
+        top, p["draw_pile"][i] = p["draw_pile"][i], card
+        p["hand"][card] -= 1
+        p["hand"][top] = p["hand"].get(top, 0) + 1
+        p["hand"] = {k: v for k, v in p["hand"].items() if v}
+
+    refused(g, d, swap_hand_and_deck, "state.players[1].hand")
+
+
+def test_the_next_step_is_used_only_by_selling_a_ship():
+    def test(s):
+        return (
+            s["phase"] == "action"
+            and s["turn_steps"] >= 12
+            and not mover(s)["sold_ships"]
+            and any(e["card"] == "The Next Step" and not e["used"] for e in s["explored"])
+        )
+
+    g, d = reach(test, players=3, moves=3000)
+    j = [e["card"] for e in d["state"]["explored"]].index("The Next Step")
+    refused(g, d, lambda s: s["explored"][j].update(used=True), f"state.explored[{j}].used")

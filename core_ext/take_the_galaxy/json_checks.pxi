@@ -202,10 +202,27 @@ cdef _check_turn_facts(TgState* s):
                 fail(f"state.players[{p}].systems", "no colony is used before the first turn")
         if any(s.explored_used[j] for j in range(s.n_explored)):
             fail("state.explored", "no opportunity is used before the first turn")
+        for p in range(n):
+            pl = &s.players[p]
+            w = f"state.players[{p}]"
+            if pl.n_systems != 1 or pl.n_renown or pl.n_sold or pl.tokens:
+                fail(w, "the set-up gives the starting system only, no renown")
+            if pl.n_ships or pl.n_discard:
+                fail(w + (".ships" if pl.n_ships else ".discard"), "nothing but the frontier colony leaves "
+                     "the hand before the first turn")
+            if pl.hand[0] != TG_UNKNOWN:
+                for i in range(N_TYPES):
+                    chosen = pl.frontier != 0 and i == CARD_FRONTIER[pl.frontier - 1]
+                    if pl.hand[i] != CARD_SETUP[i] - chosen:
+                        fail(f"{w}.hand", "the set-up hand, less the frontier colony chosen")
     if s.phase == PH_ACTION or (s.phase == PH_PAY and not s.pay_then_draw):
         if _turn_done(s) > s.turn_steps:
             fail("state.turn_steps", f"{s.turn_steps} choices this turn, but its used cards, claim, "
                  f"relinquish and build took {_turn_done(s)}")
+        for i in range(s.n_explored):
+            if s.explored_used[i] and EVENT_EFFECT[s.explored[i]] == EF_NEXT and \
+                    not s.players[s.current].n_sold:
+                fail(f"state.explored[{i}].used", "The Next Step is used only by selling a ship")
         if s.relinquished:
             pl = &s.players[s.current]
             if not any(pl.renown_pile[i] == TG_HAVEN or SPACE_KIND[pl.renown_pile[i]] == SK_SYSTEM
