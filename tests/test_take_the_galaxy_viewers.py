@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from ttg_positions import find, player, position
+from ttg_positions import find, player, position, system
 
 from orrery.core_ext import load_game
 from orrery.core_ext.game import PUBLIC_VIEWER
@@ -28,7 +28,8 @@ def _viewers(state):
 
 
 def test_a_payment_discard_is_a_card_for_everyone_but_the_mover():
-    seats = {0: player(hand=["Settlement", "Mining Outpost"])}
+    haven = system("Haven", [["Frontier Settlement"], ["Strip Mine"], []])  # the Strip Mine just built
+    seats = {0: player(hand=["Settlement", "Mining Outpost"], systems=[haven])}
     state = position(2, seats=seats, phase="payment", payment={"cards_left": 2, "reason": "build"})
     a = find(state, kind="discard", card="Settlement")
     assert state.move_label(a, 0) == state.action_label(a) == "discard Settlement to pay (2 left)"
@@ -38,7 +39,13 @@ def test_a_payment_discard_is_a_card_for_everyone_but_the_mover():
 
 def test_a_space_pirates_discard_is_a_card_for_everyone_but_the_mover():
     seats = {0: player(hand=["Township", "Scout"])}
-    state = position(3, seats=seats, phase="payment", payment={"cards_left": 1, "reason": "space pirates"})
+    state = position(
+        3,
+        seats=seats,
+        explored=["Space Pirates"],
+        phase="payment",
+        payment={"cards_left": 1, "reason": "space pirates"},
+    )
     a = find(state, kind="discard", card="Scout")
     assert state.move_label(a, 0) == "discard Scout to the space pirates"
     for viewer in (1, 2, PUBLIC_VIEWER):

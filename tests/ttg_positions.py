@@ -84,13 +84,15 @@ def position(
     payment=None,
     claimed=False,
     relinquished=False,
-    turn=1,
     space_deck=None,
     seed=0,
     explored_used=None,
+    turn_steps=None,
 ):
     """A loaded State. `seats` maps seat -> player(...) (others keep a plain start); `explored` names
-    the explored cards oldest first; the space deck holds every other card the set-up uses."""
+    the explored cards oldest first; the space deck holds every other card the set-up uses, less the
+    cards discarded (top first) to make it `current`'s turn (the turn follows from the deck). The turn
+    has seen 20 choices (`turn_steps`), none while the Space Pirates take their card."""
     g, state = started(players, variant, seed)
     d = state.to_dict()
     s = d["state"]
@@ -107,14 +109,26 @@ def position(
     if space_deck is None:
         pool_cards = [n for n, x in SPACE.items() if x["players"] <= players and n not in taken]
         space_deck = sorted(pool_cards, key=lambda n: SECTORS.index(SPACE[n]["sector"]))
-    s["space_deck"] = list(space_deck)
+    total = sum(x["players"] <= players for x in SPACE.values())
+    space_deck, space_discard = list(space_deck), list(space_discard)
+    while (total - players - len(space_deck) - 1) % players != current or total - players - len(
+        space_deck
+    ) < 1:
+        assert space_deck, "no turn of this seat fits the cards placed"
+        space_discard.append(space_deck.pop(0))
+    s["space_deck"] = space_deck
+    s["space_discard"] = space_discard
     s.update(
         pool=pool or {},
         current=current,
         phase=phase,
         payment=payment,
-        turn=turn,
-        turn_steps=0,
+        turn=total - players - len(space_deck),
+        turn_steps=turn_steps
+        if turn_steps is not None
+        else 0
+        if (payment or {}).get("reason") == "space pirates"
+        else 20,
         claimed_this_turn=claimed,
         relinquished_this_turn=relinquished,
     )

@@ -18,6 +18,8 @@ cdef _check_stack(const TgSystem* sy, int k, str w):
 
 cdef _check_position(TgState* s, int observer):
     _check_phase(s, observer)
+    _check_payment(s)
+    _check_turn_facts(s)
     for p in range(s.params.num_players):
         _check_player_cards(s, p, f"state.players[{p}]")
     _check_space_cards(s, observer)
@@ -33,8 +35,12 @@ cdef _check_phase(TgState* s, int observer):
         if s.phase != PH_FRONTIER and not chosen:
             fail(f"state.players[{p}].frontier", "every seat has chosen once the set-up is over")
     if s.phase == PH_FRONTIER:
-        if s.turn != 0 or s.claimed or s.relinquished or any(s.pool[r] for r in range(TG_RES)):
-            fail("state.turn", "nothing happens before the set-up is over")
+        if s.turn != 0:
+            fail("state.turn", "no turn begins before the set-up is over")
+        if s.turn_steps != 0:
+            fail("state.turn_steps", "no choice of a turn is made before the set-up is over")
+        if s.n_explored != n or s.n_space_discard != 0:
+            fail("state.explored", f"the set-up turns over {n} cards, one per seat, and discards none")
         if cur.hand[0] == TG_UNKNOWN or not cur.hand[CARD_FRONTIER[0]] or not cur.hand[CARD_FRONTIER[1]]:
             fail("state.players", "the seat choosing holds both frontier colonies")
     elif s.turn < 1:
@@ -141,3 +147,113 @@ cdef _check_hidden_sectors(TgState* s):
     _determinize_space(&probe, &rng)
     if probe.n_space != s.n_space:
         fail("state.space_deck", "its size does not match the cards still unseen")
+
+
+# Derived values and pending decisions (issue 26): what the rules make of the turn so far is compared
+# with the recomputation, and every pending decision must be one that play could have produced here.
+
+cdef int _turn_done(const TgState* s) except -1:
+    # A lower bound on the choices made this turn: each once-per-turn flag of the seat to move (its own
+    # cards are reset at the start of its turn), each used opportunity, the claim, the relinquish and
+    # the build a payment is pending for (the same choice as the claim when the build claimed a system).
+    cdef const TgPlayer* pl = &s.players[s.current]
+    cdef int i, k, done = 0
+    for i in range(pl.n_systems):
+        for k in range(TG_SLOTS):
+            done += pl.systems[i].used[k]
+    for i in range(pl.n_ships):
+        done += pl.ship_used[i]
+    for i in range(s.n_explored):
+        done += s.explored_used[i]
+    done += s.relinquished
+    if s.claimed or (s.phase == PH_PAY and not s.pay_then_draw):
+        done += 1
+    return done
+
+
+cdef _check_turn_facts(TgState* s):
+    cdef int n = s.params.num_players, p, i, k, turns
+    cdef TgPlayer* pl
+    # Each turn reveals one space card after the set-up's one per seat, and the seats take turns in
+    # order from seat 0: the turn number and the seat to move follow from the space deck's size.
+    turns = sum(SETUP_COUNT[n][sec][kind] for sec in range(3) for kind in range(3)) - n - s.n_space
+    if s.phase == PH_FRONTIER:
+        if turns != 0:
+            fail("state.space_deck", f"the set-up leaves {s.n_space + turns} cards in the space deck")
+    elif s.turn != turns:
+        fail("state.turn", f"{turns} turns have begun (one space card revealed each), not {s.turn}")
+    elif s.phase != PH_OVER and s.current != (turns - 1) % n:
+        fail("state.current", f"seat {(turns - 1) % n} moves in turn {turns}, not seat {s.current}")
+    # The pool, the claim and the relinquish are what this turn's choices made; before the first choice
+    # of a turn (and after the end phase emptied it) there is none.
+    fresh = s.phase == PH_FRONTIER or (s.phase == PH_PAY and s.pay_then_draw) or \
+        (s.phase == PH_ACTION and s.turn_steps == 0)
+    if (fresh or s.phase == PH_OVER) and any(s.pool[r] for r in range(TG_RES)):
+        fail("state.pool", "the pool holds only what this turn's choices made" if fresh
+             else "the end phase empties the pool")
+    if fresh and s.claimed:
+        fail("state.claimed_this_turn", "no card was taken before the turn's first choice")
+    if fresh and s.relinquished:
+        fail("state.relinquished_this_turn", "no system was relinquished before the turn's first choice")
+    if s.phase == PH_FRONTIER:
+        for p in range(n):
+            pl = &s.players[p]
+            if any(pl.systems[i].used[k] for i in range(pl.n_systems) for k in range(TG_SLOTS)):
+                fail(f"state.players[{p}].systems", "no colony is used before the first turn")
+        if any(s.explored_used[j] for j in range(s.n_explored)):
+            fail("state.explored", "no opportunity is used before the first turn")
+        for p in range(n):
+            pl = &s.players[p]
+            w = f"state.players[{p}]"
+            if pl.n_systems != 1 or pl.n_renown or pl.n_sold or pl.tokens:
+                fail(w, "the set-up gives the starting system only, no renown")
+            if pl.n_ships or pl.n_discard:
+                fail(w + (".ships" if pl.n_ships else ".discard"), "nothing but the frontier colony leaves "
+                     "the hand before the first turn")
+            if pl.hand[0] != TG_UNKNOWN:
+                for i in range(N_TYPES):
+                    chosen = pl.frontier != 0 and i == CARD_FRONTIER[pl.frontier - 1]
+                    if pl.hand[i] != CARD_SETUP[i] - chosen:
+                        fail(f"{w}.hand", "the set-up hand, less the frontier colony chosen")
+    if s.phase == PH_ACTION or (s.phase == PH_PAY and not s.pay_then_draw):
+        if _turn_done(s) > s.turn_steps:
+            fail("state.turn_steps", f"{s.turn_steps} choices this turn, but its used cards, claim, "
+                 f"relinquish and build took {_turn_done(s)}")
+        for i in range(s.n_explored):
+            if s.explored_used[i] and EVENT_EFFECT[s.explored[i]] == EF_NEXT and \
+                    not s.players[s.current].n_sold:
+                fail(f"state.explored[{i}].used", "The Next Step is used only by selling a ship")
+        if s.relinquished:
+            pl = &s.players[s.current]
+            if not any(pl.renown_pile[i] == TG_HAVEN or SPACE_KIND[pl.renown_pile[i]] == SK_SYSTEM
+                       for i in range(pl.n_renown)):
+                fail("state.relinquished_this_turn", "no system is in the renown pile of the seat to move")
+
+
+cdef _check_payment(TgState* s):
+    # A payment is pending only right after something asked for it: the Space Pirates' one card at the
+    # start of a turn, or the cost of the colony or ship just built, which is still unused on the table.
+    cdef const TgPlayer* pl = &s.players[s.current]
+    cdef int effects = _effects(s), i, k, most = 0
+    if s.phase != PH_PAY:
+        return
+    if s.pay_then_draw:
+        if not effects & EF_PIRATES:
+            fail("state.payment.reason", "Space Pirates are not in explored space")
+        if s.turn_steps != 0:
+            fail("state.payment.reason", "Space Pirates take their card before the turn's first choice")
+        if s.pay_left != 1:
+            fail("state.payment.cards_left", "Space Pirates take one card")
+        return
+    if s.turn_steps == 0:
+        fail("state.payment.reason", "nothing was built before the turn's first choice")
+    for i in range(pl.n_ships):
+        if not pl.ship_used[i]:
+            most = max(most, _build_cost(pl.ships[i], effects))
+    for i in range(pl.n_systems):
+        for k in range(SYS_NSLOTS[pl.systems[i].card]):
+            if pl.systems[i].depth[k] and not pl.systems[i].used[k]:
+                most = max(most, _build_cost(pl.systems[i].stack[k][pl.systems[i].depth[k] - 1], effects))
+    if s.pay_left > most:
+        fail("state.payment.cards_left", f"{s.pay_left} cards, but no unused colony or ship of the seat to "
+             f"move costs more than {most}")
