@@ -154,3 +154,14 @@ def test_danger_card_in_the_face_up_row_is_refused():
     s["beyond_the_black"]["exploration_row"].append(next(c for c in DANGER if c not in held))
     n = len(s["beyond_the_black"]["exploration_row"]) - 1
     _refused(game, bad, f"state.beyond_the_black.exploration_row[{n}]")
+
+
+def test_follow_costing_more_than_this_turn_asks_is_refused():
+    def follow(s: dict[str, Any]) -> bool:
+        return s["follow_cost"] == 1 and any(t["decision"] == "follow" for t in s["pending"])
+
+    game, d = _find(follow)
+    bad = _corruptible(d)
+    i = next(i for i, t in enumerate(bad["state"]["pending"]) if t["decision"] == "follow")
+    bad["state"]["pending"][i]["cost"] = 2
+    _refused(game, bad, f"state.pending[{i}].cost")

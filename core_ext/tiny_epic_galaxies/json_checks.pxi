@@ -147,7 +147,9 @@ cdef void _check_turn_values(const TegState* s) except *:
 cdef void _check_task_precondition(const TegState* s, const TegTask* t, str where) except *:
     # What play guarantees when it pushes a decision (docs section 10, "Pending decisions").
     cdef int g = t.seat, p, k
-    if t.kind == K_LAND:
+    if t.kind == K_FOLLOW and t.a[2] > s.follow_cost:
+        fail(where + ".cost", f"following costs at most {s.follow_cost} culture this turn")
+    elif t.kind == K_LAND:
         p = t.a[0]
         if not any(s.gal[g].ship_at[k] == p and not s.gal[g].ship_orbit[k] for k in range(TEG_SHIPS)):
             fail(where + ".planet", f"galaxy {g} has no ship on {PLANET_NAMES[p]}'s surface")
