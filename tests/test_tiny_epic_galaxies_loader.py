@@ -165,3 +165,27 @@ def test_follow_costing_more_than_this_turn_asks_is_refused():
     i = next(i for i, t in enumerate(bad["state"]["pending"]) if t["decision"] == "follow")
     bad["state"]["pending"][i]["cost"] = 2
     _refused(game, bad, f"state.pending[{i}].cost")
+
+
+def test_zalax_reroll_without_zalax_in_play_is_refused():
+    def want(s: dict[str, Any]) -> bool:
+        return "Zalax" in _deck(s) and any(t["decision"] == "reroll" for t in s["pending"])
+
+    game, d = _find(want)
+    bad = _corruptible(d)
+    i = next(i for i, t in enumerate(bad["state"]["pending"]) if t["decision"] == "reroll")
+    bad["state"]["pending"][i]["zalax"] = True
+    _refused(game, bad, f"state.pending[{i}].zalax")
+
+
+def test_gyore_die_without_gyore_in_play_is_refused():
+    def want(s: dict[str, Any]) -> bool:
+        return "Gyore" in _deck(s) and any(
+            t["decision"] == "convert" and t["stage"] >= 2 for t in s["pending"]
+        )
+
+    game, d = _find(want)
+    bad = _corruptible(d)
+    i = next(i for i, t in enumerate(bad["state"]["pending"]) if t["decision"] == "convert")
+    bad["state"]["pending"][i].update(gyore=True, spent=[])
+    _refused(game, bad, f"state.pending[{i}].gyore")

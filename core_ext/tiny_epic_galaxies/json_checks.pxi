@@ -144,10 +144,23 @@ cdef void _check_turn_values(const TegState* s) except *:
                  f"{RESOURCE_NAMES[r]} is listed exactly when the active galaxy used its planet this turn")
 
 
+cdef bint _kind_in_play(const TegState* s, int kind) noexcept:
+    # Some planet with this action has left the deck (a planet in the deck has never been used).
+    cdef int p
+    for p in range(TEG_PLANET_ROOM):
+        if P_KIND[p] == kind and s.where[p] != W_DECK and s.where[p] != W_BOX:
+            return True
+    return False
+
+
 cdef void _check_task_precondition(const TegState* s, const TegTask* t, str where) except *:
     # What play guarantees when it pushes a decision (docs section 10, "Pending decisions").
     cdef int g = t.seat, p, k
-    if t.kind == K_FOLLOW and t.a[2] > s.follow_cost:
+    if t.kind == K_REROLL and t.a[7] and not _kind_in_play(s, PK_REROLL):
+        fail(where + ".zalax", "Zalax's reroll needs Zalax in play")
+    elif t.kind == K_CONVERT and t.a[4] and not _kind_in_play(s, PK_SET_DIE):
+        fail(where + ".gyore", "Gyore's die needs Gyore in play")
+    elif t.kind == K_FOLLOW and t.a[2] > s.follow_cost:
         fail(where + ".cost", f"following costs at most {s.follow_cost} culture this turn")
     elif t.kind == K_LAND:
         p = t.a[0]
