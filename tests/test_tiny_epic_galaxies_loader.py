@@ -189,3 +189,17 @@ def test_gyore_die_without_gyore_in_play_is_refused():
     i = next(i for i, t in enumerate(bad["state"]["pending"]) if t["decision"] == "convert")
     bad["state"]["pending"][i].update(gyore=True, spent=[])
     _refused(game, bad, f"state.pending[{i}].gyore")
+
+
+def test_rogue_dice_beyond_its_empire_level_are_refused():
+    def want(s: dict[str, Any]) -> bool:
+        return (
+            bool(s["pending"])
+            and s["pending"][0]["decision"] == "rogue_turn"
+            and s["galaxies"][1]["empire"] < 4
+        )
+
+    game, d = _find(want, players=1)
+    bad = _corruptible(d)
+    bad["state"]["pending"][0]["dice_left"] = 7
+    _refused(game, bad, "state.pending[0].dice_left")

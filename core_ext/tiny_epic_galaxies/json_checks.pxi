@@ -78,7 +78,7 @@ cdef void _check_pending(TegState* s, dict d) except *:
             fail(f"state.pending[{i}]", "a Rogue die is the top decision of the Rogue's turn")
     if not rogue_turn and any(s.gal[s.active].ship_at[k] == TEG_NONE for k in range(TEG_SHIPS)):
         fail("state.galaxies", "inconsistent ships")
-    for i in range(1, s.depth):
+    for i in range(s.depth):
         _check_task_precondition(s, &s.stack[i], f"state.pending[{i}]")
     # The loaded state must be settled: an automatic step left on top would change it.
     cdef TegState copy
@@ -156,7 +156,9 @@ cdef bint _kind_in_play(const TegState* s, int kind) noexcept:
 cdef void _check_task_precondition(const TegState* s, const TegTask* t, str where) except *:
     # What play guarantees when it pushes a decision (docs section 10, "Pending decisions").
     cdef int g = t.seat, p, k
-    if t.kind == K_REROLL and t.a[7] and not _kind_in_play(s, PK_REROLL):
+    if t.kind == K_ROGUE_TURN and t.a[0] > LEVEL_DICE[s.gal[g].empire]:
+        fail(where + ".dice_left", f"the Rogue rolls {LEVEL_DICE[s.gal[g].empire]} dice at its empire level")
+    elif t.kind == K_REROLL and t.a[7] and not _kind_in_play(s, PK_REROLL):
         fail(where + ".zalax", "Zalax's reroll needs Zalax in play")
     elif t.kind == K_CONVERT and t.a[4] and not _kind_in_play(s, PK_SET_DIE):
         fail(where + ".gyore", "Gyore's die needs Gyore in play")
