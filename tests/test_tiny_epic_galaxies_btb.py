@@ -227,11 +227,11 @@ def test_move_a_ship_into_unexplored_space_and_reveal():
 
 
 def test_take_a_face_up_card_ends_exploration():
-    st = position(dice={"move": 1}, exploration_row=["Ion Cloud", "Mutiny"])
+    st = position(dice={"move": 1}, exploration_row=["Ion Cloud", "Crystal Caves"])
     move_to_explore(st)
     do(st, "take_exploration", card="Ion Cloud")
     assert galaxy(st, 0)["exploration_cards"] == ["Ion Cloud"] and galaxy(st, 0)["energy"] == 6
-    assert btb(st)["exploration_row"] == ["Mutiny"]
+    assert btb(st)["exploration_row"] == ["Crystal Caves"]
     assert decision(st) == "turn"
 
 

@@ -166,6 +166,16 @@ def test_every_pilot_is_trained_for_some_ship_and_every_ship_has_two_symbols():
 
 def take(card, **fields):
     gal0 = {"energy": 3, "culture": 3, "ships": ["home", orbit("Jakks", 0), "locked", "locked"], **fields}
+    if CARDS[card]["kind"] == "danger":
+        # a danger is never left face up: reveal it from the deck (the first seed whose draw it is)
+        for seed in range(3000):
+            st = position(gal={0: gal0}, dice={"move": 1}, seed=seed)
+            do(st, "activate", face="move")
+            do(st, "explore", ship=0)
+            do(st, "reveal")
+            if card in galaxy(st, 0)["exploration_cards"]:
+                return st
+        raise AssertionError(f"no seed reveals {card}")
     st = position(gal={0: gal0}, dice={"move": 1}, exploration_row=[card])
     do(st, "activate", face="move")
     do(st, "explore", ship=0)

@@ -126,6 +126,9 @@ cdef void _load_btb(TegState* s, object d, list gals, int observer) except *:
         c = _read_card(name, f"state.beyond_the_black.exploration_row[{i}]")
         if s.btb.card_where[c] != CW_DECK:
             fail(f"state.beyond_the_black.exploration_row[{i}]", f"{name} appears twice")
+        if X_DANGER[c]:
+            fail(f"state.beyond_the_black.exploration_row[{i}]",
+                 f"{name} is a danger card; only discoveries are left face up")
         s.btb.card_where[c] = CW_ROW
         s.btb.xrow[i] = c
     for g in range(s.n_gal):

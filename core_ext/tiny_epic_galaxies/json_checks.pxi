@@ -41,6 +41,7 @@ cdef void _check_pending(TegState* s, dict d) except *:
     # The grammar of the stack: the bottom is the turn (or the mission choices, or the Rogue's turn).
     cdef int i
     kinds = [s.stack[i].kind for i in range(s.depth)]
+    _check_turn_values(s)
     if s.over:
         if kinds:
             fail("state.pending", "a finished game has no pending decisions")
@@ -77,6 +78,8 @@ cdef void _check_pending(TegState* s, dict d) except *:
             fail(f"state.pending[{i}]", "a Rogue die is the top decision of the Rogue's turn")
     if not rogue_turn and any(s.gal[s.active].ship_at[k] == TEG_NONE for k in range(TEG_SHIPS)):
         fail("state.galaxies", "inconsistent ships")
+    for i in range(s.depth):
+        _check_task_precondition(s, &s.stack[i], f"state.pending[{i}]")
     # The loaded state must be settled: an automatic step left on top would change it.
     cdef TegState copy
     memcpy(&copy, s, sizeof(TegState))
@@ -106,3 +109,70 @@ cdef void _check_btb(TegState* s) except *:
     if _deck_left(s) == 0 and s.trigger < 0 and not any(
             s.stack[i].kind == K_EXPLORE and s.stack[i].a[1] == 1 for i in range(s.depth)):
         fail("state.trigger", "the exploration deck is exhausted, so the end must be triggered")
+
+
+cdef void _check_turn_values(const TegState* s) except *:
+    # The turn's values are derived from what happened this turn (docs section 10, "Derived values"):
+    # they are reset when a turn starts, so they are blank before round 1, after the end and during
+    # the Rogue's turn; the dice never outnumber the active galaxy's dice; the follow bonus is set
+    # exactly when Birkomius / Bisschop is marked used, and following costs 2 only after Nibiru.
+    cdef int g, p, r, total
+    cdef uint64_t used
+    blank = s.over or s.round == 0 or _is_rogue(s, s.active)
+    for g in range(s.n_gal):
+        used = s.gal[g].once_used
+        if used and (blank or _is_rogue(s, g)):
+            fail(f"state.galaxies[{g}].once_used", "no planet action was used in this turn")
+        for p in range(TEG_PLANET_ROOM):
+            if (used >> p) & 1 and s.where[p] == W_DECK:
+                fail(f"state.galaxies[{g}].once_used", f"{PLANET_NAMES[p]} has not been in play")
+    total = sum(s.pool[f] + s.bay[f] + s.hire_bay[f] for f in range(TEG_FACES))
+    if blank:
+        if total or s.rerolls or s.converter_used:
+            fail("state.dice", "no dice are rolled outside a player's turn")
+    elif total > LEVEL_DICE[s.gal[s.active].empire]:
+        fail("state.dice", f"more dice than galaxy {s.active}'s empire level rolls")
+    if s.follow_cost != 1 and (blank or not any(P_KIND[p] == PK_FOLLOW_COST and P_A[p] == s.follow_cost
+                                                and s.where[p] != W_DECK for p in range(TEG_PLANET_ROOM))):
+        fail("state.follow_cost", "following costs 2 only after Nibiru's action this turn")
+    used = 0 if blank else s.gal[s.active].once_used
+    for r in range(2):
+        marked = any((used >> p) & 1 and P_KIND[p] == PK_FOLLOW_BONUS and P_A[p] == r
+                     for p in range(TEG_PLANET_ROOM))
+        if bool((s.follow_bonus >> r) & 1) != marked:
+            fail("state.follow_bonus",
+                 f"{RESOURCE_NAMES[r]} is listed exactly when the active galaxy used its planet this turn")
+
+
+cdef bint _kind_in_play(const TegState* s, int kind) noexcept:
+    # Some planet with this action has left the deck (a planet in the deck has never been used).
+    cdef int p
+    for p in range(TEG_PLANET_ROOM):
+        if P_KIND[p] == kind and s.where[p] != W_DECK and s.where[p] != W_BOX:
+            return True
+    return False
+
+
+cdef void _check_task_precondition(const TegState* s, const TegTask* t, str where) except *:
+    # What play guarantees when it pushes a decision (docs section 10, "Pending decisions").
+    cdef int g = t.seat, p, k
+    if t.kind == K_ROGUE_TURN and t.a[0] > LEVEL_DICE[s.gal[g].empire]:
+        fail(where + ".dice_left", f"the Rogue rolls {LEVEL_DICE[s.gal[g].empire]} dice at its empire level")
+    elif t.kind == K_REROLL and t.a[7] and not _kind_in_play(s, PK_REROLL):
+        fail(where + ".zalax", "Zalax's reroll needs Zalax in play")
+    elif t.kind == K_CONVERT and t.a[4] and not _kind_in_play(s, PK_SET_DIE):
+        fail(where + ".gyore", "Gyore's die needs Gyore in play")
+    elif t.kind == K_FOLLOW and t.a[2] > s.follow_cost:
+        fail(where + ".cost", f"following costs at most {s.follow_cost} culture this turn")
+    elif t.kind == K_LAND:
+        p = t.a[0]
+        if not any(s.gal[g].ship_at[k] == p and not s.gal[g].ship_orbit[k] for k in range(TEG_SHIPS)):
+            fail(where + ".planet", f"galaxy {g} has no ship on {PLANET_NAMES[p]}'s surface")
+    elif t.kind == K_PLANET:
+        p = t.a[0]
+        if s.where[p] != W_ROW and not W_COLONY <= s.where[p] < W_COLONY + TEG_GALAXIES:
+            fail(where + ".planet", f"{PLANET_NAMES[p]} is neither in the row nor colonized")
+        if P_ONCE[p] and not (s.gal[g].once_used >> p) & 1:
+            fail(where + ".planet", f"{PLANET_NAMES[p]}'s once-per-turn action is not marked used")
+        if P_OWN_TURN[p] and g != s.active:
+            fail(where + ".planet", f"{PLANET_NAMES[p]}'s action is used on one's own turn only")
