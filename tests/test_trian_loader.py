@@ -55,6 +55,7 @@ WHERE: dict[str, Callable[[dict], bool]] = {
     "fresh battle": emissary_battle,
     "later reroller": lambda d: emissary_battle(d) and d["battle"]["acting"] > 0,
     "any": lambda d: True,
+    "later turn": lambda d: len(d["galaxy"]) > 2,
 }
 
 
@@ -171,3 +172,46 @@ def test_reached_states_still_load():
         state = game.state_from_json(text)
         assert json.loads(state.to_json()) == json.loads(text)
         assert copy.deepcopy(state.legal_actions()) == game.state_from_json(state.to_json()).legal_actions()
+
+
+def test_turn_facts_before_phase_3_are_refused():
+    game, text = reached("phase1", "later turn")
+    refused(game, text, lambda d: d["this_turn"].update(actions_left=1), r"this_turn\.actions_left")
+    refused(game, text, lambda d: d["this_turn"].update(teleport_used=True), r"this_turn\.teleport_used")
+    refused(
+        game,
+        text,
+        lambda d: d["this_turn"].update(tile_added={"x": d["galaxy"][-1]["x"], "y": d["galaxy"][-1]["y"]}),
+        r"this_turn\.tile_added",
+    )
+
+
+def sylphex_without_modulator(d: dict) -> bool:
+    me = d["players"][d["turn_player"]]
+    return me["race"] == "SYLPHEX" and not any(t["slot"] == 1 for t in me["special_tokens"])
+
+
+WHERE["sylphex without modulator"] = sylphex_without_modulator
+
+
+def test_a_space_modulator_used_this_turn_must_be_on_the_board():
+    game, text = reached("phase3", "sylphex without modulator")
+    refused(game, text, lambda d: d["this_turn"].update(racial_uses=["space_modulator_1"]), r"racial_uses")
+
+
+def test_a_take_back_where_another_seat_has_an_emissary_is_refused():
+    game, text = reached("take_back", "any")
+
+    def intrude(d: dict) -> None:
+        area = d["events"]["areas"][d["events"]["resolved"]]
+        other = (d["turn_player"] + 1) % len(d["players"])
+        at = next(g for g in d["galaxy"] if (g["x"], g["y"]) == (area["x"], area["y"]))
+        if at["emissary"] is None:
+            at["emissary"] = {"seat": other, "unit": "emissary", "station": None}
+            d["players"][other]["supply"]["emissaries"] -= 1
+        else:
+            at["emissary"]["seat"], seat = other, at["emissary"]["seat"]
+            d["players"][seat]["supply"]["emissaries"] += 1
+            d["players"][other]["supply"]["emissaries"] -= 1
+
+    refused(game, text, intrude, r"take_back")

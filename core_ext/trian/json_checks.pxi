@@ -11,8 +11,8 @@ cdef object _check_state(const TrianState* s, int observer):
     # observer -1: a full state
     return (_check_phase(s) or _check_tiles(s, observer) or _check_units(s) or _check_pieces(s)
             or _check_tokens(s, observer) or _check_minerals(s) or _check_nebulas(s) or _check_this_turn(s)
-            or _check_events(s) or _check_battle(s) or _check_battle_seats(s) or _check_area_value(s)
-            or _check_send_home(s) or _check_ship_battle(s) or _check_races(s))
+            or _check_events(s) or _check_battle(s) or _check_battle_seats(s) or _check_take_back(s)
+            or _check_area_value(s) or _check_send_home(s) or _check_ship_battle(s) or _check_races(s))
 
 
 cdef bint _resolving_area(const TrianState* s) noexcept:
@@ -233,8 +233,22 @@ cdef object _check_nebulas(const TrianState* s):
 
 
 cdef object _check_this_turn(const TrianState* s):
+    # the turn's facts agree with its phase: before phase 3 no tile is added, no action taken, no teleport
+    # used; a Space Modulator marked used this turn is on the board
+    cdef int k, p = s.turn_player
     if s.new_tile != TR_UNKNOWN and s.new_tile != s.n_placed - 1:
         return "this_turn.tile_added: the tile added this turn is the last one of the galaxy"
+    if s.mode == M_PH1 or s.mode == M_DRAW or s.mode == M_PLACE:
+        if s.new_tile != TR_UNKNOWN:
+            return "this_turn.tile_added: no tile is added before phase 3"
+        if s.actions_left or s.actions_taken:
+            return "this_turn.actions_left: no phase 3 action before phase 3"
+        if s.teleport_used:
+            return "this_turn.teleport_used: no teleport is used before phase 3"
+    if s.players[p].race == R_SYLPHEX:
+        for k in range(2):
+            if (s.race_used >> (1 + k)) & 1 and s.players[p].special_tile[1 + k] == TR_UNKNOWN:
+                return f"this_turn.racial_uses: space_modulator_{k + 1} is not on the board"
     return None
 
 
@@ -371,6 +385,22 @@ cdef object _check_area_value(const TrianState* s):
     if not low <= s.event_credits <= high:
         return (f"events.value: {s.event_credits} is not what the area's {tiles} tiles and the emissaries "
                 f"there make ({low} to {high})")
+    return None
+
+
+cdef object _check_take_back(const TrianState* s):
+    # the closer takes back after it alone had emissaries in the area (or won its battle): it still has
+    # one there, and before its first pick nobody else has
+    cdef int p, tiles, ext, st
+    cdef int units[MAX_PLAYERS]
+    if s.mode != M_TAKEBACK:
+        return None
+    _area_census(s, s.event_root[s.events_next], &tiles, &ext, units, &st)
+    if units[s.turn_player] == 0:
+        return "phase: take_back needs an emissary of the turn player in the area (events)"
+    for p in range(s.params.num_players):
+        if p != s.turn_player and units[p] and not s.takeback_next:
+            return f"phase: take_back: seat {p} also has an emissary in the area, which is fought over first"
     return None
 
 
