@@ -6,6 +6,7 @@ AddressSanitizer run of the same tests)."""
 from __future__ import annotations
 
 import bisect
+import json
 from functools import cache
 
 from fuzz_json import (
@@ -20,7 +21,7 @@ from fuzz_json import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from orrery.core_ext import load_game
+from orrery.core_ext import StateFormatError, load_game
 
 GAMES = (("beginner", 2), ("beginner", 4), ("ships", 3), ("full", 2), ("full", 3), ("full", 4))
 # the first action id of each kind of decision (docs/rules/trian.md, section 10): a cheap phase key
@@ -47,6 +48,22 @@ def per_emissary_decisions():
     return sc.game, [sc.state, taking_back.state]
 
 
+def check_state_as_played(game, document: dict, seed: int) -> bool:
+    """check_state_input, and (issue 26, part 4) an accepted state is one play could hold: its JSON loads
+    back to the same JSON, and the re-loaded copy offers the same decisions."""
+    try:
+        state = game.state_from_json(json.dumps(document))
+    except StateFormatError:
+        return False
+    text = state.to_json()
+    again = game.state_from_json(text)
+    assert again.to_json() == text, "re-serialising a loaded state gives the same JSON"
+    assert again.legal_actions() == state.legal_actions(), "a re-loaded copy offers the same decisions"
+    if not state.is_terminal():
+        assert again.current_player == state.current_player
+    return check_state_input(game, document, seed)
+
+
 def decision_kind(state) -> tuple:
     legal = state.legal_actions()
     first, last = bisect.bisect(ACTION_KINDS, min(legal)), bisect.bisect(ACTION_KINDS, max(legal))
@@ -69,7 +86,9 @@ def seeds() -> tuple[tuple[Seed, ...], tuple[Seed, ...]]:
             for seat in {max(p.current_player, 0), (max(p.current_player, 0) + 1) % players}
         ]
         words = words_of(full + seen)
-        states += [Seed(d, tuple(full), words, lambda d, s, g=game: check_state_input(g, d, s)) for d in full]
+        states += [
+            Seed(d, tuple(full), words, lambda d, s, g=game: check_state_as_played(g, d, s)) for d in full
+        ]
         observations += [
             Seed(d, tuple(seen), words, lambda d, s, g=game: check_observation_input(g, d, s)) for d in seen
         ]

@@ -11,8 +11,8 @@ cdef object _check_state(const TrianState* s, int observer):
     # observer -1: a full state
     return (_check_phase(s) or _check_tiles(s, observer) or _check_units(s) or _check_pieces(s)
             or _check_tokens(s, observer) or _check_minerals(s) or _check_nebulas(s) or _check_this_turn(s)
-            or _check_events(s) or _check_battle(s) or _check_send_home(s) or _check_ship_battle(s)
-            or _check_races(s))
+            or _check_events(s) or _check_battle(s) or _check_battle_seats(s) or _check_take_back(s)
+            or _check_area_value(s) or _check_send_home(s) or _check_ship_battle(s) or _check_races(s))
 
 
 cdef bint _resolving_area(const TrianState* s) noexcept:
@@ -233,8 +233,22 @@ cdef object _check_nebulas(const TrianState* s):
 
 
 cdef object _check_this_turn(const TrianState* s):
+    # the turn's facts agree with its phase: before phase 3 no tile is added, no action taken, no teleport
+    # used; a Space Modulator marked used this turn is on the board
+    cdef int k, p = s.turn_player
     if s.new_tile != TR_UNKNOWN and s.new_tile != s.n_placed - 1:
         return "this_turn.tile_added: the tile added this turn is the last one of the galaxy"
+    if s.mode == M_PH1 or s.mode == M_DRAW or s.mode == M_PLACE:
+        if s.new_tile != TR_UNKNOWN:
+            return "this_turn.tile_added: no tile is added before phase 3"
+        if s.actions_left or s.actions_taken:
+            return "this_turn.actions_left: no phase 3 action before phase 3"
+        if s.teleport_used:
+            return "this_turn.teleport_used: no teleport is used before phase 3"
+    if s.players[p].race == R_SYLPHEX:
+        for k in range(2):
+            if (s.race_used >> (1 + k)) & 1 and s.players[p].special_tile[1 + k] == TR_UNKNOWN:
+                return f"this_turn.racial_uses: space_modulator_{k + 1} is not on the board"
     return None
 
 
@@ -285,6 +299,108 @@ cdef object _check_battle(const TrianState* s):
         # after a clash a seat may have sent its last emissary home already (send_home)
         if units[p] == 0 and not (s.mode == M_SEND_HOME and not (s.send_home_seats >> p) & 1):
             return f"battle.seats[{k}]: that seat has no emissary in the area fought over"
+    return None
+
+
+cdef object _check_battle_seats(const TrianState* s):
+    # what each seat may have done in the clash so far: 0-3 tokens declared, in turn (the seats after the
+    # acting one declared nothing yet); the seats before the acting one reroll no more; after the clash
+    # (send_home) the declared tokens went back to the bag. In an emissary battle the seats are every seat
+    # with an emissary in the area, clockwise from the closer, and each bonus (its emissaries there at the
+    # start) is at least its emissaries there now, the emissaries sent home since being ones the clashes
+    # so far can have sent: each clash sends home one emissary of every clashing seat but at most one
+    cdef int k, p, tiles, ext, st, n = s.params.num_players, most = 0, kept = 0
+    cdef int units[MAX_PLAYERS]
+    cdef int lost[MAX_PLAYERS]
+    if s.battle_size == 0:
+        return None
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
+        if s.players[p].declared_tokens > 3:
+            return f"battle.seats[{k}]: declared_tokens: at most 3 combat tokens are declared in a clash"
+        if s.mode == M_DECLARE and k > s.battle_turn and s.players[p].declared_tokens:
+            return f"battle.seats[{k}]: declared_tokens: a seat after the acting one has declared nothing yet"
+        if s.mode == M_SEND_HOME and s.players[p].declared_tokens:
+            return f"battle.seats[{k}]: declared_tokens: they go back to the bag when the clash ends"
+        if s.mode == M_REROLL and k < s.battle_turn and s.battle_rerolls[p]:
+            return f"battle.seats[{k}].rerolls: a seat before the acting one rerolls no more"
+    if s.ship_battle_on:
+        return None       # _check_ship_battle: the attacker's owner, then the defender's
+    for k in range(1, s.battle_size):
+        if (s.battle_order[k - 1] - s.turn_player + n) % n >= (s.battle_order[k] - s.turn_player + n) % n:
+            return f"battle.seats[{k}].seat: the seats of the battle go clockwise from the turn player"
+    _area_census(s, s.event_root[s.events_next], &tiles, &ext, units, &st)
+    seats = {s.battle_order[k] for k in range(s.battle_size)}
+    for p in range(n):
+        if units[p] and p not in seats and s.mode != M_SEND_HOME:
+            return f"battle.seats: seat {p} has an emissary in the area fought over and is not in the battle"
+    for k in range(s.battle_size):
+        p = s.battle_order[k]
+        if s.battle_bonus[p] < units[p] or s.battle_bonus[p] == 0:
+            return (f"battle.seats[{k}].bonus: {s.battle_bonus[p]} is not the seat's emissaries in the area "
+                    f"at the start of the battle ({units[p]} there now)")
+        # the clash being ended (send_home) counts as fought
+        lost[k] = s.battle_bonus[p] - units[p] + ((s.send_home_seats >> p) & 1)
+        # the emissaries sent home went back to the supply (a racial unit off the board)
+        if s.battle_bonus[p] - units[p] > s.players[p].emissaries + (2 if s.params.variant >= V_FULL else 0):
+            return (f"battle.seats[{k}].bonus: {s.battle_bonus[p]} is more than the seat's emissaries in the "
+                    f"area and those sent home can make")
+        if lost[k] > most:
+            most = lost[k]
+    for k in range(s.battle_size):
+        kept += most - lost[k]
+    if kept > most:
+        for k in range(s.battle_size):
+            if lost[k] < most:
+                return (f"battle.seats[{k}].bonus: {s.battle_bonus[s.battle_order[k]]} is not the seat's "
+                        f"emissaries in the area at the start of the battle (the clashes so far cannot "
+                        f"have sent home the others' emissaries and none of its)")
+    return None
+
+
+cdef object _check_area_value(const TrianState* s):
+    # events.value is the closed area's value (section X) when its resolution started: at least what its
+    # tiles and the emissaries there now make, at most what its tiles and every emissary that can have been
+    # there then make (those there now, those in supplies, and the racial units); 0 for an unblocking
+    cdef int p, kind, tiles, ext, st, now = 0, most = 0, low, high, raw = 0, i
+    cdef int units[MAX_PLAYERS]
+    if not _resolving_area(s):
+        return None
+    kind = s.event_kind[s.events_next]
+    if kind == AREA_UNBLOCKED:
+        if s.event_credits:
+            return "events.value: a battle for an unblocked area pays nothing (0)"
+        return None
+    _area_census(s, s.event_root[s.events_next], &tiles, &ext, units, &st)
+    for p in range(s.params.num_players):
+        now += units[p]
+        most += units[p] + s.players[p].emissaries + (2 if s.params.variant >= V_FULL else 0)
+    for i in range(s.n_placed):
+        if kind == AREA_SYSTEM and _tile_in_system(s, i, s.event_root[s.events_next]):
+            raw += 1
+    if kind != AREA_SYSTEM:
+        raw = tiles
+    low = _closed_area_value(kind, tiles, now, ext)
+    high = _closed_area_value(kind, raw, most, ext)
+    if not low <= s.event_credits <= high:
+        return (f"events.value: {s.event_credits} is not what the area's {tiles} tiles and the emissaries "
+                f"there make ({low} to {high})")
+    return None
+
+
+cdef object _check_take_back(const TrianState* s):
+    # the closer takes back after it alone had emissaries in the area (or won its battle): it still has
+    # one there, and before its first pick nobody else has
+    cdef int p, tiles, ext, st
+    cdef int units[MAX_PLAYERS]
+    if s.mode != M_TAKEBACK:
+        return None
+    _area_census(s, s.event_root[s.events_next], &tiles, &ext, units, &st)
+    if units[s.turn_player] == 0:
+        return "phase: take_back needs an emissary of the turn player in the area (events)"
+    for p in range(s.params.num_players):
+        if p != s.turn_player and units[p] and not s.takeback_next:
+            return f"phase: take_back: seat {p} also has an emissary in the area, which is fought over first"
     return None
 
 
