@@ -12,7 +12,7 @@ from orrery.search._backends import InProcessBackend, search_observation
 from orrery.search._bots import BOT_KINDS, Bot, default_config, make_bot
 from orrery.search._cancel import CancelToken
 from orrery.search._config import Budget, SearchConfig, get_config, list_configs
-from orrery.search._levels import LEVELS, Level, choose_within_tolerance
+from orrery.search._levels import LEVELS, Level, choose_from_result, choose_within_tolerance
 from orrery.search._ray import RayBackend
 from orrery.search._result import ActionStats, SearchResult, sampled_line_labels
 from orrery.search._timeshare_backend import TimeSharedBackend
@@ -30,6 +30,7 @@ __all__ = [
     "SearchConfig",
     "SearchResult",
     "TimeSharedBackend",
+    "choose_from_result",
     "choose_within_tolerance",
     "default_config",
     "get_config",

@@ -9,7 +9,7 @@ from typing import Protocol, runtime_checkable
 from orrery.search._backends import InProcessBackend
 from orrery.search._config import Budget, SearchConfig, get_config
 from orrery.search._kernel import greedy_action
-from orrery.search._levels import Level, choose_within_tolerance
+from orrery.search._levels import Level, choose_from_result
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc")
 DEFAULT_BUDGET = Budget(milliseconds=1000.0)  # per move, when make_bot is given none
@@ -72,35 +72,24 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         result = self._backend.search(observation, self.config, self.budget, seed=seed % 2**64)
-        return result.best_action
+        return self._choose(result, seed)
+
+    def _choose(self, result, seed: int) -> int:
+        return int(result.best_action)
 
 
-class LevelBot:
+class LevelBot(SearchBot):
     """A play level (orrery.search LEVELS) as the service plays it: the game's preset with the level's
     budget, and a move within the level's tolerance of the best searched value."""
 
     def __init__(self, level: Level, config: SearchConfig, backend=None) -> None:
+        super().__init__(config.algorithm, config, level.budget, backend)
         self.level = level
         self.name = f"level-{level.name}"
-        self.version = f"{config_version(config)}+{level.budget.label}+tolerance={level.tolerance:g}"
-        self.config = config
-        self._backend = backend if backend is not None else InProcessBackend(1)
+        self.version = f"{self.version}+tolerance={level.tolerance:g}"
 
-    def select_action(self, observation, *, seed: int) -> int:
-        legal = observation.legal_actions()
-        if not legal:
-            raise ValueError("no legal action: the game is over or it is not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
-        result = self._backend.search(observation, self.config, self.level.budget, seed=seed % 2**64)
-        stats = result.actions
-        return choose_within_tolerance(
-            [a.action for a in stats],
-            [a.mean_reward for a in stats],
-            [a.visits for a in stats],
-            self.level.tolerance,
-            seed,
-        )
+    def _choose(self, result, seed: int) -> int:
+        return choose_from_result(result, self.level.tolerance, seed)
 
 
 def config_version(config: SearchConfig) -> str:

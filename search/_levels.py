@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from orrery.search._config import Budget
+from orrery.search._result import SearchResult
 
 # A move's searched value is trusted when the search visited it at least this share of the most-visited
 # move's visits. A move with fewer visits has too noisy a mean to be compared with the best.
@@ -66,3 +67,12 @@ def choose_within_tolerance(
     rng = random.Random(seed ^ 0x5EED_7E3A)
     pushed = [(values[i] + tolerance * rng.random(), -i) for i in trusted if values[i] > floor]
     return actions[-max(pushed)[1]]
+
+
+def choose_from_result(result: SearchResult, tolerance: float, seed: int) -> int:
+    """choose_within_tolerance over a search's root actions (its best action when it lists none)."""
+    stats = result.actions
+    if not stats:
+        return result.best_action
+    actions, values, visits = zip(*((a.action, a.mean_reward, a.visits) for a in stats), strict=True)
+    return choose_within_tolerance(actions, values, visits, tolerance, seed)

@@ -23,7 +23,7 @@ from typing import Any, cast
 import grpc
 
 from orrery.core_ext import GameInputError, game_bounds, registered_games
-from orrery.search import choose_within_tolerance, sampled_line_labels
+from orrery.search import choose_from_result, sampled_line_labels
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
 from orrery.service._auth_interceptor import TOKEN_KEY, tokens_from_metadata
@@ -397,16 +397,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         result = await self.scheduler.run(job)
         if job.stop_reason is not None:  # drained: leave the move to the next start
             return False
-        actions = [a.action for a in result.actions]
-        chosen = result.best_action
-        if actions:
-            chosen = choose_within_tolerance(
-                actions,
-                [a.mean_reward for a in result.actions],
-                [a.visits for a in result.actions],
-                grant.tolerance,
-                seed,
-            )
+        chosen = choose_from_result(result, grant.tolerance, seed)
         applied = await self.db(
             self.store.apply,
             turn.match_id,
@@ -644,12 +635,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
 
     def _response(self, job: SearchJob, result: Any, *, top_k: int, final: bool) -> pb.SuggestMoveResponse:
         observation = job.observation
-        actions = [a.action for a in result.actions]
         visits = [a.visits for a in result.actions]
-        chosen = result.best_action
-        if final and actions:
-            values = [a.mean_reward for a in result.actions]
-            chosen = choose_within_tolerance(actions, values, visits, job.grant.tolerance, job.seed)
+        chosen = choose_from_result(result, job.grant.tolerance, job.seed) if final else result.best_action
         total = sum(visits) or 1
         sample_seed = random.Random(job.seed).getrandbits(63)
         candidates = [
