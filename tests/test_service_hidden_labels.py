@@ -13,6 +13,7 @@ import re
 import sqlite3
 
 import pytest
+from test_service_matches import events_until_end
 
 from orrery.core_ext import load_game
 from orrery.core_ext.game import PUBLIC_VIEWER
@@ -36,15 +37,6 @@ def served(tmp_path_factory):
     )
     yield spawned, folder / "m.sqlite3"
     spawned.terminate()
-
-
-def events_until_end(stream) -> list[pb.MatchEvent]:
-    events = []
-    for event in stream:
-        events.append(event)
-        if event.kind == pb.MATCH_EVENT_END:
-            break
-    return events
 
 
 def play_to_the_end(client, game: str, seed: int):
