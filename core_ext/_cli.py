@@ -94,7 +94,7 @@ def _run_bench_tensor(args: argparse.Namespace) -> int:
 
 
 def _run_games(args: argparse.Namespace) -> int:
-    for info in registered_games(include_testing=args.all):
+    for info in registered_games():
         counts = ", ".join(map(str, info.player_counts))
         actions, length = game_bounds(info.name)
         print(f"{info.name:8} {info.title}\n         variants: {', '.join(info.variants)}; players: {counts}")
@@ -120,5 +120,5 @@ def register(commands, bench) -> None:
     )
 
     p = commands.add_parser("games", help="list the games, their variants and player counts")
-    p.add_argument("--all", action="store_true", help="include test-only games")
+    p.add_argument("--all", action="store_true", help="(kept for old scripts: every game is listed anyway)")
     p.set_defaults(func=_run_games)

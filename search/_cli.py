@@ -61,7 +61,9 @@ def _run_selfplay(args: argparse.Namespace) -> int:
     record = play_game(
         args.game, args.players, args.seed, bots, variant=args.variant, on_move=on_move_and_picture
     )
-    print(f"game over after {len(record.actions)} actions")
+    print(f"game over after {len(record.actions)} actions; deal seed {args.seed}")
+    if args.svg:
+        print(f"pictures: {args.svg}/move-0001.svg .. move-{len(record.actions):04d}.svg (seed {args.seed})")
     for seat, (score, rank) in enumerate(zip(record.scores, record.ranks, strict=False)):
         print(f"seat {seat} ({names[seat]}): score {score:g}, place {rank + 1}")
     return 0

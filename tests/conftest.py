@@ -7,6 +7,17 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def orrery_data_dir(tmp_path_factory):
+    """What commands write when no path is given (orrery play's saved seats, tournament results) goes to
+    a temporary data folder, never the user's (core_ext/_paths.py); servers and CLIs started by the tests
+    inherit it through the environment."""
+    with pytest.MonkeyPatch.context() as patch:
+        folder = tmp_path_factory.mktemp("orrery-data")
+        patch.setenv("ORRERY_DATA_DIR", str(folder))
+        yield folder
+
+
 @pytest.fixture(scope="session")
 def ray_session():
     """One small local Ray for the whole test session (Ray's local mode is gone)."""

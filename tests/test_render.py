@@ -255,7 +255,9 @@ def test_selfplay_writes_one_galaxy_picture_per_move(game: str, tmp_path, capsys
         main(["selfplay", "--game", game, "--players", "2", "--seed", "3", "--svg", str(tmp_path), "--quiet"])
         == 0
     )
-    moves = int(capsys.readouterr().out.split("game over after ")[1].split()[0])
+    out = capsys.readouterr().out
+    moves = int(out.split("game over after ")[1].split()[0])
+    assert f"pictures: {tmp_path}/move-0001.svg .. move-{moves:04d}.svg (seed 3)" in out
     files = sorted(tmp_path.glob("move-*.svg"))
     assert len(files) == moves > 0
     for f in (files[0], files[len(files) // 2], files[-1]):

@@ -4,17 +4,45 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
+from pathlib import Path
 
+from orrery.core_ext._paths import data_dir
 from orrery.search.tournament._analysis import analyse
 from orrery.search.tournament._config import ConfigError, load_config
 from orrery.search.tournament._report import DECISIONS, write_report
 from orrery.search.tournament._results import ResultsError, read_results
 from orrery.search.tournament._runner import run_tournament
 
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+
+
+def config_file(given: str) -> Path:
+    """The TOML file: the path as given, else a bundled example of that name (with or without its folder
+    and .toml), so the README's examples run from any directory."""
+    path = Path(given)
+    if path.is_file():
+        return path
+    example = EXAMPLES / (path.name if path.suffix == ".toml" else f"{path.name}.toml")
+    if example.is_file():
+        return example
+    names = ", ".join(sorted(p.stem for p in EXAMPLES.glob("*.toml")))
+    raise ConfigError(f"{given}: no such file, and no bundled example of that name (examples: {names})")
+
+
+def results_file(config_results: str | None, name: str, given: str | None) -> str:
+    """--results as given (relative to the current directory); else the config's `results`, which when
+    relative (or absent: <name>.jsonl) lies in the data folder's tournaments/ (docs/tournaments.md)."""
+    if given:
+        return given
+    path = Path(config_results or f"{name}.jsonl")
+    return str(path if path.is_absolute() else data_dir("tournaments") / path)
+
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, workers=args.workers, backend=args.backend, results=args.results)
+        config = load_config(config_file(args.config), workers=args.workers, backend=args.backend)
+        config = replace(config, results=results_file(config.results, config.name, args.results))
         summary = run_tournament(config, progress=not args.quiet, max_games=args.max_games)
     except (ConfigError, ResultsError) as exc:
         print(f"orrery tournament: {exc}", file=sys.stderr)
@@ -61,6 +89,9 @@ def _ladder(args: argparse.Namespace) -> int:
 
     from orrery.search.tournament._ladder import ladder_config, ladder_json, run_ladder
 
+    ladder_name = (
+        f"ladder-{args.game}-{args.variant or 'default'}-{args.players}p"  # as ladder_config names it
+    )
     try:
         config = ladder_config(
             game=args.game,
@@ -71,7 +102,7 @@ def _ladder(args: argparse.Namespace) -> int:
             seed=args.seed,
             workers=args.workers,
             backend=args.backend,
-            results=args.results,
+            results=results_file(None, ladder_name, args.results),
         )
         ladder = run_ladder(config, resamples=args.resamples, progress=not args.json)
     except (ConfigError, ResultsError, ValueError) as exc:
@@ -97,10 +128,12 @@ def register(commands, bench) -> None:
     )
     sub = parser.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
     p = sub.add_parser("run", help="play (or resume) the tournament a TOML config describes")
-    p.add_argument("config", help="TOML file (see docs/tournaments.md)")
+    p.add_argument("config", help="TOML file, or the name of a bundled example (see docs/tournaments.md)")
     p.add_argument("--workers", type=int, help="games at once (overrides the config)")
     p.add_argument("--backend", choices=("inline", "processes", "ray"), help="overrides the config")
-    p.add_argument("--results", help="JSONL results path (overrides the config)")
+    p.add_argument(
+        "--results", help="JSONL results path, relative to the current directory (overrides the config)"
+    )
     p.add_argument("--max-games", type=int, help="stop after this many new games (resume later)")
     p.add_argument("--report", action="store_true", help="write the report when done")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -114,7 +147,9 @@ def register(commands, bench) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2, help="games at once")
     p.add_argument("--backend", choices=("inline", "processes", "ray"), default="processes")
-    p.add_argument("--results", help="JSONL results path (default: ladder-<setting>.jsonl; resumable)")
+    p.add_argument(
+        "--results", help="JSONL results path (default: ladder-<setting>.jsonl in the data folder; resumable)"
+    )
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples for rating intervals")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_ladder)
