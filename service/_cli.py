@@ -253,16 +253,56 @@ def _print_answer(answer: Any, *, final: bool) -> None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from orrery.service._play import play_in_terminal
+    from orrery.core_ext import registered_games
+    from orrery.core_ext._paths import data_dir
+    from orrery.service._play import LOCAL, SavedSeats, play_in_terminal
     from orrery.service._spawn import running_server
 
-    if args.target:
-        return play_in_terminal(args.target, args)
-    with running_server(["--backend", "in-process", "--db", args.db], same_imports=True) as server:
-        return play_in_terminal(server.target, args)
+    def problem(message: str) -> int:
+        print(f"orrery play: {message}", file=sys.stderr)
+        return 2
+
+    saved = SavedSeats(data_dir() / "play-seats.json")
+    if args.list:
+        for match_id, entry in sorted(saved.all().items()):
+            where = "" if entry["target"] == LOCAL else f" --target {entry['target']}"
+            print(f"{match_id}  seat {entry['seat']}: orrery play{where} --resume {match_id}")
+        return 0
+    target = args.target
+    if args.resume:
+        entry = saved.get(args.resume) or {}
+        target = target or entry.get("target", LOCAL)
+        args.resume_token = args.token or entry.get("token")
+        args.resume_seat = args.seat if args.seat is not None else entry.get("seat", 0)
+        if not args.resume_token:
+            return problem(f"no saved seat for match {args.resume}; give --seat and --token")
+    else:
+        games = {g.name: g for g in registered_games()}
+        if args.game not in games:
+            return problem(f"unknown game {args.game!r}; games: {', '.join(games)}")
+        info = games[args.game]
+        if args.players not in info.player_counts:
+            counts = ", ".join(map(str, info.player_counts))
+            return problem(f"{args.game} is played by {counts} players, not {args.players}")
+        if args.variant and args.variant not in info.variants:
+            return problem(
+                f"{args.game} has no variant {args.variant!r}; variants: {', '.join(info.variants)}"
+            )
+        args.seat = args.seat or 0
+        if not 0 <= args.seat < args.players:
+            return problem(f"--seat must be in 0..{args.players - 1}")
+    if target and target != LOCAL:
+        return play_in_terminal(target, args, saved=saved)
+    db = args.db or str(data_dir() / "play.sqlite3")
+    with running_server(
+        ["--backend", "in-process", "--db", db], same_imports=True, cwd=str(data_dir())
+    ) as server:
+        return play_in_terminal(server.target, args, saved=saved, saved_target=LOCAL)
 
 
 def _bench_service(args: argparse.Namespace) -> int:
+    import tempfile
+
     from orrery.service._bench import run_bench
     from orrery.service._spawn import running_server
 
@@ -281,12 +321,14 @@ def _bench_service(args: argparse.Namespace) -> int:
     if args.target:
         result = run(args.target)
     else:
-        serve_args = ["--backend", args.backend, "--db", args.db]
-        if args.workers:
-            serve_args += ["--workers", str(args.workers)]
-        with running_server(serve_args, same_imports=True) as server:
-            result = run(server.target)
-            result["server"] = f"orrery serve {' '.join(serve_args)}"
+        with tempfile.TemporaryDirectory() as folder:
+            db = args.db or os.path.join(folder, "bench.sqlite3")
+            serve_args = ["--backend", args.backend, "--db", db]
+            if args.workers:
+                serve_args += ["--workers", str(args.workers)]
+            with running_server(serve_args, same_imports=True, cwd=folder) as server:
+                result = run(server.target)
+                result["server"] = f"orrery serve {' '.join(serve_args)}"
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0
 
@@ -493,13 +535,33 @@ def register(commands: Any, bench: Any) -> None:
 
     p = commands.add_parser("play", help="play a hosted match against AI seats in the terminal")
     p.add_argument("--target", default=None, help="server address (default: start one in-process)")
-    p.add_argument("--game", default=_default_game())
+    p.add_argument("--game", default=_default_game(), help="a game from `orrery games`")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--variant", default="")
-    p.add_argument("--seat", type=int, default=0, help="your seat (the others are AI)")
+    p.add_argument("--seat", type=int, default=None, help="your seat (default 0; the others are AI)")
     p.add_argument("--level", choices=("easy", "medium", "hard", "expert"), default="medium")
     p.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
-    p.add_argument("--db", default="orrery-play.sqlite3", help="match store when starting a server")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="match store of the server it starts (default: play.sqlite3 in the data folder, "
+        "$ORRERY_DATA_DIR or ~/.local/share/orrery)",
+    )
+    p.add_argument(
+        "--resume",
+        metavar="MATCH_ID",
+        default=None,
+        help="go on with a match: one `orrery play` saved (it knows the seat and token), "
+        "or one on --target with --seat and --token",
+    )
+    p.add_argument("--token", default=None, help="with --resume: the seat's token")
+    p.add_argument("--list", action="store_true", help="list the saved unfinished matches and exit")
+    p.add_argument(
+        "--auto-single",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="play a move at once when it is the only legal one, and say so (default on)",
+    )
     p.set_defaults(func=_play)
 
     p = bench.add_parser("service", help="SuggestMove latency and throughput under concurrent clients")
@@ -513,7 +575,11 @@ def register(commands: Any, bench: Any) -> None:
     p.add_argument("--config", default="", help="search configuration (default: the server's)")
     p.add_argument("--backend", choices=BACKENDS, default="ray", help="for the server it starts")
     p.add_argument("--workers", type=int, default=None, help="for the server it starts")
-    p.add_argument("--db", default="orrery-bench.sqlite3", help="for the server it starts")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="for the server it starts (default: a temporary SQLite file, removed after)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_service)
 

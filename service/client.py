@@ -277,10 +277,13 @@ class OrreryClient:
         observation_json: str | None = None,
         progress_interval_ms: int = 500,
         timeout: float | None = None,
+        token: str | None = None,
         **params: Any,
     ) -> Any:
         """The stream of AnalyzeUpdate messages; call .cancel() on it to stop listening."""
         query, metadata = self._query(match, seat, game, observation_json, search_params(**params))
+        if token is not None:
+            metadata = [(TOKEN_KEY, token)]
         request = pb.AnalyzeRequest(query=query, progress_interval_ms=progress_interval_ms)
         return self.stub.Analyze(request, metadata=metadata, timeout=timeout or self.timeout)
 

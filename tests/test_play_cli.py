@@ -1,0 +1,173 @@
+"""`orrery play` driven with scripted input: bad arguments (one line, exit 2, no traceback), resign, quit
+and resume by match id, input running out, stable option numbers and single legal moves played at once."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from orrery.service._play import LOCAL, OptionNumbers, SavedSeats, _Turns, play_in_terminal
+from orrery.service._spawn import start_server
+from orrery.service.cli import main
+
+KUHN_SEED = 4
+
+
+@pytest.fixture
+def data_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("ORRERY_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--game", "chess"], "orrery play: unknown game 'chess'; games: "),
+        (["--game", "kuhn", "--players", "9"], "orrery play: kuhn is played by 2, 3, 4, 5 players, not 9"),
+        (["--game", "kuhn", "--variant", "solo"], "orrery play: kuhn has no variant 'solo'; variants: "),
+        (["--game", "kuhn", "--seat", "2"], "orrery play: --seat must be in 0..1"),
+        (
+            ["--resume", "nosuchmatch"],
+            "orrery play: no saved seat for match nosuchmatch; give --seat and --token",
+        ),
+    ],
+)
+def test_bad_arguments_print_one_line_and_exit_2(argv, message, data_folder, capsys):
+    assert main(["play", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(message) and captured.err.count("\n") == 1
+
+
+def test_option_numbers_stay_put_within_a_decision():
+    def actions(*pairs):
+        return [SimpleNamespace(id=i, label=label) for i, label in pairs]
+
+    numbers = OptionNumbers()
+    first = numbers.number(actions((5, "a"), (6, "b"), (7, "c")))
+    assert [(n, a.label) for n, a in first] == [(0, "a"), (1, "b"), (2, "c")]
+    # A step of the same decision: "a" is gone, "d" is new; "b" and "c" keep their numbers.
+    second = numbers.number(actions((7, "c"), (6, "b"), (8, "d")))
+    assert [(n, a.label) for n, a in second] == [(1, "b"), (2, "c"), (3, "d")]
+    # Nothing in common: a new decision, numbered from 0 again.
+    third = numbers.number(actions((1, "x"), (2, "y")))
+    assert [(n, a.label) for n, a in third] == [(0, "x"), (1, "y")]
+
+
+class _OneMoveClient:
+    """Answers GetObservation with one legal move and records what is applied."""
+
+    def __init__(self):
+        self.applied = []
+
+    def observation(self, match_id, seat, *, token=None):
+        only = SimpleNamespace(id=42, label="pass")
+        return SimpleNamespace(
+            game_over=False, your_turn=True, legal_actions=[only], move_number=3, rendered="BOARD"
+        )
+
+    def apply(self, match_id, seat, *, action_id, expected_move_number, token):
+        self.applied.append((action_id, expected_move_number))
+
+
+@pytest.mark.parametrize("auto_single", [True, False])
+def test_a_single_legal_move_is_played_at_once_and_logged_unless_turned_off(auto_single):
+    from orrery.service._play import Seat
+
+    client, out = _OneMoveClient(), io.StringIO()
+    turns = _Turns(client, Seat("m", 0, "t"), auto_single, io.StringIO("0\n"), out, OptionNumbers())
+    turns.play_one()
+    assert client.applied == [(42, 3)]
+    if auto_single:
+        assert out.getvalue() == "you play pass (the only legal move)\n"
+    else:
+        assert "BOARD" in out.getvalue() and "[0] pass" in out.getvalue()
+        assert out.getvalue().endswith("you play pass\n")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("play")
+    args = ["--backend", "in-process", "--workers", "1", "--db", str(folder / "matches.sqlite3")]
+    spawned = start_server([*args, "--config", "test-fast"], cwd=str(folder), same_imports=True)
+    yield spawned
+    spawned.terminate()
+
+
+def _args(**overrides) -> argparse.Namespace:
+    settings = dict(game="kuhn", players=2, variant="", seat=0, level="easy", seed=KUHN_SEED, resume=None)
+    settings.update(auto_single=True, resume_seat=0, resume_token=None)
+    settings.update(overrides)
+    return argparse.Namespace(**settings)
+
+
+def _play(server, saved, script, **overrides):
+    out = io.StringIO()
+    code = play_in_terminal(
+        server.target, _args(**overrides), saved=saved, stdin=io.StringIO(script), stdout=out
+    )
+    return code, out.getvalue()
+
+
+@pytest.mark.slow
+def test_resign_asks_first_then_ends_the_match_with_the_person_last(server, tmp_path):
+    saved = SavedSeats(tmp_path / "seats.json")
+    code, out = _play(server, saved, "resign\nn\nresign\ny\n")
+    assert code == 0
+    assert out.count("resign? the match ends now with you in last place [y/N]") == 2
+    assert "you resigned" in out
+    assert "seat 0 (you): score 0, place 2" in out and "seat 1 (AI): score 1, place 1" in out
+    assert saved.all() == {}  # a finished match is not kept for resuming
+
+
+@pytest.mark.slow
+def test_quit_keeps_the_match_and_resume_by_id_plays_it_to_the_end(server, tmp_path):
+    saved = SavedSeats(tmp_path / "seats.json")
+    code, out = _play(server, saved, "help\nquit\n")
+    assert code == 0 and "'resign': give up (asks first)" in out
+    [(match_id, entry)] = saved.all().items()
+    resume = f"orrery play --target {server.target} --resume {match_id}"
+    assert f"left match {match_id} as it is; resume with: {resume}" in out
+    assert entry["seat"] == 0 and entry["target"] == server.target and entry["token"]
+    assert oct((tmp_path / "seats.json").stat().st_mode & 0o777) == "0o600"
+
+    code, out = _play(server, saved, "0\n" * 6, resume=match_id, resume_seat=0, resume_token=entry["token"])
+    assert code == 0
+    assert out.startswith(f"match {match_id}: resumed at move 0, you are seat 0\n")
+    assert "game over after" in out and "seat 0 (you): score" in out
+    assert saved.all() == {}
+
+
+@pytest.mark.slow
+def test_resume_with_a_wrong_token_is_one_line_and_exit_2(server, tmp_path, capsys):
+    saved = SavedSeats(tmp_path / "seats.json")
+    code, _ = _play(server, saved, "quit\n")
+    [match_id] = saved.all()
+    code, out = _play(server, saved, "", resume=match_id, resume_seat=0, resume_token="not-the-token")
+    assert code == 2 and out == ""
+    err = capsys.readouterr().err
+    assert err.startswith("orrery play: ") and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_input_running_out_leaves_the_match_resumable(server, tmp_path):
+    saved = SavedSeats(tmp_path / "seats.json")
+    code, out = _play(server, saved, "")
+    [match_id] = saved.all()
+    assert code == 1 and f"leaving match {match_id} unfinished; resume with: orrery play --target" in out
+
+
+def test_the_saved_seats_file_is_json_in_the_data_folder(data_folder, capsys):
+    from orrery.service._play import Seat
+
+    saved = SavedSeats(data_folder / "play-seats.json")
+    saved.put(Seat("abc", 1, "secret"), LOCAL)
+    assert json.loads((data_folder / "play-seats.json").read_text()) == {
+        "abc": {"seat": 1, "target": "local", "token": "secret"}
+    }
+    assert main(["play", "--list"]) == 0
+    assert capsys.readouterr().out == "abc  seat 1: orrery play --resume abc\n"
