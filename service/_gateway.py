@@ -91,11 +91,27 @@ def web_files(root: Path = WEB_ROOT) -> dict[str, Path]:
     return files
 
 
+NO_TRANSCODING = {
+    # Not an RPC: the JSON transcoder (which answers paths it cannot map with 404) stays out of it.
+    "envoy.filters.http.grpc_json_transcoder": {
+        "@type": "type.googleapis.com/envoy.config.route.v3.FilterConfig",
+        "disabled": True,
+    }
+}
+# The last route: any other path is a plain 404.
+NOT_FOUND_ROUTE = {
+    "match": {"prefix": "/"},
+    "direct_response": {"status": 404, "body": {"inline_string": "not found\n"}},
+    "typed_per_filter_config": NO_TRANSCODING,
+}
+
+
 def _static_route(url: str, path: Path) -> dict[str, Any]:
     kind = CONTENT_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     return {
         "match": {"path": url},
         "direct_response": {"status": 200, "body": {"filename": str(path)}},
+        "typed_per_filter_config": NO_TRANSCODING,
         "response_headers_to_add": [
             {"header": {"key": "content-type", "value": kind}, "append_action": "OVERWRITE_IF_EXISTS_OR_ADD"},
             {
@@ -117,8 +133,13 @@ def render_config(config: GatewayConfig) -> dict[str, Any]:
     vhost = hcm["route_config"]["virtual_hosts"][0]
     cors = vhost["typed_per_filter_config"]["envoy.filters.http.cors"]
     cors["allow_origin_string_match"] = [{"safe_regex": {"regex": r}} for r in config.cors_origins]
+    refused_preflight = vhost["routes"][0]["match"]["headers"][1]
+    refused_preflight["string_match"]["safe_regex"]["regex"] = "|".join(
+        f"(?:{r})" for r in config.cors_origins
+    )
     if config.web:
         vhost["routes"] += [_static_route(url, path) for url, path in web_files().items()]
+    vhost["routes"].append(NOT_FOUND_ROUTE)
     for f in hcm["http_filters"]:
         if f["name"] == "envoy.filters.http.grpc_json_transcoder":
             f["typed_config"]["proto_descriptor"] = config.descriptor

@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import subprocess
 import tempfile
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
-from gateway_helpers import envoy_available, grpc_web_call, post_json, running_gateway
+from gateway_helpers import envoy_available, grpc_web_call, grpc_web_frames, post_json, running_gateway
 
 from orrery.service._gateway import GatewayConfig, envoy_binary, render_config, web_files, write_config
 from orrery.v1 import orrery_pb2 as pb
@@ -41,6 +42,16 @@ def test_config_routes_every_web_file_and_the_api() -> None:
     cors = vhost["typed_per_filter_config"]["envoy.filters.http.cors"]
     assert cors["allow_origin_string_match"] == [{"safe_regex": {"regex": "https://a\\.example"}}]
     assert TOKEN in cors["allow_headers"] and "grpc-status" in cors["expose_headers"]
+    # The first route refuses preflights from every origin but the allowed ones; the last is a plain 404.
+    refused = vhost["routes"][0]["match"]["headers"]
+    assert refused[0]["string_match"] == {"exact": "OPTIONS"}
+    assert refused[1] == {
+        "name": "origin",
+        "string_match": {"safe_regex": {"regex": "(?:https://a\\.example)"}},
+        "invert_match": True,
+        "treat_missing_header_as_empty": True,
+    }
+    assert vhost["routes"][-1]["direct_response"]["status"] == 404
     endpoint = config["static_resources"]["clusters"][0]["load_assignment"]["endpoints"][0]["lb_endpoints"][0]
     assert endpoint["endpoint"]["address"]["socket_address"] == {"address": "orrery", "port_value": 50051}
 
@@ -187,6 +198,64 @@ def test_grpc_web_unary_and_server_streaming(gateway: str) -> None:
     assert status == 400 and body["message"].startswith("svg_count:"), body
 
 
+def _raw(
+    base: str, path: str, *, method: str = "POST", data: bytes | None = None, headers: dict | None = None
+):
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+@pytest.mark.slow
+def test_errors_envoy_answers_itself_are_the_documented_json(gateway: str) -> None:
+    as_json = {"content-type": "application/json"}
+    api = "/orrery.v1.Orrery/"
+    status, headers, body = _raw(gateway, api + "ListGames", data=b"{not json", headers=as_json)
+    assert status == 400 and headers["content-type"] == "application/json"
+    error = json.loads(body)
+    assert error["code"] == 3 and error["details"] == []
+    assert error["message"].startswith("the request body is not valid JSON: ")
+    bad_level = {"game": "kuhn", "players": 2, "seats": [{"human": {}}, {"ai": {"level": "LEVEL_NOPE"}}]}
+    status, _, error = post_json(gateway, "CreateMatch", bad_level)
+    assert status == 400 and error["code"] == 3 and error["message"].startswith("seats[1].ai.level: ")
+    assert '"LEVEL_NOPE"' in error["message"]
+    status, _, error = post_json(gateway, "NoSuchMethod", {})
+    assert status == 404 and error == {
+        "code": 12,
+        "message": f"unknown method: {api}NoSuchMethod is not an Orrery RPC (docs/api.md lists them)",
+        "details": [],
+    }
+    status, headers, body = _raw(gateway, api + "ListGames", method="GET")
+    assert status == 405 and headers["allow"] == "POST" and json.loads(body)["code"] == 12
+    status, _, body = _raw(gateway, "/no-such-file.js", method="GET")
+    assert status == 404 and body == b"not found\n"
+
+
+@pytest.mark.slow
+def test_grpc_web_text_with_whitespace_around_the_base64(gateway: str) -> None:
+    import base64
+    import struct
+
+    payload = pb.ListGamesRequest().SerializeToString()
+    text = base64.b64encode(struct.pack(">BI", 0, len(payload)) + payload)
+    text_type = "application/grpc-web-text"
+    headers = {"content-type": text_type, "accept": text_type, "x-grpc-web": "1"}
+    answers = []
+    for body in (text, text + b"\n", text + b" \r\n"):
+        status, _, answer = _raw(gateway, "/orrery.v1.Orrery/ListGames", data=body, headers=headers)
+        assert status == 200
+        answers.append(answer)
+    assert answers[0] == answers[1] == answers[2]
+    # The answer is padded base64 blocks one after another: every 4 characters decode on their own.
+    quads = [answers[0][i : i + 4] for i in range(0, len(answers[0]), 4)]
+    messages, trailers = grpc_web_frames(b"".join(base64.b64decode(q) for q in quads))
+    assert trailers["grpc-status"] == "0"
+    assert "kuhn" in {g.name for g in pb.ListGamesResponse.FromString(messages[0]).games}
+
+
 def _first_move(base: str, request: pb.WatchMatchRequest, auth: dict) -> tuple[dict, list[bytes], dict]:
     """Read a WatchMatch stream only until its first MOVE or END (the stream stays open otherwise)."""
     import struct
@@ -231,8 +300,11 @@ def test_cors_preflight_and_static_files(gateway: str) -> None:
         method="OPTIONS",
         headers={"origin": "https://elsewhere.example", "access-control-request-method": "POST"},
     )
-    with urllib.request.urlopen(foreign, timeout=30) as r:
-        assert "access-control-allow-origin" not in r.headers
+    # Refused by the gateway itself (never passed on to the gRPC port), with the JSON error.
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(foreign, timeout=30)
+    assert refused.value.code == 403 and "access-control-allow-origin" not in refused.value.headers
+    assert json.loads(refused.value.read())["message"].startswith("origin not allowed")
     for path, kind in (("/", "text/html"), ("/app.js", "text/javascript"), ("/orrery.proto", "text/plain")):
         with urllib.request.urlopen(gateway + path, timeout=30) as r:
             assert r.headers["content-type"].startswith(kind), path
