@@ -7,6 +7,7 @@
 // dataset.moves (moves played) and dataset.views (pictures shown) say where the page is, for people
 // and for tests.
 import { connect } from "./grpcweb.js";
+import { explain, technical } from "./errors.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT = 0;
@@ -30,11 +31,15 @@ function setState(state, text, error = false) {
   document.body.dataset.state = state;
   if (text !== undefined) $("status").textContent = text;
   $("status").classList.toggle("error", error);
+  if (!error) $("status").removeAttribute("title");
 }
 
+// An error as a sentence a player can act on (errors.js); the technical text goes to the console and
+// the status line's tooltip.
 function fail(err) {
   console.error(err);
-  setState("error", `Error: ${err.message || err}`, true);
+  setState("error", explain(err), true);
+  $("status").title = technical(err);
 }
 
 function md() {

@@ -6,11 +6,32 @@
 // whose bytes are HTTP/1-style "name: value\r\n" lines (grpc-status, grpc-message).
 
 export class GrpcError extends Error {
-  constructor(code, message) {
+  // extra: {httpStatus} for an answer without a gRPC status, {network: true} when no answer came at all.
+  constructor(code, message, extra = {}) {
     super(`${CODES[code] || code}: ${message}`);
     this.code = code;
     this.details = message;
+    this.httpStatus = extra.httpStatus;
+    this.network = Boolean(extra.network);
   }
+}
+
+// The gRPC code of an HTTP error that carries none (the gateway's own answers: docs/frontends.md).
+const HTTP_CODES = { 400: 3, 401: 16, 403: 7, 404: 12, 405: 12, 429: 8, 502: 14, 503: 14, 504: 4 };
+
+// An answer without grpc-status: the gateway's JSON error ({code, message}), or its plain text.
+async function httpError(response) {
+  const text = await response.text().catch(() => "");
+  try {
+    const body = JSON.parse(text);
+    if (typeof body.code === "number") {
+      return new GrpcError(body.code, String(body.message || ""), { httpStatus: response.status });
+    }
+  } catch {
+    // not JSON: fall through to the text
+  }
+  const code = HTTP_CODES[response.status] ?? 2;
+  return new GrpcError(code, text.trim() || `HTTP ${response.status}`, { httpStatus: response.status });
 }
 
 const CODES = ["OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
@@ -40,18 +61,25 @@ export class GrpcWebClient {
     const body = new Uint8Array(5 + bytes.length);
     new DataView(body.buffer).setUint32(1, bytes.length);
     body.set(bytes, 5);
-    const response = await fetch(`${this.path}/${method.name}`, {
-      method: "POST",
-      headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1", "x-user-agent": "orrery-web/1",
-        ...metadata },
-      body,
-      signal,
-    });
+    let response;
+    try {
+      response = await fetch(`${this.path}/${method.name}`, {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1", "x-user-agent": "orrery-web/1",
+          ...metadata },
+        body,
+        signal,
+      });
+    } catch (err) {
+      if (err.name === "AbortError") throw err;
+      throw new GrpcError(14, `no answer from the gateway: ${err.message}`, { network: true });
+    }
     const status = response.headers.get("grpc-status");  // trailers-only answers (errors) come as headers
     if (status !== null && status !== "0") {
-      throw new GrpcError(Number(status), decodeURIComponent(response.headers.get("grpc-message") || ""));
+      throw new GrpcError(Number(status), decodeURIComponent(response.headers.get("grpc-message") || ""),
+        { httpStatus: response.ok ? undefined : response.status });
     }
-    if (!response.ok) throw new GrpcError(14, `HTTP ${response.status}`);
+    if (!response.ok) throw await httpError(response);
     return response;
   }
 
