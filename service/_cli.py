@@ -229,6 +229,11 @@ def _suggest(args: argparse.Namespace) -> int:
                 return 0
             answer = client.suggest(**where, **params)
         except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.UNAVAILABLE:
+                print(
+                    f"error: no Orrery server answers at {args.target}; start one with `orrery serve`",
+                    file=sys.stderr,
+                )
             print(f"error: {exc.code().name}: {exc.details()}", file=sys.stderr)
             return 2
     if args.json:

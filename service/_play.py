@@ -34,6 +34,7 @@ QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("help",)
 YES_WORDS = ("y", "yes")
 HINT_MS = 500
+READY_S = 15.0  # how long a server given with --target may take to answer
 LOCAL = "local"  # the saved target of a match on the server `orrery play` starts itself
 HELP = (
     "  a number from the list, '#ID' (an action id) or a move's label;\n"
@@ -311,9 +312,11 @@ def play_in_terminal(
     saved_target = saved_target or target
     with OrreryClient(target, timeout=120.0) as client:
         try:
-            client.wait_ready(60.0)
+            client.wait_ready(READY_S)
         except grpc.FutureTimeoutError:
-            return _problem(f"no server at {target} (start one with: orrery serve)")
+            return _problem(
+                f"no Orrery server answers at {target} within {READY_S:g} s (start one with: orrery serve)"
+            )
         try:
             if args.resume:
                 me = Seat(args.resume, args.resume_seat, args.resume_token)

@@ -229,10 +229,75 @@ def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str
     # Resign ends the match; its replay opens, picture by picture.
     if browser.execute_script("return document.body.dataset.state") != "over":
         browser.find_element(By.ID, "resign").click()
+        browser.switch_to.alert.accept()  # "Resign this match?"
         wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
     assert "Game over" in browser.find_element(By.ID, "status").text
     step_replay(browser, 2)
     assert browser.find_element(By.ID, "replay-pos").text.startswith("2 / ")
+
+
+LIVE = "return ['your-turn', 'waiting'].includes(document.body.dataset.state)"
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_the_match_survives_a_reload_and_leaving_or_resigning_asks_first(  # type: ignore[no-untyped-def]
+    browser, gateway, width: int, height: int
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, height)
+    try:
+        open_client(browser, gateway)
+        new_match(browser, "take_the_galaxy", "standard")
+        play_move(browser)
+        url = browser.current_url
+        assert "#match=" in url  # the URL names the match
+        match_id = url.split("#match=")[1]
+        seats = browser.execute_script("return JSON.parse(localStorage.getItem('orrery.seats'))")
+        assert seats[match_id]["token"] and seats[match_id]["seat"] == 0
+        wait_for(browser, LIVE, "the match going on")
+        moves = int(browser.execute_script("return document.body.dataset.moves"))
+        logged = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+        # A reload resumes the match: the same position or later, the log rebuilt from the first move.
+        browser.refresh()
+        wait_for(browser, f"return Number(document.body.dataset.moves) >= {moves}", "the resumed match")
+        wait_for(browser, f"return document.querySelectorAll('#log li').length >= {moves}", "the log")
+        wait_for(browser, LIVE, "the resumed match going on")
+        assert browser.current_url == url
+        chosen = browser.execute_script(
+            "return ['game', 'variant', 'players'].map((id) => document.getElementById(id).value)"
+        )
+        assert chosen == ["take_the_galaxy", "standard", "2"]  # the form shows the resumed match
+        again = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+        assert again[: len(logged)] == logged
+        # New match and Resign ask first; saying no keeps the match as it is.
+        browser.find_element(By.ID, "new-match").click()
+        alert = browser.switch_to.alert
+        assert alert.text.startswith("Leave the match in progress?") and match_id in alert.text
+        alert.dismiss()
+        browser.find_element(By.ID, "resign").click()
+        alert = browser.switch_to.alert
+        assert alert.text == "Resign this match? It ends now and you finish last."
+        alert.dismiss()
+        wait_for(browser, LIVE, "the match still going on")
+        assert browser.current_url == url
+        screenshot(browser, f"resumed-{width}x{height}")
+        browser.find_element(By.ID, "resign").click()
+        browser.switch_to.alert.accept()
+        wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
+        # A finished match resumes too, as finished.
+        browser.refresh()
+        wait_for(
+            browser, "return document.body.dataset.state === 'over'", "the finished match after a reload"
+        )
+        assert "Game over" in browser.find_element(By.ID, "status").text
+        screenshot(browser, f"resumed-over-{width}x{height}")
+        # An address naming a match this browser holds no seat in says so and stays in the lobby.
+        browser.get(gateway + "/#match=feedc0de")
+        wait_for(browser, "return document.body.dataset.state === 'ready'", "the lobby")
+        assert "holds no seat" in browser.find_element(By.ID, "status").text
+    finally:
+        browser.set_window_size(1300, 900)
 
 
 def ai_answered(browser) -> bool:  # type: ignore[no-untyped-def]
@@ -341,3 +406,16 @@ def assert_not_blank(path: Path) -> None:
     pixels = matplotlib.image.imread(str(path))[..., :3]
     colours = np.unique((pixels * 255).astype(np.uint8).reshape(-1, 3), axis=0)
     assert len(colours) > 50 and float(pixels.std()) > 0.05, (len(colours), float(pixels.std()))
+
+
+def test_a_stopped_server_reads_as_a_sentence(browser) -> None:  # type: ignore[no-untyped-def]
+    """Envoy with no service behind it: the page says what is wrong in words, not Envoy's text."""
+    from selenium.webdriver.common.by import By
+
+    with running_gateway(f"127.0.0.1:{free_port()}") as base:
+        browser.get(base + "/")
+        wait_for(browser, "return document.body.dataset.state === 'error'", "the error")
+        status = browser.find_element(By.ID, "status")
+        assert status.text.startswith("The game server is not answering: it may be stopped or restarting.")
+        assert "upstream" not in status.text and "upstream" in status.get_attribute("title")
+        screenshot(browser, "server-stopped")

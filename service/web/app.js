@@ -2,7 +2,8 @@
 // Flow: ListGames -> CreateMatch (you are seat 0, the other seats are AI) -> WatchMatch (server
 // stream: each move as it happens) + GetObservation (board picture, legal moves) -> ApplyAction;
 // Hint = Analyze (server stream, top three candidates); Resign = ResignMatch; Replay = GetReplay
-// with pictures (opens once the match is over).
+// with pictures (opens once the match is over). The URL names the match (#match=<id>) and the seat
+// tokens stay in localStorage, so a reload resumes it; New match and Resign ask first.
 // document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "over", "error"),
 // dataset.moves (moves played) and dataset.views (pictures shown) say where the page is, for people
 // and for tests.
@@ -69,6 +70,8 @@ async function start() {
   $("pick-clear").onclick = () => { if (picked) pick(picked.el); };
   $("new-match").disabled = false;
   setState("ready", "Pick a game and start a match against the AI.");
+  window.addEventListener("hashchange", () => resumeFromUrl().catch(fail));
+  await resumeFromUrl();
 }
 
 function currentGame() {
@@ -97,6 +100,7 @@ function fillPlayers() {
 }
 
 async function newMatch() {
+  if (!confirmLeave()) return;
   if (watchAbort) watchAbort.abort();
   const players = Number($("players").value);
   const seats = [];
@@ -109,6 +113,13 @@ async function newMatch() {
     id: created.matchId, players, token: created.seatTokens[SEAT].token,
     ai: created.seatTokens.map((t) => t.ai), moveNumber: 0, view: null, over: false, logged: 0,
   };
+  keepSeat(match);
+  nameMatchInUrl(match.id);
+  await enterMatch();
+}
+
+// Show `match` from scratch: empty log (WatchMatch from move 0 fills it), no hint, no replay.
+async function enterMatch() {
   $("log").replaceChildren();
   clearHint();
   $("filter").value = "";
@@ -118,6 +129,83 @@ async function newMatch() {
   delete document.body.dataset.replay;
   await refresh();
   watch(match);
+}
+
+// ---- Matches that survive a reload. The URL names the match (#match=<id>: a history entry per
+// match, so Back returns to the previous one); this browser keeps each seat's token in localStorage
+// (SEATS_KEY, the newest KEPT_SEATS matches), so a reload or the address resumes the match; starting
+// another match or resigning a live one asks first.
+const SEATS_KEY = "orrery.seats";
+const KEPT_SEATS = 50;
+
+function keptSeats() {
+  try {
+    const seats = JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
+    return seats && typeof seats === "object" ? seats : {};
+  } catch {
+    return {};
+  }
+}
+
+function keepSeat(m) {
+  const seats = keptSeats();
+  seats[m.id] = {
+    token: m.token, seat: SEAT, players: m.players, ai: m.ai, game: $("game").value, variant: $("variant").value,
+    savedAt: Date.now(),
+  };
+  const newest = Object.entries(seats).sort((a, b) => b[1].savedAt - a[1].savedAt).slice(0, KEPT_SEATS);
+  try {
+    localStorage.setItem(SEATS_KEY, JSON.stringify(Object.fromEntries(newest)));
+  } catch {
+    // storage off or full: the match plays on, it just will not survive a reload
+  }
+}
+
+function matchInUrl() {
+  const named = /^#match=([0-9A-Za-z_-]+)$/.exec(location.hash);
+  return named ? named[1] : null;
+}
+
+function nameMatchInUrl(id) {
+  if (matchInUrl() !== id) location.hash = `match=${id}`;
+}
+
+function confirmLeave() {
+  return !match || match.over || window.confirm(
+    "Leave the match in progress? It stays saved in this browser: the Back button or its address " +
+    `(#match=${match.id}) brings you back to it.`);
+}
+
+// The set-up form shows the resumed match's game, variant and player count (the next match's default).
+function showSetupOf(seat) {
+  if (!games.some((g) => g.name === seat.game)) return;
+  $("game").value = seat.game;
+  fillGameOptions();
+  if ([...$("variant").options].some((o) => o.value === seat.variant)) $("variant").value = seat.variant;
+  fillPlayers();
+  if ([...$("players").options].some((o) => o.value === String(seat.players))) $("players").value = String(seat.players);
+}
+
+// The match the URL names, if this browser holds its seat: true when it was opened.
+async function resumeFromUrl() {
+  const id = matchInUrl();
+  if (id === null || (match && match.id === id)) return false;
+  const seat = keptSeats()[id];
+  if (!seat || !seat.token) {
+    setState("ready", `This address names match ${id}, but this browser holds no seat in it. ` +
+      "Pick a game to start a new match.");
+    return false;
+  }
+  if (watchAbort) watchAbort.abort();
+  match = {
+    id, players: seat.players, token: seat.token, ai: seat.ai || [], moveNumber: 0, view: null, over: false,
+    logged: 0,
+  };
+  showSetupOf(seat);
+  setState("waiting", "Resuming the match…");
+  await enterMatch();
+  if (match.id === id && match.view) match.ai = match.view.aiSeats;
+  return true;
 }
 
 // WatchMatch for as long as the match runs. A stream that breaks (the gateway closes one idle for an
@@ -367,6 +455,7 @@ function hintItem(c) {
 
 async function resign() {
   if (!match || match.over) return;
+  if (!window.confirm("Resign this match? It ends now and you finish last.")) return;
   $("resign").disabled = true;
   await client.unary("ResignMatch", { matchId: match.id, seat: SEAT }, md());
   await refresh();

@@ -13,17 +13,17 @@ const CODE = {
 // anything else thrown.
 export function explain(err) {
   if (!(err instanceof GrpcError)) {
-    return "Something went wrong in this page. Reloading it usually helps; your match is kept.";
+    return "Something went wrong in this page. Reloading it usually helps; matches in progress are kept.";
   }
   const details = (err.details || "").trim();
   switch (err.code) {
     case CODE.UNAVAILABLE:
       if (err.network) {
         return "The game server cannot be reached. Check your connection, or that `orrery gateway` is running; " +
-          "your match is kept, reload the page to go on.";
+          "matches in progress are kept: reload the page to go on.";
       }
-      return "The game server is not answering: it may be stopped or restarting. Try again in a moment; " +
-        "your match is kept.";
+      return "The game server is not answering: it may be stopped or restarting. Reload the page in a moment; " +
+        "matches in progress are kept.";
     case CODE.DEADLINE_EXCEEDED:
       return "The game server took too long to answer. Try again.";
     case CODE.RESOURCE_EXHAUSTED:
