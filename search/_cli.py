@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from orrery.core_ext._cli import add_game_arguments
@@ -63,7 +64,8 @@ def _run_selfplay(args: argparse.Namespace) -> int:
     )
     print(f"game over after {len(record.actions)} actions; deal seed {args.seed}")
     if args.svg:
-        print(f"pictures: {args.svg}/move-0001.svg .. move-{len(record.actions):04d}.svg (seed {args.seed})")
+        first = os.path.join(args.svg, "move-0001.svg")
+        print(f"pictures: {first} .. move-{len(record.actions):04d}.svg (seed {args.seed})")
     for seat, (score, rank) in enumerate(zip(record.scores, record.ranks, strict=False)):
         print(f"seat {seat} ({names[seat]}): score {score:g}, place {rank + 1}")
     return 0

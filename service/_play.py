@@ -106,26 +106,30 @@ class SavedSeats:
 class OptionNumbers:
     """Numbers for the legal moves that stay put within one decision: when a step of the same decision
     keeps some of the options, they keep their numbers and new ones get numbers never used before; a list
-    sharing nothing with the last one (a new decision) is numbered from 0 again."""
+    sharing nothing with the ones before (a new decision, say a payment in the middle of a turn) is
+    numbered from 0, and when the turn comes back to an earlier decision, its numbers come back too.
+    reset() forgets everything (another seat moved)."""
 
     def __init__(self) -> None:
-        self._numbers: dict[tuple[int, str], int] = {}
+        self._decisions: list[dict[tuple[int, str], int]] = []
 
     def number(self, legal: list[Any]) -> list[tuple[int, Any]]:
         keys = [(a.id, a.label) for a in legal]
-        if not any(k in self._numbers for k in keys):
-            self._numbers = {}
-        next_free = max(self._numbers.values(), default=-1) + 1
+        numbers = max(self._decisions, key=lambda d: sum(k in d for k in keys), default=None)
+        if numbers is None or not any(k in numbers for k in keys):
+            numbers = {}
+            self._decisions.append(numbers)
+        next_free = max(numbers.values(), default=-1) + 1
         numbered = []
         for key, action in zip(keys, legal, strict=True):
-            if key not in self._numbers:
-                self._numbers[key] = next_free
+            if key not in numbers:
+                numbers[key] = next_free
                 next_free += 1
-            numbered.append((self._numbers[key], action))
+            numbered.append((numbers[key], action))
         return sorted(numbered, key=lambda pair: pair[0])
 
     def reset(self) -> None:
-        self._numbers = {}
+        self._decisions = []
 
 
 def _read_line(stdin: TextIO) -> str:

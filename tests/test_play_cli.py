@@ -53,9 +53,15 @@ def test_option_numbers_stay_put_within_a_decision():
     # A step of the same decision: "a" is gone, "d" is new; "b" and "c" keep their numbers.
     second = numbers.number(actions((7, "c"), (6, "b"), (8, "d")))
     assert [(n, a.label) for n, a in second] == [(1, "b"), (2, "c"), (3, "d")]
-    # Nothing in common: a new decision, numbered from 0 again.
+    # Nothing in common: a new decision (a payment, say), numbered from 0.
     third = numbers.number(actions((1, "x"), (2, "y")))
     assert [(n, a.label) for n, a in third] == [(0, "x"), (1, "y")]
+    # Back to the first decision: its numbers come back ("b" is gone now).
+    fourth = numbers.number(actions((7, "c"), (8, "d"), (9, "e")))
+    assert [(n, a.label) for n, a in fourth] == [(2, "c"), (3, "d"), (4, "e")]
+    # Another seat moved: everything starts from 0 again.
+    numbers.reset()
+    assert [n for n, _ in numbers.number(actions((7, "c"), (8, "d")))] == [0, 1]
 
 
 class _OneMoveClient:
