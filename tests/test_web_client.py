@@ -296,6 +296,16 @@ def test_the_match_survives_a_reload_and_leaving_or_resigning_asks_first(  # typ
         browser.get(gateway + "/#match=feedc0de")
         wait_for(browser, "return document.body.dataset.state === 'ready'", "the lobby")
         assert "holds no seat" in browser.find_element(By.ID, "status").text
+        # A kept seat whose match the server no longer knows is forgotten, with a sentence saying why.
+        browser.execute_script(
+            "const seats = JSON.parse(localStorage.getItem('orrery.seats'));"
+            "seats.gone = {token: 'x', seat: 0, players: 2, ai: [false, true], savedAt: 1};"
+            "localStorage.setItem('orrery.seats', JSON.stringify(seats));"
+        )
+        browser.get(gateway + "/#match=gone")
+        wait_for(browser, "return document.body.dataset.state === 'ready'", "the lobby after a gone match")
+        assert "Match gone no longer exists on the server" in browser.find_element(By.ID, "status").text
+        assert browser.execute_script("return !('gone' in JSON.parse(localStorage.getItem('orrery.seats')))")
     finally:
         browser.set_window_size(1300, 900)
 

@@ -137,6 +137,7 @@ async function enterMatch() {
 // another match or resigning a live one asks first.
 const SEATS_KEY = "orrery.seats";
 const KEPT_SEATS = 50;
+const NOT_FOUND = 5;  // the gRPC code of a match the server does not know
 
 function keptSeats() {
   try {
@@ -203,9 +204,28 @@ async function resumeFromUrl() {
   };
   showSetupOf(seat);
   setState("waiting", "Resuming the match…");
-  await enterMatch();
+  try {
+    await enterMatch();
+  } catch (err) {
+    if (err.code !== NOT_FOUND || match.id !== id) throw err;
+    forgetSeat(id);  // expired, or the server's store was reset: nothing left to resume
+    match = null;
+    setState("ready", `Match ${id} no longer exists on the server (matches expire after a week without a ` +
+      "move). Pick a game to start a new match.");
+    return false;
+  }
   if (match.id === id && match.view) match.ai = match.view.aiSeats;
   return true;
+}
+
+function forgetSeat(id) {
+  const seats = keptSeats();
+  delete seats[id];
+  try {
+    localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+  } catch {
+    // storage off: nothing was kept
+  }
 }
 
 // WatchMatch for as long as the match runs. A stream that breaks (the gateway closes one idle for an
