@@ -51,6 +51,22 @@ def test_the_tournament_example_runs_outside_the_repository_and_reports_into_the
     assert [p.name for p in elsewhere.iterdir()] == ["mine.jsonl"]
 
 
+def test_a_results_path_with_a_folder_of_the_current_directory_stays_there(tmp_path, monkeypatch):
+    from orrery.search.tournament._cli import results_file
+
+    monkeypatch.setenv("ORRERY_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    # balance-results/ is here (the repository root): the committed results file resumes in place.
+    (tmp_path / "balance-results").mkdir()
+    assert results_file("balance-results/x.jsonl", "x", None) == "balance-results/x.jsonl"
+    # Elsewhere, or a bare name: the data folder.
+    data = tmp_path / "data" / "tournaments"
+    assert results_file("other/x.jsonl", "x", None) == str(data / "other" / "x.jsonl")
+    assert results_file("x.jsonl", "x", None) == str(data / "x.jsonl")
+    assert results_file(None, "name", None) == str(data / "name.jsonl")
+    assert results_file("x.jsonl", "x", "mine.jsonl") == "mine.jsonl"
+
+
 def test_a_missing_tournament_config_is_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["tournament", "run", "no-such.toml"]) == 2

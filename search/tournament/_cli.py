@@ -31,12 +31,16 @@ def config_file(given: str) -> Path:
 
 
 def results_file(config_results: str | None, name: str, given: str | None) -> str:
-    """--results as given (relative to the current directory); else the config's `results`, which when
-    relative (or absent: <name>.jsonl) lies in the data folder's tournaments/ (docs/tournaments.md)."""
+    """Where the results go: --results as given (relative to the current directory); else the config's
+    `results`. A relative one with a folder that exists here (the repository's balance-results/, run from
+    its root) is kept relative to the current directory; a bare file name, the default <name>.jsonl, or
+    a folder that is not here lies in the data folder's tournaments/ (docs/tournaments.md)."""
     if given:
         return given
     path = Path(config_results or f"{name}.jsonl")
-    return str(path if path.is_absolute() else data_dir("tournaments") / path)
+    if path.is_absolute() or (path.parent != Path(".") and path.parent.is_dir()):
+        return str(path)
+    return str(data_dir("tournaments") / path)
 
 
 def _run(args: argparse.Namespace) -> int:
