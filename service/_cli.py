@@ -260,7 +260,7 @@ def _print_answer(answer: Any, *, final: bool) -> None:
 def _play(args: argparse.Namespace) -> int:
     from orrery.core_ext import registered_games
     from orrery.core_ext._paths import data_dir
-    from orrery.service._play import LOCAL, SavedSeats, play_in_terminal
+    from orrery.service._play import LOCAL, SavedSeats, play_in_terminal, store_lock
     from orrery.service._spawn import running_server
 
     def problem(message: str) -> int:
@@ -299,10 +299,13 @@ def _play(args: argparse.Namespace) -> int:
     if target and target != LOCAL:
         return play_in_terminal(target, args, saved=saved)
     db = args.db or str(data_dir() / "play.sqlite3")
-    with running_server(
-        ["--backend", "in-process", "--db", db], same_imports=True, cwd=str(data_dir())
-    ) as server:
-        return play_in_terminal(server.target, args, saved=saved, saved_target=LOCAL)
+    with store_lock(db) as mine:
+        if not mine:
+            return problem(f"another orrery play is using {db}; finish or quit it first (or give --db)")
+        with running_server(
+            ["--backend", "in-process", "--db", db], same_imports=True, cwd=str(data_dir())
+        ) as server:
+            return play_in_terminal(server.target, args, saved=saved, saved_target=LOCAL)
 
 
 def _bench_service(args: argparse.Namespace) -> int:

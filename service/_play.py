@@ -16,9 +16,11 @@ again; a match on another server resumes with `--target HOST:PORT --resume MATCH
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -130,6 +132,21 @@ class OptionNumbers:
 
     def reset(self) -> None:
         self._decisions = []
+
+
+@contextlib.contextmanager
+def store_lock(db: str) -> Iterator[bool]:
+    """Whether this `orrery play` may start its server on `db`: one at a time (an exclusive lock on
+    DB.lock), since each server plays the AI seats of every match in its store."""
+    import fcntl
+
+    with open(f"{db}.lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
 
 
 def _read_line(stdin: TextIO) -> str:

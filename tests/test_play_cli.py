@@ -43,6 +43,18 @@ def test_bad_arguments_print_one_line_and_exit_2(argv, message, data_folder, cap
     assert captured.err.startswith(message) and captured.err.count("\n") == 1
 
 
+def test_one_local_play_at_a_time_on_the_same_store(data_folder, capsys):
+    from orrery.service._play import store_lock
+
+    data_folder.mkdir(parents=True)
+    db = str(data_folder / "play.sqlite3")
+    with store_lock(db) as mine:  # another `orrery play` holds the store
+        assert mine
+        assert main(["play", "--game", "kuhn"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"orrery play: another orrery play is using {db}; finish or quit it first (or give --db)\n"
+
+
 def test_option_numbers_stay_put_within_a_decision():
     def actions(*pairs):
         return [SimpleNamespace(id=i, label=label) for i, label in pairs]
