@@ -56,6 +56,9 @@ class MoveHint:
     expected_place: float | None  # mean finishing place in [1, players], 1 = first; None solo
     expected_score: float  # mean final score in the game's units (score_unit)
     score_behind: float  # best move's expected_score minus this one's; 0 for the best, < 0 if ahead
+    # Standard error of score_behind: the rollouts pair each move's samples (the same determinizations
+    # and playout seeds), so this is the spread of the per-rollout differences / sqrt(rollouts).
+    score_behind_error: float
     value_behind: float  # best move's searched value minus this one's (search reward units, [0, 1])
     this_move: tuple[Tally, ...]  # what the move itself changes (every tally, zeros included)
     this_turn: tuple[Tally, ...]  # the change after the rest of this seat's turn along the line
@@ -99,9 +102,12 @@ def hooks_for(game_name: str) -> HintHooks:
     return HintHooks(score_unit=module.SCORE_UNIT, solo_win=module.SOLO_WIN, tallies=module.tallies)
 
 
+SCORE_TALLY = "score"  # the tally of the seat's current score (in the game's score_unit)
+
+
 def visible_tallies(hooks: HintHooks, observation, seat: int, score: float) -> dict[str, float]:
-    """The seat's tallies from its own view, with its current score first (named by the unit)."""
-    counts = {hooks.score_unit: float(score)}
+    """The seat's tallies from its own view, with its current score first."""
+    counts = {SCORE_TALLY: float(score)}
     for name, value in hooks.tallies(observation.to_dict()["state"], seat).items():
         counts.setdefault(name, float(value))
     return counts
@@ -205,6 +211,15 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+def _paired_error(best: Sequence[_Rollout], mine: Sequence[_Rollout]) -> float:
+    diffs = [b.score - m.score for b, m in zip(best, mine, strict=False)]
+    if len(diffs) < 2:
+        return 0.0
+    mean = _mean(diffs)
+    variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return (variance / len(diffs)) ** 0.5
+
+
 def _changes(samples: Sequence[_Rollout], later: str, earlier: str) -> tuple[Tally, ...]:
     names = list(getattr(samples[0], earlier)) if samples else []
     return tuple(
@@ -226,6 +241,7 @@ def _summary(action, samples, stats, best: MoveHint | None, lines, observation, 
         expected_place=1.0 + _mean([s.rank for s in mine]) if players > 1 else None,
         expected_score=score,
         score_behind=0.0 if best is None else best.expected_score - score,
+        score_behind_error=0.0 if best is None else _paired_error(samples[best.action], mine),
         value_behind=best_value - value,
         this_move=_changes(mine, "after_move", "before"),
         this_turn=_changes(mine, "after_turn", "before"),

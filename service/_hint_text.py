@@ -8,6 +8,9 @@ from typing import Any
 
 SINGULAR = {"credits": "credit", "points": "point", "chips": "chip"}
 SAME = 0.5  # a score gap under this (in the game's units) reads "about as good as the best"
+NOISE = 2.0  # ... and so does one within this many standard errors (the rollouts cannot tell them apart)
+MAX_TURNS = 4  # turns of a line shown; the rest is "…"
+UNKNOWN_SEAT = -1  # a line's steps no sampled position could play (TurnGroup.seat)
 NO_CHANGE = 0.05  # a mean tally change under this is left out
 
 
@@ -20,9 +23,10 @@ def amount(value: float, unit: str) -> str:
     return f"{value:.1f} {unit}"
 
 
-def gap_text(score_behind: float, unit: str) -> str:
-    """How a candidate compares with the best move, in the game's units."""
-    if abs(score_behind) < SAME:
+def gap_text(score_behind: float, unit: str, error: float = 0.0) -> str:
+    """How a candidate compares with the best move, in the game's units; a gap the rollouts cannot
+    tell from noise (within NOISE standard errors) reads as no gap."""
+    if abs(score_behind) < max(SAME, NOISE * error):
         return "about as good as the best"
     whole = float(max(1, round(abs(score_behind))))  # "about": whole units are precise enough
     if score_behind > 0:
@@ -49,9 +53,17 @@ def changes_text(tallies: Any) -> str:
     return ", ".join(parts) if parts else "no visible change"
 
 
+def turn_text(group: Any) -> str:
+    """'you: a, b'; steps no sampled position could play read 'then 3 more steps' (not their ids)."""
+    if group.seat == UNKNOWN_SEAT:
+        return f"then {len(group.labels)} more step{'s' if len(group.labels) != 1 else ''}"
+    return f"{group.seat_name}: {', '.join(group.labels)}"
+
+
 def turns_text(groups: Any) -> str:
-    """'you: a, b | seat 1: c': a line of play, one group per turn."""
-    return " | ".join(f"{g.seat_name}: {', '.join(g.labels)}" for g in groups)
+    """'you: a, b | seat 1: c': a line of play, one group per turn, the first MAX_TURNS of them."""
+    shown = [turn_text(g) for g in list(groups)[:MAX_TURNS]]
+    return " | ".join(shown + (["…"] if len(groups) > MAX_TURNS else []))
 
 
 def hint_lines(answer: Any, *, limit: int = 3) -> list[str]:
@@ -73,7 +85,7 @@ def hint_lines(answer: Any, *, limit: int = 3) -> list[str]:
             lines.append(f"    by the end of your turn: {changes_text(hint.this_turn)}")
             lines.append(f"    line: {turns_text(hint.turns)}")
         else:
-            gap = gap_text(hint.score_behind, unit)
+            gap = gap_text(hint.score_behind, unit, hint.score_behind_error)
             direction = "lower" if hint.value_behind >= 0 else "higher"
             value = f"searched value {abs(hint.value_behind):.3f} {direction}"
             lines.append(f"  {c.action.label}: {gap}; {outcome}; {value}  {stats}".replace("; ;", ";"))

@@ -870,6 +870,7 @@ def _move_hint(hint: Any) -> pb.MoveHint:
     message = pb.MoveHint(
         expected_score=hint.expected_score,
         score_behind=hint.score_behind,
+        score_behind_error=hint.score_behind_error,
         value_behind=hint.value_behind,
         this_move=[pb.Tally(name=t.name, change=t.change) for t in hint.this_move],
         this_turn=[pb.Tally(name=t.name, change=t.change) for t in hint.this_turn],

@@ -11,7 +11,7 @@ from orrery.core_ext import load_game
 from orrery.search import Budget, build_hints, default_config, search_observation
 from orrery.search._bench import advance_randomly
 from orrery.search._hints import UNKNOWN_SEAT, hooks_for
-from orrery.service._hint_text import amount, changes_text, gap_text, hint_lines, outcome_text
+from orrery.service._hint_text import amount, changes_text, gap_text, hint_lines, outcome_text, turns_text
 from orrery.v1 import orrery_pb2 as pb
 
 # (game, variant, players): every game, two- and many-seat games, teams and solo.
@@ -52,7 +52,7 @@ def test_hints_are_present_in_range_and_consistent(name, variant, players):
     assert hints.seat == seat and hints.players == players and hints.score_unit == hooks_for(name).score_unit
     assert [m.action for m in hints.moves][:1] == [result.best_action]
     assert {m.action for m in hints.moves} == {a.action for a in result.actions[:4]}
-    tally_names = set(hooks_for(name).tallies(observation.to_dict()["state"], seat)) | {hints.score_unit}
+    tally_names = set(hooks_for(name).tallies(observation.to_dict()["state"], seat)) | {"score"}
     for move in hints.moves:
         assert move.rollouts == hints.rollouts_per_move >= 8
         if players > 1 or hooks_for(name).solo_win:
@@ -77,7 +77,8 @@ def test_hints_are_present_in_range_and_consistent(name, variant, players):
         )
         assert all(g.seat_name == ("later" if g.seat == UNKNOWN_SEAT else g.seat_name) for g in move.turns)
     best = hints.for_action(result.best_action)
-    assert best.score_behind == 0.0 and best.value_behind == 0.0
+    assert best.score_behind == 0.0 and best.value_behind == 0.0 and best.score_behind_error == 0.0
+    assert all(m.score_behind_error >= 0.0 for m in hints.moves)
     assert sum(len(g.labels) for g in hints.principal_variation) == len(result.principal_variation)
 
 
@@ -88,7 +89,7 @@ def test_a_move_that_gains_shows_it_this_move():
     result, hints = hints_for(observation, seed=1)
     research = [m for m in hints.moves if observation.action_label(m.action).startswith("research")]
     changes = {t.name: t.change for t in research[0].this_move}
-    assert changes["minerals"] == 1.0 and changes["credits"] == 3.0
+    assert changes["minerals"] == 1.0 and changes["score"] == 3.0 and changes["credits"] == 0.0
 
 
 @pytest.mark.parametrize(("name", "variant", "players"), SETTINGS)
@@ -196,6 +197,11 @@ def test_hint_text_pieces():
     assert gap_text(0.3, "points") == "about as good as the best"
     assert gap_text(2.6, "renown") == "about 3 renown behind the best"
     assert gap_text(0.7, "points") == "about 1 point behind the best"
+    assert gap_text(4.0, "credits", error=2.5) == "about as good as the best"  # within the rollouts' noise
+    groups = [pb.TurnGroup(seat=s % 2, seat_name=f"seat {s % 2}", labels=["a"]) for s in range(5)]
+    assert turns_text(groups) == "seat 0: a | seat 1: a | seat 0: a | seat 1: a | …"
+    later = [groups[0], pb.TurnGroup(seat=-1, seat_name="later", labels=["242", "240"])]
+    assert turns_text(later) == "seat 0: a | then 2 more steps"
     assert amount(1.0, "chips") == "1 chip" and amount(12.4, "points") == "12 points"
     assert changes_text([pb.Tally(name="energy", change=0.01)]) == "no visible change"
     many = pb.MoveHint(win_chance=0.2, expected_place=2.25)

@@ -14,10 +14,11 @@ PLACED = {
 
 
 def tallies(state: dict, seat: int) -> dict[str, float]:
-    """The seat's own credits, minerals, placed pieces and combat tokens, from its observation."""
+    """The seat's own credits, minerals, placed pieces and combat tokens, from its observation (its
+    score, credits plus 3 a mineral, is the hints' "score" tally)."""
     me = state["players"][seat]
     counts: dict[str, float] = {
-        "credits held": me["credits"],
+        "credits": me["credits"],
         "minerals": sum(me["minerals"].values()),
         "combat tokens": me["combat_tokens"]["count"],
     }
