@@ -6,7 +6,8 @@ observation, exactly as SuggestMove builds it, for the move the search plays. At
 predictions are compared with what happened to that seat: Brier score of the win chance (and of the
 search's own value, which the rank reward makes an estimate of the same thing with two seats), mean
 absolute error of the expected place and of the expected final score, each overall and by thirds of the
-game. Constant predictions (the seats' mean outcome) are the baselines a useful hint must beat.
+game. Constant predictions (the seats' mean outcome) are the baselines a useful hint must beat. Also
+the rollout pass's wall time per hint (`pass_ms`: median, p95, max).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class _Prediction:
     search_value: float
     expected_place: float | None
     expected_score: float
+    pass_ms: float  # the rollout pass's wall time (top 3 moves)
 
 
 def _actual_win(game, ranks: list[int], seat: int) -> float:
@@ -43,7 +45,7 @@ def _actual_win(game, ranks: list[int], seat: int) -> float:
 def _play_one(game, seed: int, iterations: int, every: int, config) -> tuple[list[_Prediction], list, list]:
     state = game.new_initial_state(seed=seed)
     rng = random.Random(seed)
-    pending: list[tuple[int, int, MoveHint, float]] = []
+    pending: list[tuple[int, int, MoveHint, float, float]] = []
     decisions = 0
     moves = 0
     while not state.is_terminal():
@@ -61,7 +63,7 @@ def _play_one(game, seed: int, iterations: int, every: int, config) -> tuple[lis
             hints = build_hints(observation, result, actions, seed=search_seed)
             best = hints.for_action(result.best_action)
             assert best is not None  # build_hints always hints the best action
-            pending.append((seat, moves, best, result.actions[0].mean_reward))
+            pending.append((seat, moves, best, result.actions[0].mean_reward, hints.elapsed_s * 1000.0))
         decisions += 1
         state.apply(result.best_action)
         moves += 1
@@ -75,10 +77,22 @@ def _play_one(game, seed: int, iterations: int, every: int, config) -> tuple[lis
             search_value=value,
             expected_place=hint.expected_place,
             expected_score=hint.expected_score,
+            pass_ms=ms,
         )
-        for seat, move, hint, value in pending
+        for seat, move, hint, value, ms in pending
     ]
     return predictions, ranks, scores
+
+
+def _spread(values: list[float]) -> dict:
+    if not values:
+        return {}
+    ordered = sorted(values)
+    return {
+        "median": round(statistics.median(ordered), 1),
+        "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1),
+        "max": round(ordered[-1], 1),
+    }
 
 
 def _brier(pairs: list[tuple[float, float]]) -> float | None:
@@ -169,5 +183,7 @@ def bench_hints(
         "overall": _metrics(rows, mean_win, mean_place, mean_score),
         "by_part_of_game": thirds,
         "mean_final_score": round(mean_score, 2),
+        # the rollout pass's cost for the top 3 moves (wall ms: on a shared machine, includes waiting)
+        "pass_ms": _spread([r["pass_ms"] for r in rows]),
         "elapsed_s": round(time.perf_counter() - started, 1),
     }

@@ -208,3 +208,14 @@ def test_hint_text_pieces():
     assert outcome_text(many, sides=4, players=4) == "expected place 2.2 of 4"
     assert outcome_text(many, sides=2, players=4) == "win chance 20%"
     assert outcome_text(pb.MoveHint(expected_score=20.0), sides=1, players=1) == ""
+
+
+def test_bench_hints_scores_predictions_against_outcomes():
+    from orrery.search._bench_hints import bench_hints
+
+    report = bench_hints("kuhn", 2, games=6, iterations=200, every=1, seed=1)
+    overall = report["overall"]
+    assert overall["hints"] >= 6
+    assert 0.0 <= overall["win_brier"] <= 1.0 and 0.0 <= overall["win_brier_constant"] <= 1.0
+    assert 0.0 <= overall["place_mae"] <= 1.0 and overall["score_mae"] >= 0.0
+    assert set(report["by_part_of_game"]) == {"first third", "second third", "last third"}
