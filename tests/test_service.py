@@ -284,6 +284,20 @@ def test_final_answers_carry_hints_in_the_games_terms(client):
     assert not any(u.result.HasField("hints") for u in updates[:-1])
 
 
+def test_a_hosted_seats_hints_are_those_of_its_observation(client):
+    """A hosted seat's hints come from its observation only: the same search asked with that seat's
+    observation JSON (stateless) gives the same hints, hidden cards of the other seat included."""
+    match = client.create_match("trian", players=2, variant="full", seed=12)
+    view = client.observation(match, 0)
+    hosted = client.suggest(match=match, seat=0, iterations=300, seed=2, top_k=3)
+    given = client.suggest(
+        game="trian", observation_json=view.observation_json, iterations=300, seed=2, top_k=3
+    )
+    for answer in (hosted, given):
+        answer.hints.elapsed_ms = 0.0
+    assert hosted.hints == given.hints and list(hosted.candidates) == list(given.candidates)
+
+
 def test_analyze_budget_and_deadline_end_with_one_final(client):
     text, _ = kuhn_observation_json()
     done = final_update(client.analyze(game="kuhn", observation_json=text, iterations=20000))
