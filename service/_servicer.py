@@ -711,6 +711,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         """Fill the final answer's hints (off the event loop: the rollout pass is CPU work)."""
         actions = [c.action.id for c in answer.candidates] + [answer.action.id]
         limit = None if job.grant.iterations is not None else HINT_TIME_SHARE * job.grant.milliseconds / 1e3
+        if job.stop_reason is not None:  # stopped (StopAnalysis, drain): only the minimum rollouts
+            limit = 0.0
         if job.call_deadline is not None:  # half the call's time left, so the answer still arrives
             left = max(0.0, (job.call_deadline - time.time()) / 2)
             limit = left if limit is None else min(limit, left)

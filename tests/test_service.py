@@ -254,6 +254,7 @@ def test_analyze_streams_progress_then_one_final_on_stop(client):
     assert [u.final for u in updates] == [False] * (len(updates) - 1) + [True]
     final = updates[-1]
     assert final.stop_reason == pb.STOP_REASON_STOPPED and final.result.stats.cut_short
+    assert final.result.hints.rollouts_per_move == 8  # a stopped query's hints: the minimum rollouts
     progress = [u.result.stats.iterations for u in updates[1:-1]]
     assert progress == sorted(progress) and final.result.stats.iterations >= progress[-1] > 0
     assert final.result.stats.elapsed_ms < 2000
