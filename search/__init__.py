@@ -12,6 +12,7 @@ from orrery.search._backends import InProcessBackend, search_observation
 from orrery.search._bots import BOT_KINDS, Bot, default_config, make_bot
 from orrery.search._cancel import CancelToken
 from orrery.search._config import Budget, SearchConfig, get_config, list_configs
+from orrery.search._hints import Hints, MoveHint, build_hints
 from orrery.search._levels import LEVELS, Level, choose_from_result, choose_within_tolerance
 from orrery.search._ray import RayBackend
 from orrery.search._result import ActionStats, SearchResult, sampled_line_labels
@@ -23,13 +24,16 @@ __all__ = [
     "Bot",
     "Budget",
     "CancelToken",
+    "Hints",
     "InProcessBackend",
     "LEVELS",
     "Level",
+    "MoveHint",
     "RayBackend",
     "SearchConfig",
     "SearchResult",
     "TimeSharedBackend",
+    "build_hints",
     "choose_from_result",
     "choose_within_tolerance",
     "default_config",

@@ -1,4 +1,4 @@
-"""`orrery selfplay` and `orrery bench search | signature | strength`."""
+"""`orrery selfplay` and `orrery bench search | signature | strength | hints`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 
 from orrery.core_ext._cli import add_game_arguments
 from orrery.search._bench import bench_search, bench_signature, bench_strength
+from orrery.search._bench_hints import bench_hints
 from orrery.search._bots import BOT_KINDS, make_bot
 from orrery.search._config import Budget, get_config, list_configs
 from orrery.search._selfplay import play_game
@@ -138,6 +139,20 @@ def _run_bench_strength(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_bench_hints(args: argparse.Namespace) -> int:
+    result = bench_hints(
+        args.game,
+        args.players,
+        variant=args.variant,
+        games=args.games,
+        iterations=args.iterations,
+        every=args.every,
+        seed=args.seed,
+    )
+    _print(result, args.json)
+    return 0
+
+
 def _run_configs(args: argparse.Namespace) -> int:
     for c in list_configs():
         print(f"{c.label:22} {c.algorithm:6} {c.description}")
@@ -191,3 +206,12 @@ def register(commands, bench) -> None:
     p.add_argument("--progress", action="store_true", help="one JSON line per game on stderr")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run_bench_strength)
+
+    p = bench.add_parser("hints", help="how well hints predict the outcome, over seeded search-played games")
+    add_game_arguments(p)
+    p.add_argument("--games", type=int, default=10)
+    p.add_argument("--iterations", type=int, default=300, help="search iterations per decision")
+    p.add_argument("--every", type=int, default=8, help="take a hint at every N-th decision with a choice")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_run_bench_hints)

@@ -3,7 +3,8 @@
 Everything goes through the public API with the seat's token, exactly as a frontend would: the match
 is created with AI seats (the server plays them itself), the AI seats' moves arrive through WatchMatch
 as they happen, the person's view comes from GetObservation, and the `hint` command shows the top
-three candidates (value and visit share) of the same Analyze call a frontend would make.
+three candidates of the same Analyze call a frontend would make, in the game's terms (win chance or
+expected place, final score, the gap to the best move, what the move changes, the line by turn).
 A move of another seat is printed with the label WatchMatch sent this seat (built from its own view, so
 it never names another seat's hidden choice); nothing here labels a move itself.
 
@@ -27,6 +28,7 @@ from typing import Any, TextIO
 
 import grpc
 
+from orrery.service._hint_text import hint_lines
 from orrery.service.client import HUMAN, OrreryClient, ai_seat, final_update
 from orrery.v1 import orrery_pb2 as pb
 
@@ -201,12 +203,10 @@ def _ask(numbered: list[tuple[int, Any]], stdin: TextIO, stdout: TextIO) -> Any:
 
 
 def print_hint(client: OrreryClient, me: Seat, stdout: TextIO) -> None:
-    """The top three candidates of an Analyze call on the person's seat, with values and visit shares."""
+    """The top three candidates of an Analyze call on the person's seat, in the game's terms."""
     updates = client.analyze(match=me.match_id, seat=me.seat, token=me.token, milliseconds=HINT_MS, top_k=3)
-    answer = final_update(updates).result
-    print(f"  hint ({answer.stats.iterations} iterations):", file=stdout)
-    for c in answer.candidates[:3]:
-        print(f"    {c.action.label:24} value {c.value:.3f}  visits {c.visit_share:6.1%}", file=stdout)
+    for line in hint_lines(final_update(updates).result):
+        print(f"  {line}", file=stdout)
 
 
 @dataclass

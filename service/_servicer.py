@@ -23,7 +23,7 @@ from typing import Any, cast
 import grpc
 
 from orrery.core_ext import GameInputError, game_bounds, registered_games
-from orrery.search import choose_from_result, sampled_line_labels
+from orrery.search import build_hints, choose_from_result, sampled_line_labels
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
 from orrery.service._auth_interceptor import TOKEN_KEY, tokens_from_metadata
@@ -63,6 +63,9 @@ MIN_PROGRESS_MS = 20
 # and under load a hand-over to a thread and back cost several times that in waits for the GIL and the
 # loop. Answers are built on the loop for the same reason. Figures in docs/performance.md.
 INLINE_JSON_CHARS = 32 * 1024
+# A milliseconds budget's hint rollout pass may take this share of the budget (after its minimum
+# rollouts); an iterations budget's pass is never cut, so its hints depend on the seed only.
+HINT_TIME_SHARE = 0.25
 DEFAULT_PROGRESS_MS = 500
 MAX_LIST_TOKENS = 100  # tokens one ListMatches call may ask about
 _AFTER_ALL = 1 << 31  # a history "after" every move: only the match's standing
@@ -700,8 +703,23 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         result = await self.scheduler.run(job)
         top_k = positions.top_k(request.params.top_k)
         answer = self._response(job, result, top_k=top_k, final=True)
+        await self._add_hints(job, result, answer)
         self.scheduler.note_answer(job, time.time())
         return answer
+
+    async def _add_hints(self, job: SearchJob, result: Any, answer: pb.SuggestMoveResponse) -> None:
+        """Fill the final answer's hints (off the event loop: the rollout pass is CPU work)."""
+        actions = [c.action.id for c in answer.candidates] + [answer.action.id]
+        limit = None if job.grant.iterations is not None else HINT_TIME_SHARE * job.grant.milliseconds / 1e3
+        if job.stop_reason is not None:  # stopped (StopAnalysis, drain): only the minimum rollouts
+            limit = 0.0
+        if job.call_deadline is not None:  # half the call's time left, so the answer still arrives
+            left = max(0.0, (job.call_deadline - time.time()) / 2)
+            limit = left if limit is None else min(limit, left)
+        hints = await self.cpu(
+            build_hints, job.observation, result, actions, seed=job.seed, time_limit_s=limit
+        )
+        fill_hints(answer, hints, job.observation)
 
     async def Analyze(self, request: pb.AnalyzeRequest, context: Any) -> AsyncIterator[pb.AnalyzeUpdate]:
         interval_ms = request.progress_interval_ms or DEFAULT_PROGRESS_MS
@@ -743,6 +761,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 await context.abort(exc.code, exc.details)
             sequence += 1
             answer = self._response(job, result, top_k=top_k, final=True)
+            await self._add_hints(job, result, answer)
             self.scheduler.note_answer(job, time.time())
             yield pb.AnalyzeUpdate(
                 query_id=query_id,
@@ -843,3 +862,47 @@ def _line(observation: Any, line: Any, seed: int) -> list[pb.Action]:
     out.extend(pb.Action(id=a, label=label) for a, label in zip(line[1:], labels[1:], strict=False))
     out.extend(pb.Action(id=a) for a in line[len(out) :])
     return out
+
+
+def _turns(groups: Any) -> list[pb.TurnGroup]:
+    return [pb.TurnGroup(seat=g.seat, seat_name=g.seat_name, labels=list(g.labels)) for g in groups]
+
+
+def _move_hint(hint: Any) -> pb.MoveHint:
+    message = pb.MoveHint(
+        expected_score=hint.expected_score,
+        score_behind=hint.score_behind,
+        score_behind_error=hint.score_behind_error,
+        value_behind=hint.value_behind,
+        this_move=[pb.Tally(name=t.name, change=t.change) for t in hint.this_move],
+        this_turn=[pb.Tally(name=t.name, change=t.change) for t in hint.this_turn],
+        turns=_turns(hint.turns),
+        rollouts=hint.rollouts,
+    )
+    if hint.win_chance is not None:
+        message.win_chance = hint.win_chance
+    if hint.expected_place is not None:
+        message.expected_place = hint.expected_place
+    return message
+
+
+def fill_hints(answer: pb.SuggestMoveResponse, hints: Any, observation: Any) -> None:
+    """Copy search._hints.Hints into a final answer: each candidate's hint and the summary."""
+    for candidate in answer.candidates:
+        hint = hints.for_action(candidate.action.id)
+        if hint is not None:
+            candidate.hint.CopyFrom(_move_hint(hint))
+    chosen = hints.for_action(answer.action.id)
+    answer.hints.CopyFrom(
+        pb.HintSummary(
+            seat=hints.seat,
+            players=hints.players,
+            sides=hints.sides,
+            score_unit=hints.score_unit,
+            best=OrreryServicer._root_action(observation, hints.best_action),
+            chosen=_move_hint(chosen) if chosen is not None else None,
+            principal_variation=_turns(hints.principal_variation),
+            rollouts_per_move=hints.rollouts_per_move,
+            elapsed_ms=hints.elapsed_s * 1000.0,
+        )
+    )

@@ -254,10 +254,49 @@ def test_analyze_streams_progress_then_one_final_on_stop(client):
     assert [u.final for u in updates] == [False] * (len(updates) - 1) + [True]
     final = updates[-1]
     assert final.stop_reason == pb.STOP_REASON_STOPPED and final.result.stats.cut_short
+    assert final.result.hints.rollouts_per_move == 8  # a stopped query's hints: the minimum rollouts
     progress = [u.result.stats.iterations for u in updates[1:-1]]
     assert progress == sorted(progress) and final.result.stats.iterations >= progress[-1] > 0
     assert final.result.stats.elapsed_ms < 2000
     assert not client.stop_analysis(final.query_id)
+
+
+def test_final_answers_carry_hints_in_the_games_terms(client):
+    """SuggestMove and Analyze's final message carry hints (docs/api.md "Hints"); progress does not."""
+    text, _ = kuhn_observation_json()
+    answer = client.suggest(game="kuhn", observation_json=text, iterations=2000, seed=4, top_k=2)
+    summary = answer.hints
+    assert summary.score_unit == "chips" and summary.players == 2 and summary.sides == 2
+    assert summary.best.id == answer.candidates[0].action.id and summary.rollouts_per_move == 32
+    assert summary.chosen.rollouts == 32 and summary.principal_variation[0].seat_name == "you"
+    best, other = answer.candidates
+    assert best.hint.score_behind == 0.0 and 0.0 <= best.hint.win_chance <= 1.0
+    assert 1.0 <= other.hint.expected_place <= 2.0 and other.hint.value_behind == best.value - other.value
+    assert summary.chosen == best.hint  # full strength plays the best move
+    again = client.suggest(game="kuhn", observation_json=text, iterations=2000, seed=4, top_k=2)
+    again.hints.elapsed_ms = answer.hints.elapsed_ms = 0.0
+    again.stats.elapsed_ms = answer.stats.elapsed_ms = again.stats.queue_ms = answer.stats.queue_ms = 0.0
+    again.stats.deadline_ms = answer.stats.deadline_ms = 0.0
+    assert again == answer  # an iterations budget's hints depend on the seed only
+    updates = list(
+        client.analyze(game="kuhn", observation_json=text, milliseconds=300, progress_interval_ms=50)
+    )
+    assert updates[-1].result.HasField("hints") and updates[-1].result.candidates[0].HasField("hint")
+    assert not any(u.result.HasField("hints") for u in updates[:-1])
+
+
+def test_a_hosted_seats_hints_are_those_of_its_observation(client):
+    """A hosted seat's hints come from its observation only: the same search asked with that seat's
+    observation JSON (stateless) gives the same hints, hidden cards of the other seat included."""
+    match = client.create_match("trian", players=2, variant="full", seed=12)
+    view = client.observation(match, 0)
+    hosted = client.suggest(match=match, seat=0, iterations=300, seed=2, top_k=3)
+    given = client.suggest(
+        game="trian", observation_json=view.observation_json, iterations=300, seed=2, top_k=3
+    )
+    for answer in (hosted, given):
+        answer.hints.elapsed_ms = 0.0
+    assert hosted.hints == given.hints and list(hosted.candidates) == list(given.candidates)
 
 
 def test_analyze_budget_and_deadline_end_with_one_final(client):
@@ -373,6 +412,8 @@ def test_orrery_play_hint_shows_the_top_candidates(server):
         "--level", "easy", stdin=moves,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    hint = done.stdout.split("hint (", 1)[1].splitlines()[1:3]
-    assert len(hint) == 2 and all("value" in line and "visits" in line and "%" in line for line in hint)
+    hint = done.stdout.split("hint (", 1)[1].splitlines()[1:6]
+    assert hint[0].strip().startswith("best: ") and "win chance" in hint[1] and "chips" in hint[1], hint
+    assert "value" in hint[1] and "% of visits" in hint[1], hint
+    assert "this move:" in hint[2] and "by the end of your turn:" in hint[3] and "line: you: " in hint[4]
     assert "game over after" in done.stdout

@@ -105,15 +105,15 @@ def open_client(browser, base: str, query: str = "") -> None:  # type: ignore[no
     wait_for(browser, "return document.body.dataset.state === 'ready'", "the game list (ListGames)")
 
 
-def new_match(browser, game: str, variant: str | None = None) -> None:  # type: ignore[no-untyped-def]
-    """Two players, we are seat 0, the other seat is an easy AI."""
+def new_match(browser, game: str, variant: str | None = None, players: int = 2) -> None:  # type: ignore[no-untyped-def]
+    """Two players (by default), we are seat 0, the other seats are easy AIs."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     Select(browser.find_element(By.ID, "game")).select_by_value(game)
     if variant is not None:
         Select(browser.find_element(By.ID, "variant")).select_by_value(variant)
-    Select(browser.find_element(By.ID, "players")).select_by_value("2")
+    Select(browser.find_element(By.ID, "players")).select_by_value(str(players))
     Select(browser.find_element(By.ID, "level")).select_by_value("LEVEL_EASY")
     browser.find_element(By.ID, "new-match").click()
     wait_for(browser, "return document.body.dataset.state === 'your-turn'", f"our first turn in {game}")
@@ -127,6 +127,10 @@ def ask_hint(browser) -> list[str]:  # type: ignore[no-untyped-def]
     wait_for(browser, "return document.getElementById('hint-list').dataset.final === '1'", "the hint")
     hints = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#hint-list li")]
     assert 1 <= len(hints) <= 3 and all("value" in h and "% of visits" in h for h in hints), hints
+    # The answer in the game's terms (docs/api.md "Hints"): outcome, final score, changes, the line.
+    assert "final score about" in hints[0] and "This move:" in hints[0], hints
+    assert "By the end of your turn:" in hints[0] and "you: " in hints[0], hints
+    assert all("best" in h for h in hints[1:]), hints
     best = browser.find_element(By.CSS_SELECTOR, "#hint-list li").get_attribute("data-action")
     hinted = browser.find_element(By.CSS_SELECTOR, "#moves button.hinted").get_attribute("data-action")
     assert hinted == best
@@ -306,6 +310,37 @@ def test_the_match_survives_a_reload_and_leaving_or_resigning_asks_first(  # typ
         wait_for(browser, "return document.body.dataset.state === 'ready'", "the lobby after a gone match")
         assert "Match gone no longer exists on the server" in browser.find_element(By.ID, "status").text
         assert browser.execute_script("return !('gone' in JSON.parse(localStorage.getItem('orrery.seats')))")
+    finally:
+        browser.set_window_size(1300, 900)
+
+
+HINT_SETTINGS = [("trian", "full", 2, "win chance"), ("tiny_epic_galaxies", "base", 3, "expected place")]
+
+
+@pytest.mark.parametrize(("game", "variant", "players", "outcome"), HINT_SETTINGS)
+def test_the_hint_panel_reads_in_the_games_terms(browser, gateway, game, variant, players, outcome) -> None:  # type: ignore[no-untyped-def]
+    """The hint shows the win chance (two sides) or the expected place (more), with the score unit, at a
+    desktop size (1440x900) and a phone's (390x844); the screenshots are for people to look at."""
+    from selenium.webdriver.common.by import By
+
+    from orrery.search._hints import hooks_for
+
+    try:
+        browser.set_window_size(1440, 900)
+        open_client(browser, gateway)
+        new_match(browser, game, variant, players)
+        hints = ask_hint(browser)
+        assert outcome in hints[0] and hooks_for(game).score_unit in hints[0], hints
+        turns = browser.find_elements(By.CSS_SELECTOR, "#hint-list li.best .hint-line .turn")
+        assert turns and turns[0].text.startswith("you: ")
+        panel_top = browser.execute_script(
+            "return document.getElementById('hint-list').getBoundingClientRect().top"
+        )
+        assert panel_top >= 0, "the hint's top scrolled out of view"
+        screenshot(browser, f"hint-{game}-1440x900")
+        browser.set_window_size(390, 844)
+        browser.execute_script("document.getElementById('hint-list').scrollIntoView()")
+        screenshot(browser, f"hint-{game}-390x844")
     finally:
         browser.set_window_size(1300, 900)
 

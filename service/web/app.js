@@ -444,7 +444,8 @@ async function hint() {
   for await (const update of client.stream("Analyze", { query, progressIntervalMs: 150 }, md())) {
     if (m !== match) return;
     if (!update.result) continue;  // a progress message before the first answer
-    const items = update.result.candidates.slice(0, 3).map(hintItem);
+    const final = update.final && update.result.hints;  // hints in the game's terms come with the answer
+    const items = final ? hintCards(update.result) : update.result.candidates.slice(0, 3).map(hintItem);
     list.replaceChildren(...items);
     if (update.final) {
       list.dataset.final = "1";
@@ -453,7 +454,7 @@ async function hint() {
       if (button) {
         button.classList.add("hinted");
         button.closest("details").open = true;
-        button.scrollIntoView({ block: "nearest" });
+        revealInMoves(button);
       }
     }
   }
@@ -471,6 +472,106 @@ function hintItem(c) {
   li.onmouseenter = () => mark(c.action.id, true);
   li.onmouseleave = () => mark(c.action.id, false);
   return li;
+}
+
+// ---- hints in the game's terms (the final answer's MoveHint fields, docs/api.md "Hints"); the
+// terminal client says the same in service/_hint_text.py.
+
+const SINGULAR = { credits: "credit", points: "point", chips: "chip" };
+
+// Scroll the move list (only it: scrollIntoView would also scroll the panel and hide the hint's top)
+// so the hinted move shows.
+function revealInMoves(button) {
+  const list = $("moves");
+  const top = button.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  if (top < list.scrollTop || top + button.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+  }
+}
+
+function hintAmount(value, unit) {
+  const whole = Math.round(value);
+  if (Math.abs(value - whole) < 0.05 || Math.abs(value) >= 10) {
+    return `${whole} ${Math.abs(whole) === 1 ? (SINGULAR[unit] || unit) : unit}`;
+  }
+  return `${value.toFixed(1)} ${unit}`;
+}
+
+const HINT_TURNS = 4;  // turns of a line shown; the rest is "…"
+
+// A gap within two standard errors is one the rollouts cannot tell from noise: no gap.
+function hintGap(behind, unit, error) {
+  if (Math.abs(behind) < Math.max(0.5, 2 * (error || 0))) return "about as good as the best";
+  const whole = hintAmount(Math.max(1, Math.round(Math.abs(behind))), unit);
+  return behind > 0 ? `about ${whole} behind the best` : `about ${whole} ahead of the best in rollouts (the search rates it lower)`;
+}
+
+function hintOutcome(h, summary) {
+  if (summary.sides > 2 && h.expectedPlace != null) return `expected place ${h.expectedPlace.toFixed(1)} of ${summary.players}`;
+  if (h.winChance != null) return `win chance ${Math.round(100 * h.winChance)}%`;
+  return "";
+}
+
+function hintChanges(tallies) {
+  const parts = tallies.filter((t) => Math.abs(t.change) >= 0.05)
+    .map((t) => `${t.change > 0 ? "+" : ""}${Number(t.change.toFixed(1))} ${t.name}`);
+  return parts.length ? parts.join(", ") : "no visible change";
+}
+
+function hintRow(cls, text) {
+  const div = document.createElement("div");
+  div.className = cls;
+  div.textContent = text;
+  return div;
+}
+
+// The line of play, one row per turn: who plays, then their steps.
+function hintTurns(turns) {
+  const box = document.createElement("div");
+  box.className = "hint-line";
+  for (const t of turns.slice(0, HINT_TURNS)) {
+    if (t.seat === -1) {  // steps no sampled position could play: their count, not their ids
+      box.append(hintRow("turn", `then ${t.labels.length} more step${t.labels.length === 1 ? "" : "s"}`));
+      continue;
+    }
+    const row = hintRow(t.seat === SEAT ? "turn mine" : "turn", "");
+    const who = document.createElement("b");
+    who.textContent = `${t.seatName}: `;
+    row.append(who, t.labels.join(", "));
+    box.append(row);
+  }
+  if (turns.length > HINT_TURNS) box.append(hintRow("turn", "…"));
+  return box;
+}
+
+// The final answer as cards: the best move in full, the others with their gap to it. The search's
+// value and visit share stay on each card, small, for people who want them.
+function hintCards(result) {
+  const summary = result.hints;
+  const unit = summary.scoreUnit;
+  return result.candidates.slice(0, 3).map((c, i) => {
+    const h = c.hint;
+    const li = document.createElement("li");
+    li.dataset.action = String(c.action.id);
+    li.className = i === 0 ? "hint-card best" : "hint-card";
+    const head = hintRow("hint-move", c.action.label);
+    const outcome = hintOutcome(h, summary);
+    const score = `final score about ${hintAmount(h.expectedScore, unit)}`;
+    if (i === 0) {
+      li.append(head, hintRow("hint-outcome", [outcome, score].filter(Boolean).join(" · ")));
+      li.append(hintRow("hint-change", `This move: ${hintChanges(h.thisMove)}`));
+      li.append(hintRow("hint-change", `By the end of your turn: ${hintChanges(h.thisTurn)}`));
+      li.append(hintTurns(h.turns));
+    } else {
+      li.append(head, hintRow("hint-outcome", [hintGap(h.scoreBehind, unit, h.scoreBehindError), outcome].filter(Boolean).join(" · ")));
+      li.append(hintRow("hint-change", `This move: ${hintChanges(h.thisMove)}`));
+    }
+    const stats = hintRow("hint-stats", `value ${c.value.toFixed(3)}, ${(100 * c.visitShare).toFixed(0)}% of visits`);
+    li.append(stats);
+    li.onmouseenter = () => mark(c.action.id, true);
+    li.onmouseleave = () => mark(c.action.id, false);
+    return li;
+  });
 }
 
 async function resign() {
