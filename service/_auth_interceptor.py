@@ -15,7 +15,7 @@ from typing import Any
 import grpc
 from grpc import aio
 
-from orrery.service._errors import ServiceError
+from orrery.service._errors import ServiceError, abort_with
 from orrery.service._handlers import behavior_of, split_method, with_behavior, writes_responses
 
 TOKEN_KEY = "x-orrery-seat-token"
@@ -125,8 +125,8 @@ class AuthInterceptor(aio.ServerInterceptor):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id: required")
         try:
             ok = await self._check_token(match_id, seat, token)
-        except ServiceError as exc:
-            await context.abort(exc.code, exc.details)
+        except ServiceError as exc:  # the store's errors too (UNAVAILABLE with its retry hint)
+            await abort_with(context, exc)
         if not ok:
             whose = "this match's spectator token" if seat == SPECTATOR else f"the token of seat {seat}"
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"metadata {TOKEN_KEY}: not {whose}")

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+import grpc
+
+from orrery.service._errors import ServiceError, unavailable
 from orrery.service._matches import (
     AiSpec,
     AiTurn,
@@ -34,6 +37,8 @@ class MatchStoreBackend(Protocol):
     threads: int  # store calls that may run at once
 
     def close(self) -> None: ...
+    def ping(self) -> None: ...  # raises unless the database answers now
+    def renew_ai_claim(self, match_id: str, move_number: int) -> bool: ...  # False: the claim was lost
     def active_count(self) -> int: ...
     def check_seat_token(self, match_id: str, seat: int, token: str) -> bool: ...
     def create(
@@ -66,6 +71,44 @@ class MatchStoreBackend(Protocol):
     def history(self, match_id: str, after: int) -> History: ...
     def list_by_tokens(self, tokens: Sequence[str]) -> list[Summary]: ...
     def replay(self, match_id: str) -> Replay: ...
+
+
+STORE_RETRY_MS = 1000  # the retry hint sent with UNAVAILABLE while the match database is unreachable
+
+
+def store_unavailable() -> ServiceError:
+    """UNAVAILABLE for a call that needs the match database while it does not answer."""
+    return unavailable(
+        f"the match database is unavailable; retry in {STORE_RETRY_MS} ms", retry_after_ms=STORE_RETRY_MS
+    )
+
+
+def database_error(exc: BaseException) -> ServiceError | None:
+    """The status a client gets for an error raised by the database driver (None: not one of those).
+    Every one is UNAVAILABLE with a retry hint and no driver text (that goes to the server's log): the
+    connection was refused or lost, the pool had no connection to give, PostgreSQL was shutting down,
+    SQLite's file was locked or unreadable; a serialization failure or deadlock is ABORTED (retry the
+    call)."""
+    import sqlite3
+
+    kinds: tuple[type[BaseException], ...] = (sqlite3.Error,)
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        psycopg = None  # type: ignore[assignment]
+    else:
+        kinds += (psycopg.Error, psycopg_pool.PoolTimeout, psycopg_pool.PoolClosed)
+        if isinstance(exc, (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected)):
+            return ServiceError(
+                grpc.StatusCode.ABORTED,
+                "",
+                "the change collided with a concurrent one and was not made; retry the call",
+                retry_after_ms=0,
+            )
+    if not isinstance(exc, kinds):
+        return None
+    return store_unavailable()
 
 
 def open_store(db: str, *, claim_s: float = 60.0) -> MatchStoreBackend:
