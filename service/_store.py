@@ -124,7 +124,20 @@ def open_store(db: str, *, claim_s: float = 60.0) -> MatchStoreBackend:
                 "--db names PostgreSQL, which needs the driver: pip install 'orrery[postgresql]'"
             ) from None
         return PostgresMatchStore(db, claim_s=claim_s)
-    return MatchStore(db)
+    return _sqlite_store(db)
+
+
+def _sqlite_store(path: str) -> MatchStore:
+    """MatchStore(path), with a file SQLite cannot open or write (no such folder, no permission, not a
+    database) as one line (exit 2 from the CLI) instead of a traceback."""
+    import sqlite3
+
+    from orrery.service._postgres import DatabaseSetupError
+
+    try:
+        return MatchStore(path)
+    except sqlite3.Error as exc:
+        raise DatabaseSetupError(f"--db {path}: SQLite cannot use it: {exc}") from None
 
 
 def upgrade_store(db: str) -> tuple[int, int]:
@@ -136,10 +149,15 @@ def upgrade_store(db: str) -> tuple[int, int]:
         return upgrade(db)
     import sqlite3
 
-    conn = sqlite3.connect(db)
+    from orrery.service._postgres import DatabaseSetupError
+
     try:
-        before = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        conn.close()
-    MatchStore(db).close()  # opening it migrates (states too, all or nothing)
+        conn = sqlite3.connect(db)
+        try:
+            before = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise DatabaseSetupError(f"--db {db}: SQLite cannot use it: {exc}") from None
+    _sqlite_store(db).close()  # opening it migrates (states too, all or nothing)
     return before, SCHEMA_VERSION

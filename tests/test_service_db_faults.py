@@ -162,7 +162,7 @@ def test_a_role_with_only_row_privileges_serves_a_current_schema(postgres_server
 
 
 @pytest.mark.slow
-def test_serve_reads_orrery_db_and_stops_with_one_line_on_a_missing_privilege(postgres_server):
+def test_serve_reads_orrery_db_and_stops_with_one_line_on_a_bad_database(postgres_server):
     from orrery.service._postgres import upgrade
 
     url = postgres_server.new_database()
@@ -176,6 +176,11 @@ def test_serve_reads_orrery_db_and_stops_with_one_line_on_a_missing_privilege(po
     lines = result.stderr.strip().splitlines()
     assert lines[-1].startswith("orrery serve: postgresql://r_") and "lacks DELETE on ai_claims" in lines[-1]
     assert "s3cret" not in result.stderr + result.stdout and "Traceback" not in result.stderr
+    for bad in ("postgresql://u:s3cret@127.0.0.1:abc/orrery", "/no/such/folder/matches.sqlite3"):
+        refused = _cli("serve", "--backend", "in-process", "--port", "0", "--no-metrics", "--db", bad)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert refused.stderr.strip().splitlines()[-1].startswith("orrery serve: --db ")
+        assert "s3cret" not in refused.stderr
     upgraded = _cli("db", "upgrade", env={"ORRERY_DB": url.replace("@", ":s3cret@", 1) + "?password=s3cret"})
     assert upgraded.returncode == 0 and "schema 3, up to date" in upgraded.stdout
     assert "s3cret" not in upgraded.stdout + upgraded.stderr
