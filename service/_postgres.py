@@ -179,12 +179,11 @@ def check_url(url: str) -> None:
     from psycopg.conninfo import conninfo_to_dict
 
     shown = redacted(url)
-    try:
-        port = urlsplit(url).port
-    except ValueError:
-        raise DatabaseSetupError(f"--db {shown}: the port is not a number from 0 to 65535") from None
-    if port == 0:
-        raise DatabaseSetupError(f"--db {shown}: port 0 is not a PostgreSQL port")
+    hosts = urlsplit(url).netloc.rpartition("@")[2]
+    for host in hosts.split(","):  # libpq takes several hosts: host1:5432,host2:5433
+        port = host.rpartition("]")[2].rpartition(":")[2] if ":" in host.rpartition("]")[2] else ""
+        if port and not (port.isdigit() and 0 < int(port) < 65536):
+            raise DatabaseSetupError(f"--db {shown}: the port {port[:20]!r} is not a number from 1 to 65535")
     try:
         conninfo_to_dict(url)
     except ProgrammingError as exc:

@@ -74,7 +74,7 @@ def test_a_bad_url_is_one_clear_line_without_its_password():
     pytest.importorskip("psycopg")
     from orrery.service._postgres import DatabaseSetupError, check_url
 
-    with pytest.raises(DatabaseSetupError, match="port is not a number") as caught:
+    with pytest.raises(DatabaseSetupError, match="the port 'abc' is not a number from 1 to 65535") as caught:
         check_url("postgresql://u:s3cret@127.0.0.1:abc/orrery")
     assert "s3cret" not in str(caught.value) and "\n" not in str(caught.value)
     with pytest.raises(DatabaseSetupError, match="not a usable PostgreSQL URL") as caught:
@@ -83,7 +83,7 @@ def test_a_bad_url_is_one_clear_line_without_its_password():
     result = _cli("db", "upgrade", "--db", "postgresql://u:s3cret@127.0.0.1:abc/orrery")
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1 and "s3cret" not in result.stderr + result.stdout
-    assert "port is not a number" in result.stderr
+    assert "the port 'abc' is not a number" in result.stderr
 
 
 def test_database_errors_map_to_unavailable_with_a_retry_hint():
@@ -159,6 +159,40 @@ def test_a_role_with_only_row_privileges_serves_a_current_schema(postgres_server
     behind = _role(postgres_server, fresh, "")
     with pytest.raises(DatabaseSetupError, match=r"run `orrery db upgrade --db URL` as the role that owns"):
         open_store(behind)
+
+
+def test_the_password_comes_from_pgpassword_or_a_password_file(postgres_server, tmp_path, monkeypatch):
+    """A URL without its password works with PGPASSWORD or a password file (PGPASSFILE): libpq reads
+    them. A wrong password is one line without the password."""
+    from orrery.service._postgres import DatabaseSetupError, upgrade
+    from orrery.service._store import open_store
+
+    url = postgres_server.new_database()
+    upgrade(url)
+    role, password = f"p_{uuid.uuid4().hex[:10]}", uuid.uuid4().hex
+    postgres_server.require_password(role, password)
+    postgres_server.psql(
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON matches, seats, moves, ai_claims TO {role}; "
+        f"GRANT SELECT ON schema_version TO {role}",
+        url.rsplit("/", 1)[1],
+    )
+    bare = url.replace("postgresql://orrery@", f"postgresql://{role}@")
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("PGPASSFILE", str(tmp_path / "none"))
+    with pytest.raises(DatabaseSetupError, match="password"):
+        open_store(bare)  # no password anywhere: refused by the server
+    monkeypatch.setenv("PGPASSWORD", password)
+    open_store(bare).close()
+    monkeypatch.setenv("PGPASSWORD", "wrong")
+    with pytest.raises(DatabaseSetupError, match="password authentication failed") as caught:
+        open_store(bare.replace("@", ":wr0ng-s3cret@", 1))
+    assert "wr0ng-s3cret" not in str(caught.value) and "***" in str(caught.value)
+    monkeypatch.delenv("PGPASSWORD")
+    passfile = tmp_path / "pgpass"
+    passfile.write_text(f"127.0.0.1:{postgres_server.port}:*:{role}:{password}\n")
+    passfile.chmod(0o600)
+    monkeypatch.setenv("PGPASSFILE", str(passfile))
+    open_store(bare).close()
 
 
 @pytest.mark.slow
