@@ -256,10 +256,11 @@ def _status_of(call) -> tuple[grpc.StatusCode, str, dict[str, str]]:
 
 @pytest.mark.slow
 def test_postgres_stopped_and_restarted_during_play(own_postgres, tmp_path):
-    """Two people play kuhn through one replica; PostgreSQL stops mid-play. Every call (unary, the token
+    """Two people play kuhn through one replica, and three AI seats another match; PostgreSQL stops
+    mid-play. Every call (unary, the token
     check, WatchMatch) gets UNAVAILABLE with a retry hint and no driver text, health of orrery.v1.Orrery
     turns NOT_SERVING (the server's own "" stays SERVING); PostgreSQL starts again: health SERVING, play
-    goes on, every acknowledged move is stored once."""
+    goes on, the AI match plays to its end, every acknowledged move is stored once."""
     url = own_postgres.new_database()
     server = start_server([*SERVE, "--db", url], cwd=str(tmp_path), same_imports=True)
     try:
@@ -276,6 +277,9 @@ def test_postgres_stopped_and_restarted_during_play(own_postgres, tmp_path):
                 code, details, _ = _status_of(call)
                 assert (code, details) == (grpc.StatusCode.INVALID_ARGUMENT, f"{field}: contains a NUL byte")
 
+            ai_match = client.create_match(  # at least 3 moves of 1 s: in play through the outage
+                "kuhn", players=3, seed=6, seats=[ai_seat(milliseconds=1000, seed=s) for s in range(3)]
+            )
             own_postgres.stop()
             for call in (
                 lambda: client.observation(match, 0, token=match.tokens[0]),  # the token check first
@@ -305,13 +309,17 @@ def test_postgres_stopped_and_restarted_during_play(own_postgres, tmp_path):
                 match, mover, action_id=0, expected_move_number=1, token=match.tokens[mover]
             )
             assert second.move_number == 2
+            ended = list(client.watch(ai_match, token=ai_match.spectator_token, timeout=60))[-1]
+            assert ended.kind == pb.MATCH_EVENT_END and ended.status == pb.MATCH_STATUS_FINISHED
     finally:
         server.terminate()
     assert "Traceback" not in "".join(server.log)
     import psycopg
 
     with psycopg.connect(url) as conn:
-        moves = conn.execute("SELECT move_number FROM moves ORDER BY move_number").fetchall()
+        moves = conn.execute(
+            "SELECT move_number FROM moves WHERE match_id = %s ORDER BY move_number", (match.match_id,)
+        ).fetchall()
     assert [n for (n,) in moves] == [1, 2]
 
 
