@@ -190,6 +190,10 @@ def check_url(url: str) -> None:
         raise DatabaseSetupError(f"--db {shown}: not a usable PostgreSQL URL: {scrubbed(exc, url)}") from None
 
 
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 def _statements(script: str) -> list[str]:
     without_comments = "\n".join(line.split("--", 1)[0] for line in script.splitlines())
     return [s.strip() for s in without_comments.split(";") if s.strip()]
@@ -360,6 +364,9 @@ class PostgresMatchStore(MatchStore):
         self.claim_s = claim_s  # an AI turn's lease: renewed while its search waits or runs (seconds)
         self.replica = uuid.uuid4().hex[:12]  # this process, as owner of claims and origin of NOTIFYs
         prepare(url)
+        # The pool logs every failed reconnection (twice a second while the database is away); the
+        # store's health logs the outage once and its end once (service/_store_health.py).
+        logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
         self._pool = _quick_reconnect_pool(url, pool_size)
         self._probe: Any = None  # the connection ping() uses (its own: a busy pool must not look down)
         self._probe_lock = threading.Lock()
@@ -512,11 +519,15 @@ class PostgresMatchStore(MatchStore):
         import psycopg
 
         first = True
+        failures = 0  # in a row: the first is logged as a warning, the rest (one a second) at debug
         while not self._closing.is_set():
             try:
-                with psycopg.connect(self._url, autocommit=True) as conn:
+                with psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self._listening.set()
+                    if failures:
+                        log.info("match notifications: listening again after %d failed tries", failures)
+                    failures = 0
                     if not first:
                         on_change(None, 0)
                     first = False
@@ -528,5 +539,7 @@ class PostgresMatchStore(MatchStore):
             except psycopg.Error as exc:
                 if self._closing.is_set():
                     return
-                log.warning("match notifications: %s; listening again in %.0f s", exc, LISTEN_TIMEOUT_S)
+                failures += 1
+                report = log.warning if failures == 1 else log.debug
+                report("match notifications: %s; listening again in %.0f s", _one_line(exc), LISTEN_TIMEOUT_S)
                 time.sleep(LISTEN_TIMEOUT_S)
