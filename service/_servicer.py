@@ -52,7 +52,7 @@ from orrery.service._search import (
     SearchJob,
     SearchScheduler,
 )
-from orrery.service._store import MatchStoreBackend, database_error, store_unavailable
+from orrery.service._store import MatchStoreBackend, database_error, means_unreachable, store_unavailable
 from orrery.service._store_health import StoreHealth, describe
 from orrery.v1 import orrery_pb2 as pb
 from orrery.v1 import orrery_pb2_grpc as pb_grpc
@@ -223,7 +223,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             log.warning(
                 "match database error in %s: %s", getattr(fn, "__name__", "a store call"), describe(exc)
             )
-            if mapped.code == grpc.StatusCode.UNAVAILABLE:
+            if means_unreachable(exc):
                 self.store_health.failed(describe(exc))
             raise mapped from None
 

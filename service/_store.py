@@ -83,32 +83,54 @@ def store_unavailable() -> ServiceError:
     )
 
 
-def database_error(exc: BaseException) -> ServiceError | None:
-    """The status a client gets for an error raised by the database driver (None: not one of those).
-    Every one is UNAVAILABLE with a retry hint and no driver text (that goes to the server's log): the
-    connection was refused or lost, the pool had no connection to give, PostgreSQL was shutting down,
-    SQLite's file was locked or unreadable; a serialization failure or deadlock is ABORTED (retry the
-    call)."""
+def _driver_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
+    """(every error the drivers raise, those that mean the database cannot be reached)."""
     import sqlite3
 
-    kinds: tuple[type[BaseException], ...] = (sqlite3.Error,)
+    every: tuple[type[BaseException], ...] = (sqlite3.Error,)
+    unreachable: tuple[type[BaseException], ...] = (sqlite3.OperationalError,)
     try:
         import psycopg
         import psycopg_pool
     except ImportError:
-        psycopg = None  # type: ignore[assignment]
-    else:
-        kinds += (psycopg.Error, psycopg_pool.PoolTimeout, psycopg_pool.PoolClosed)
-        if isinstance(exc, (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected)):
-            return ServiceError(
-                grpc.StatusCode.ABORTED,
-                "",
-                "the change collided with a concurrent one and was not made; retry the call",
-                retry_after_ms=0,
-            )
-    if not isinstance(exc, kinds):
+        return every, unreachable
+    pool_errors = (psycopg_pool.PoolTimeout, psycopg_pool.PoolClosed)
+    every += (psycopg.Error, *pool_errors)
+    unreachable += (psycopg.OperationalError, psycopg.InterfaceError, *pool_errors)
+    return every, unreachable
+
+
+def database_error(exc: BaseException) -> ServiceError | None:
+    """The status a client gets for an error raised by the database driver (None: not one of those),
+    never with the driver's text (that goes to the server's log):
+    - a serialization failure or deadlock: ABORTED, retry at once (the change was not made);
+    - a value the database cannot take (PostgreSQL's DataError: out of range, bad encoding): INVALID_ARGUMENT;
+    - anything else: UNAVAILABLE with a retry hint (the connection was refused or lost, the pool had no
+      connection to give, PostgreSQL was shutting down, SQLite's file was locked or unreadable, or the
+      role lost a privilege)."""
+    every, _ = _driver_errors()
+    if not isinstance(exc, every):
         return None
+    try:
+        import psycopg
+    except ImportError:
+        return store_unavailable()
+    if isinstance(exc, (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected)):
+        return ServiceError(
+            grpc.StatusCode.ABORTED,
+            "",
+            "the change collided with a concurrent one and was not made; retry the call",
+            retry_after_ms=0,
+        )
+    if isinstance(exc, psycopg.DataError):
+        return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "request", "a value the database cannot store")
     return store_unavailable()
+
+
+def means_unreachable(exc: BaseException) -> bool:
+    """Whether a driver error says the database cannot be reached now (the store is then marked down
+    until a probe succeeds), rather than that this one statement failed."""
+    return isinstance(exc, _driver_errors()[1])
 
 
 def open_store(db: str, *, claim_s: float = 60.0) -> MatchStoreBackend:

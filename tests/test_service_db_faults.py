@@ -103,6 +103,14 @@ def test_database_errors_map_to_unavailable_with_a_retry_hint():
         assert mapped is not None and mapped.code == grpc.StatusCode.UNAVAILABLE
         assert mapped.trailers == ((RETRY_PUSHBACK_KEY, "1000"),)
         assert not any(word in mapped.details for word in DRIVER_WORDS)
+    from orrery.service._store import means_unreachable
+
+    assert means_unreachable(psycopg.errors.AdminShutdown("terminating connection"))
+    assert means_unreachable(psycopg_pool.PoolTimeout("couldn't get a connection"))
+    assert not means_unreachable(psycopg.errors.InsufficientPrivilege("permission denied"))
+    too_big = database_error(psycopg.errors.NumericValueOutOfRange("integer out of range"))
+    assert too_big is not None and too_big.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert too_big.details == "request: a value the database cannot store"
     collided = database_error(psycopg.errors.SerializationFailure("could not serialize access"))
     assert collided is not None and collided.code == grpc.StatusCode.ABORTED
     assert database_error(ValueError("a bug, not the database")) is None
