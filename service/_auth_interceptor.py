@@ -9,15 +9,17 @@ Calls that are not seat-scoped pass through untouched.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
 from grpc import aio
 
-from orrery.service._errors import ServiceError
+from orrery.service._errors import ServiceError, abort_with
 from orrery.service._handlers import behavior_of, split_method, with_behavior, writes_responses
 
+log = logging.getLogger("orrery.service")
 TOKEN_KEY = "x-orrery-seat-token"
 
 # Given a request, the (match_id, seat) it acts for, or None when the call is not seat-scoped.
@@ -125,8 +127,11 @@ class AuthInterceptor(aio.ServerInterceptor):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id: required")
         try:
             ok = await self._check_token(match_id, seat, token)
-        except ServiceError as exc:
-            await context.abort(exc.code, exc.details)
+        except ServiceError as exc:  # the store's errors too (UNAVAILABLE with its retry hint)
+            await abort_with(context, exc)
+        except Exception:  # a bug: INTERNAL like the servicer's, never grpc's UNKNOWN with its text
+            log.exception("internal error checking a token")
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged on the server)")
         if not ok:
             whose = "this match's spectator token" if seat == SPECTATOR else f"the token of seat {seat}"
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"metadata {TOKEN_KEY}: not {whose}")

@@ -46,29 +46,30 @@ def _serve(args: argparse.Namespace) -> int:
         match_ttl_s=args.match_ttl,
         max_matches_per_minute=args.max_matches_per_minute,
         max_queue_per_peer=args.max_queue_per_peer,
+        ai_lease_s=args.ai_lease_s,
     )
 
     def ready(server: Any) -> None:
         metrics = f"metrics on :{server.metrics_port}" if config.metrics else "metrics off"
         print(f"orrery serving on {config.host}:{server.port} ({metrics})", flush=True)
 
-    from orrery.service._postgres import DatabaseUnavailableError
+    from orrery.service._postgres import DatabaseSetupError
 
     try:
         asyncio.run(serve(config, on_ready=ready))
-    except (StoredMatchesError, DatabaseUnavailableError, LocalRayError) as exc:
+    except (StoredMatchesError, DatabaseSetupError, LocalRayError) as exc:
         print(f"orrery serve: {exc}", file=sys.stderr, flush=True)
         return 2
     return 0
 
 
 def _db_upgrade(args: argparse.Namespace) -> int:
-    from orrery.service._postgres import DatabaseUnavailableError, redacted
+    from orrery.service._postgres import DatabaseSetupError, redacted
     from orrery.service._store import upgrade_store
 
     try:
         before, after = upgrade_store(args.db)
-    except (StoredMatchesError, DatabaseUnavailableError) as exc:
+    except (StoredMatchesError, DatabaseSetupError) as exc:
         print(f"orrery db upgrade: {exc}", file=sys.stderr, flush=True)
         return 2
     print(
@@ -81,7 +82,7 @@ def _db_upgrade(args: argparse.Namespace) -> int:
 
 def _db_copy(args: argparse.Namespace) -> int:
     from orrery.service._copy import StoreCopyError, copy_store
-    from orrery.service._postgres import DatabaseUnavailableError
+    from orrery.service._postgres import DatabaseSetupError, scrubbed
 
     try:
         import psycopg
@@ -92,11 +93,13 @@ def _db_copy(args: argparse.Namespace) -> int:
         return 2
     try:
         result = copy_store(args.source, args.target)
-    except (StoreCopyError, DatabaseUnavailableError) as exc:
+    except (StoreCopyError, DatabaseSetupError) as exc:
         print(f"orrery db copy: {exc}", file=sys.stderr, flush=True)
         return 2
     except psycopg.Error as exc:
-        print(f"orrery db copy: {exc}; nothing was copied", file=sys.stderr, flush=True)
+        print(
+            f"orrery db copy: {scrubbed(exc, args.target)}; nothing was copied", file=sys.stderr, flush=True
+        )
         return 2
     if args.json:
         print(json.dumps(dataclasses.asdict(result)))
@@ -132,9 +135,11 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="ray", help="ray (default) or in-process threads")
     p.add_argument(
         "--db",
-        default="orrery-matches.sqlite3",
-        help="hosted matches: a SQLite file (default orrery-matches.sqlite3, one server), or "
-        "postgresql://user:password@host:port/database (several replicas; needs orrery[postgresql])",
+        default=os.environ.get("ORRERY_DB") or "orrery-matches.sqlite3",
+        help="hosted matches: a SQLite file (default $ORRERY_DB, else orrery-matches.sqlite3, one server), "
+        "or postgresql://user@host:port/database (several replicas; needs orrery[postgresql]); give the "
+        "password in $PGPASSWORD or a password file ($PGPASSFILE, ~/.pgpass), or in $ORRERY_DB, not in "
+        "argv, where every process on the machine can read it",
     )
     p.add_argument("--tls-cert", default=None, help="PEM certificate chain (enables TLS with --tls-key)")
     p.add_argument("--tls-key", default=None, help="PEM private key")
@@ -167,6 +172,13 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         type=float,
         default=60.0,
         help="CreateMatch calls per client host per minute, in bursts up to the same number (0: no limit)",
+    )
+    p.add_argument(
+        "--ai-lease-s",
+        type=float,
+        default=None,
+        help="PostgreSQL: seconds an AI turn's claim lasts, renewed while its search waits or runs; a "
+        "killed replica's turns pass to another after it (default: 2 x --max-budget-ms + 10 s)",
     )
     p.add_argument(
         "--max-queue-per-peer",
@@ -440,6 +452,50 @@ def _bench_hosted(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_db_restart(args: argparse.Namespace) -> int:
+    from orrery.service._bench_db_restart import run_db_restart_bench
+
+    result = run_db_restart_bench(
+        db=args.db,
+        stop_command=args.stop_command,
+        start_command=args.start_command,
+        restarts=args.restarts,
+        down_s=args.down_s,
+        poll_ms=args.poll_ms,
+        server_path=args.server_path,
+    )
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"after PostgreSQL accepts again: first call served in {result['back_ms']['median']} ms "
+            f"(max {result['back_ms']['max']}), health SERVING in {result['serving_ms']['median']} ms; "
+            f"codes while away {result['codes_while_away']}"
+        )
+    return 0
+
+
+def _bench_ai_lease(args: argparse.Namespace) -> int:
+    from orrery.service._bench_leases import run_lease_bench
+
+    result = run_lease_bench(
+        db=args.db,
+        matches=args.matches,
+        ai_ms=args.ai_ms,
+        max_budget_ms=args.max_budget_ms,
+        lease_s=args.ai_lease_s,
+        server_path=args.server_path,
+    )
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"{result['searches']} searches for {result['ai_moves']} AI moves "
+            f"({result['searches_per_ai_move']} per move) with a {result['lease_s']} s lease"
+        )
+    return 0
+
+
 def _bench_serve_start(args: argparse.Namespace) -> int:
     from orrery.service._bench_start import run_start_bench
 
@@ -500,9 +556,16 @@ def register(commands: Any, bench: Any) -> None:
     p = commands.add_parser("db", help="the hosted-match database")
     db_commands = p.add_subparsers(dest="db_command", required=True, metavar="DB_COMMAND")
     p = db_commands.add_parser(
-        "upgrade", help="apply the schema migrations the database lacks (serve does too)"
+        "upgrade",
+        help="apply the schema migrations the database lacks (serve does too when its role may; run this "
+        "as the database's owner to serve with a role that may only read and write rows)",
     )
-    p.add_argument("--db", required=True, help="a SQLite file or a postgresql:// URL, as for serve")
+    p.add_argument(
+        "--db",
+        default=os.environ.get("ORRERY_DB"),
+        required=not os.environ.get("ORRERY_DB"),
+        help="a SQLite file or a postgresql:// URL, as for serve (default $ORRERY_DB)",
+    )
     p.set_defaults(func=_db_upgrade)
     p = db_commands.add_parser(
         "copy", help="copy every hosted match from a SQLite file into an empty PostgreSQL database"
@@ -617,6 +680,39 @@ def register(commands: Any, bench: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_bench_db_copy)
+
+    p = bench.add_parser(
+        "db-restart", help="one server while its PostgreSQL stops and starts: errors, health, time to recover"
+    )
+    p.add_argument("--db", required=True, help="postgresql://... (the database the commands stop and start)")
+    p.add_argument("--stop-command", required=True, help="shell command that stops PostgreSQL")
+    p.add_argument(
+        "--start-command", required=True, help="shell command that starts it and returns once it accepts"
+    )
+    p.add_argument("--restarts", type=int, default=5)
+    p.add_argument("--down-s", type=float, default=2.0, help="seconds PostgreSQL stays down each time")
+    p.add_argument("--poll-ms", type=float, default=10.0, help="between the client's GetObservation calls")
+    p.add_argument(
+        "--server-path",
+        default=None,
+        help="PYTHONPATH for the server it starts (another checkout's src/, for a before/after figure)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_db_restart)
+
+    p = bench.add_parser(
+        "ai-lease", help="searches per AI move with two replicas on PostgreSQL under a queue"
+    )
+    p.add_argument("--db", required=True, help="postgresql://... (the replicas' database)")
+    p.add_argument("--matches", type=int, default=40, help="AI-only kuhn matches, created at once")
+    p.add_argument("--ai-ms", type=int, default=250, help="each AI seat's budget per move (ms)")
+    p.add_argument("--max-budget-ms", type=float, default=10_000.0, help="for the replicas it starts")
+    p.add_argument("--ai-lease-s", type=float, default=None, help="for the replicas (default: theirs)")
+    p.add_argument(
+        "--server-path", default=None, help="PYTHONPATH for the replicas (another checkout's src/)"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_ai_lease)
 
     p = bench.add_parser(
         "serve-start", help="consecutive starts of orrery serve with a local Ray: how many serve, how fast"

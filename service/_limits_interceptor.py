@@ -5,6 +5,9 @@
 - Every string field is capped, in bytes of UTF-8: JSON fields (`*_json`) at `max_json_bytes`, every
   other string (names, ids, tokens) at `max_name_bytes`; an oversized field gets INVALID_ARGUMENT
   naming it.
+- No string field may hold a NUL byte (PostgreSQL's text refuses it and SQLite would store it): the
+  field is named in INVALID_ARGUMENT, before any store or driver sees it, for every method, streams
+  included (protobuf already refuses invalid UTF-8 at parse time).
 - Whole messages above the server's max_receive_message_length are refused by gRPC itself
   (RESOURCE_EXHAUSTED) before they reach us.
 """
@@ -38,7 +41,8 @@ def _repeated(field: Any) -> bool:
 def oversized_field(
     message: Message, *, max_json_bytes: int, max_name_bytes: int, prefix: str = ""
 ) -> str | None:
-    """The path of the first string field over its limit (bytes of UTF-8), with its size, or None."""
+    """The path of the first string field over its limit (bytes of UTF-8), with its size, or holding a
+    NUL byte; None when every field is fine."""
     for field, value in message.ListFields():
         path = f"{prefix}{field.name}"
         if field.type == field.TYPE_MESSAGE:
@@ -53,6 +57,8 @@ def oversized_field(
             limit = max_json_bytes if field.name.endswith("_json") else max_name_bytes
             values = value if _repeated(field) else [value]
             for item in values:
+                if field.type == field.TYPE_STRING and "\x00" in item:
+                    return f"{path}: contains a NUL byte"
                 size = len(item.encode("utf-8", "surrogatepass")) if isinstance(item, str) else len(item)
                 if size > limit:
                     return f"{path}: {size} bytes, at most {limit} allowed"

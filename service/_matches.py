@@ -458,6 +458,15 @@ class MatchStore:
         with self._lock:
             self._db.close()
 
+    def ping(self) -> None:
+        """Raise unless the database answers a query now (the server's store health check)."""
+        with self._reading() as db:
+            db.execute("SELECT 1").fetchone()
+
+    def renew_ai_claim(self, match_id: str, move_number: int) -> bool:
+        """One process owns every AI turn here: nothing to renew (PostgreSQL's store renews its lease)."""
+        return True
+
     @contextmanager
     def _reading(self) -> Iterator[Any]:
         """The connection for a read (several statements, one consistent view)."""

@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 from orrery.service._matches import INDEXES, MIGRATE_TO_5, AiTurn, Ended, MatchStore
 
@@ -38,6 +38,15 @@ MIGRATION_LOCK = 0x0_5EED_0A_C1E  # pg_advisory_xact_lock key: one replica migra
 LISTEN_TIMEOUT_S = 1.0  # the listener checks for a stop this often; a lost connection is retried as often
 AI_SWEEP_S = 2.0  # how often a replica looks for AI turns nobody holds (a killed replica's lapse)
 DEFAULT_POOL_SIZE = 8  # connections, and so store calls that may run at once, per replica
+POOL_WAIT_S = 3.0  # a call waits this long for a pooled connection before UNAVAILABLE (psycopg_pool: 30 s)
+CONNECT_TIMEOUT_S = 3  # libpq connect_timeout of every connection this store makes (whole seconds)
+# psycopg_pool's reconnection backoff (1 s, doubling, to minutes) kept calls failing for up to 12 s after
+# PostgreSQL came back; these retry every 0.1 s, growing to at most 0.5 s (figures in docs/performance.md).
+RECONNECT_FIRST_S = 0.1
+RECONNECT_MAX_S = 0.5
+TABLES = ("matches", "seats", "moves", "ai_claims")  # the server reads and changes all of them
+PRIVILEGES = ("SELECT", "INSERT", "UPDATE", "DELETE")  # all a serving role needs once the schema is current
+SECRET_QUERY_KEYS = ("password", "sslpassword")  # URL query parameters masked in messages
 MATCHES_SQL = """
 CREATE TABLE matches (
     match_id TEXT PRIMARY KEY,
@@ -99,7 +108,12 @@ CREATE TABLE IF NOT EXISTS schema_version (
 """
 
 
-class DatabaseUnavailableError(RuntimeError):
+class DatabaseSetupError(RuntimeError):
+    """The server cannot use the database as configured (one line, no password): `orrery serve` and
+    `orrery db ...` print it and exit 2."""
+
+
+class DatabaseUnavailableError(DatabaseSetupError):
     """The PostgreSQL server cannot be reached or refuses the connection."""
 
 
@@ -108,10 +122,11 @@ def _connected(url: str) -> Iterator[Any]:
     """One autocommit connection; a failure to connect as DatabaseUnavailableError (no password)."""
     import psycopg
 
+    check_url(url)
     try:
-        conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
-    except psycopg.OperationalError as exc:
-        raise DatabaseUnavailableError(f"{redacted(url)}: {str(exc).strip()}") from None
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+    except psycopg.Error as exc:
+        raise DatabaseUnavailableError(f"{redacted(url)}: {scrubbed(exc, url)}") from None
     with conn:
         yield conn
 
@@ -121,13 +136,62 @@ def is_postgres_url(db: str) -> bool:
 
 
 def redacted(url: str) -> str:
-    """The URL without its password, for messages and logs."""
+    """The URL without its password, for messages and logs: the one in user:password@ and any
+    ?password= / ?sslpassword= query parameter. Never raises (a malformed URL is masked all the same)."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    netloc = parts.netloc
+    userinfo, at, hostport = netloc.rpartition("@")
+    if at and ":" in userinfo:
+        netloc = f"{userinfo.split(':', 1)[0]}:***@{hostport}"
+    query = parts.query
+    if query:
+        pairs = [
+            f"{key}=***" if key.lower() in SECRET_QUERY_KEYS else f"{key}={quote(value, safe='')}"
+            for key, value in parse_qsl(query, keep_blank_values=True)
+        ]
+        query = "&".join(pairs)
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+def _secrets_in(url: str) -> list[str]:
+    parts = urlsplit(url)
+    found = []
+    userinfo, at, _ = parts.netloc.rpartition("@")
+    if at and ":" in userinfo:
+        found.append(userinfo.split(":", 1)[1])
+    found += [v for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() in SECRET_QUERY_KEYS]
+    return [variant for secret in found if secret for variant in {secret, unquote(secret)}]
+
+
+def scrubbed(exc: BaseException, url: str) -> str:
+    """An exception's text on one line, with any password from the URL masked (libpq quotes parts of a
+    connection string it cannot parse)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    for secret in sorted(_secrets_in(url), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def check_url(url: str) -> None:
+    """DatabaseSetupError, in one line naming the problem, for a --db URL libpq cannot use (a port that
+    is not a number, an unknown parameter, bad quoting)."""
+    from psycopg import ProgrammingError
+    from psycopg.conninfo import conninfo_to_dict
+
+    shown = redacted(url)
+    hosts = urlsplit(url).netloc.rpartition("@")[2]
+    for host in hosts.split(","):  # libpq takes several hosts: host1:5432,host2:5433
+        port = host.rpartition("]")[2].rpartition(":")[2] if ":" in host.rpartition("]")[2] else ""
+        if port and not (port.isdigit() and 0 < int(port) < 65536):
+            raise DatabaseSetupError(f"--db {shown}: the port {port[:20]!r} is not a number from 1 to 65535")
+    try:
+        conninfo_to_dict(url)
+    except ProgrammingError as exc:
+        raise DatabaseSetupError(f"--db {shown}: not a usable PostgreSQL URL: {scrubbed(exc, url)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _statements(script: str) -> list[str]:
@@ -137,8 +201,74 @@ def _statements(script: str) -> list[str]:
 
 def upgrade(url: str, migrations: Sequence[tuple[int, str, str]] = MIGRATIONS) -> tuple[int, int]:
     """Apply the migrations the database lacks. Returns (version before, version after)."""
+    import psycopg
+
     with _connected(url) as conn:
-        return migrate(conn, migrations)
+        try:
+            return migrate(conn, migrations)
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise DatabaseSetupError(
+                f"{redacted(url)}: role {_role(conn)} may not change the schema ({scrubbed(exc, url)}); "
+                "run `orrery db upgrade` as the role that owns the database"
+            ) from None
+        except psycopg.Error as exc:
+            raise DatabaseSetupError(
+                f"{redacted(url)}: schema upgrade failed: {scrubbed(exc, url)}"
+            ) from None
+
+
+def prepare(url: str, migrations: Sequence[tuple[int, str, str]] = MIGRATIONS) -> int:
+    """At `orrery serve` start: the schema version, migrated first only when it is behind (so a role with
+    only SELECT/INSERT/UPDATE/DELETE serves a current schema without running any DDL), then a check that
+    the role holds every privilege serving needs. DatabaseSetupError, one line, when it cannot serve."""
+    import psycopg
+
+    latest = max(v for v, _, _ in migrations)
+    with _connected(url) as conn:
+        try:
+            version = stored_version(conn)
+            if version > latest:
+                raise DatabaseSetupError(
+                    f"{redacted(url)}: match database schema {version}, this server knows up to {latest}"
+                )
+            if version < latest:
+                try:
+                    migrate(conn, migrations)
+                except psycopg.errors.InsufficientPrivilege:
+                    raise DatabaseSetupError(
+                        f"{redacted(url)}: schema {version}, this server needs {latest}, and role "
+                        f"{_role(conn)} may not change it: run `orrery db upgrade --db URL` as the role "
+                        "that owns the database, then start the server again"
+                    ) from None
+            missing = missing_privileges(conn)
+        except psycopg.Error as exc:
+            raise DatabaseSetupError(f"{redacted(url)}: {scrubbed(exc, url)}") from None
+        if missing:
+            raise DatabaseSetupError(
+                f"{redacted(url)}: role {_role(conn)} lacks {', '.join(missing)}; grant it with "
+                f"GRANT SELECT, INSERT, UPDATE, DELETE ON {', '.join(TABLES)} TO {_role(conn)}"
+            )
+        return latest
+
+
+def stored_version(conn: Any) -> int:
+    """The schema version the database is at (0: no schema_version table yet). Reads only."""
+    exists = conn.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()[0]
+    return _schema_version(conn) if exists else 0
+
+
+def missing_privileges(conn: Any) -> list[str]:
+    """'PRIVILEGE on TABLE' for each privilege serving needs that the connected role lacks."""
+    rows = conn.execute(
+        "SELECT t, p FROM unnest(%s::text[]) AS t, unnest(%s::text[]) AS p "
+        "WHERE NOT has_table_privilege(t, p) ORDER BY t, p",
+        (list(TABLES), list(PRIVILEGES)),
+    ).fetchall()
+    return [f"{p} on {t}" for t, p in rows]
+
+
+def _role(conn: Any) -> str:
+    return str(conn.execute("SELECT current_user").fetchone()[0])
 
 
 def migrate(conn: Any, migrations: Sequence[tuple[int, str, str]] = MIGRATIONS) -> tuple[int, int]:
@@ -170,6 +300,39 @@ def _schema_version(conn: Any) -> int:
     return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
 
 
+def _quick_reconnect_pool(url: str, size: int) -> Any:
+    """psycopg_pool's ConnectionPool with a reconnection backoff of 0.1 s growing to 0.5 s (its own starts
+    at 1 s and doubles, so calls went on failing for up to 12 s after the database was back), calls that
+    wait at most POOL_WAIT_S for a connection, and connections that give up connecting after
+    CONNECT_TIMEOUT_S. psycopg_pool has no setting for the backoff; _add_connection takes the attempt
+    object, so the subclass hands it ours."""
+    from psycopg_pool import ConnectionPool
+    from psycopg_pool.base import AttemptWithBackoff
+
+    class QuickBackoff(AttemptWithBackoff):
+        INITIAL_DELAY = RECONNECT_FIRST_S
+        DELAY_BACKOFF = 1.5
+
+        def update_delay(self, now: float) -> None:
+            super().update_delay(now)
+            self.delay = min(self.delay, RECONNECT_MAX_S)
+
+    class Pool(ConnectionPool):  # type: ignore[type-arg]
+        def _add_connection(self, attempt: Any, growing: bool = False) -> None:
+            super()._add_connection(attempt or QuickBackoff(timeout=self.reconnect_timeout), growing)
+
+    return Pool(
+        url,
+        min_size=1,
+        max_size=size,
+        kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+        open=True,
+        name="orrery",
+        timeout=POOL_WAIT_S,
+        reconnect_timeout=24 * 3600.0,  # keep trying: the store reports itself down meanwhile
+    )
+
+
 class _Connection:
     """A psycopg connection that takes the SQLite store's SQL: `?` placeholders, executemany."""
 
@@ -193,23 +356,50 @@ class PostgresMatchStore(MatchStore):
     shared = True
 
     def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE, claim_s: float = 60.0) -> None:
-        from psycopg_pool import ConnectionPool
+        import psycopg
 
         self.path = redacted(url)
         self._url = url
         self.threads = pool_size
-        self.claim_s = claim_s  # an AI turn's lease: longer than its search (seconds)
+        self.claim_s = claim_s  # an AI turn's lease: renewed while its search waits or runs (seconds)
         self.replica = uuid.uuid4().hex[:12]  # this process, as owner of claims and origin of NOTIFYs
-        with _connected(url) as conn:
-            migrate(conn)
-        self._pool = ConnectionPool(
-            url, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=True, name="orrery"
-        )
+        prepare(url)
+        # The pool logs every failed reconnection (twice a second while the database is away); the
+        # store's health logs the outage once and its end once (service/_store_health.py).
+        logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+        self._pool = _quick_reconnect_pool(url, pool_size)
+        self._probe: Any = None  # the connection ping() uses (its own: a busy pool must not look down)
+        self._probe_lock = threading.Lock()
         self._count_lock = threading.Lock()
-        self.active = self._count_active()
+        try:
+            self.active = self._count_active()
+        except psycopg.Error as exc:
+            self._pool.close()
+            raise DatabaseSetupError(f"{self.path}: {scrubbed(exc, url)}") from None
         self._listener: threading.Thread | None = None
         self._closing = threading.Event()
         self._listening = threading.Event()
+
+    def ping(self) -> None:
+        """Raise unless PostgreSQL answers a query now, on a connection of its own (made again after a
+        failure). After a failure, the pool's idle connections are checked at the next success, so the
+        ones broken by a restart are replaced before calls take them."""
+        import psycopg
+
+        with self._probe_lock:
+            try:
+                if self._probe is None or self._probe.closed:
+                    self._probe = psycopg.connect(
+                        self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S
+                    )
+                    self._pool.check()  # the first success after a failure (or at start): drop dead ones
+                self._probe.execute("SELECT 1")
+            except Exception:
+                if self._probe is not None:
+                    with contextlib.suppress(Exception):
+                        self._probe.close()
+                self._probe = None
+                raise
 
     def close(self) -> None:
         """Stop listening, give up this replica's AI claims (the others take those turns at their next
@@ -223,6 +413,10 @@ class PostgresMatchStore(MatchStore):
         except Exception:  # noqa: BLE001 - the database is gone: the claims lapse with their lease
             log.warning("could not release this replica's AI claims; they lapse with their lease")
         self._pool.close()
+        with self._probe_lock:
+            if self._probe is not None:
+                with contextlib.suppress(Exception):
+                    self._probe.close()
 
     def _count_active(self) -> int:
         with self._reading() as db:
@@ -295,6 +489,18 @@ class PostgresMatchStore(MatchStore):
             ).fetchone()
         return won is not None
 
+    def renew_ai_claim(self, match_id: str, move_number: int) -> bool:
+        """Extend this replica's claim on an AI turn by another lease, while its search waits in the queue
+        or runs, so no other replica takes the turn over while this one lives. False: the claim is no
+        longer this replica's (it lapsed during an outage and another took it)."""
+        with self._transaction() as db:
+            kept = db.execute(
+                "UPDATE ai_claims SET until = now() + make_interval(secs => ?) "
+                "WHERE match_id = ? AND owner = ? AND move_number = ? RETURNING owner",
+                (float(self.claim_s), match_id, self.replica, move_number),
+            ).fetchone()
+        return kept is not None
+
     # ---- changes made by other replicas ----
 
     def listen(self, on_change: Callable[[str | None, int], None]) -> None:
@@ -313,11 +519,15 @@ class PostgresMatchStore(MatchStore):
         import psycopg
 
         first = True
+        failures = 0  # in a row: the first is logged as a warning, the rest (one a second) at debug
         while not self._closing.is_set():
             try:
-                with psycopg.connect(self._url, autocommit=True) as conn:
+                with psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self._listening.set()
+                    if failures:
+                        log.info("match notifications: listening again after %d failed tries", failures)
+                    failures = 0
                     if not first:
                         on_change(None, 0)
                     first = False
@@ -329,5 +539,7 @@ class PostgresMatchStore(MatchStore):
             except psycopg.Error as exc:
                 if self._closing.is_set():
                     return
-                log.warning("match notifications: %s; listening again in %.0f s", exc, LISTEN_TIMEOUT_S)
+                failures += 1
+                report = log.warning if failures == 1 else log.debug
+                report("match notifications: %s; listening again in %.0f s", _one_line(exc), LISTEN_TIMEOUT_S)
                 time.sleep(LISTEN_TIMEOUT_S)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import contextlib
 import gc
 import logging
 import os
@@ -24,6 +25,7 @@ from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from orrery.service._auth_interceptor import AuthInterceptor
+from orrery.service._errors import ServiceError
 from orrery.service._limits_interceptor import LimitsInterceptor
 from orrery.service._metrics import ServiceMetrics
 from orrery.service._metrics_interceptor import MetricsInterceptor
@@ -79,6 +81,10 @@ class ServerConfig:
     match_ttl_s: float = 7 * 24 * 3600.0
     max_matches_per_minute: float = 60.0  # CreateMatch per client host per minute (0: no limit)
     max_queue_per_peer: int | None = None  # queued searches per client connection; None: max_queue // 4
+    # PostgreSQL: an AI turn's claim lasts this long and is renewed every third of it while its search
+    # waits or runs; a killed replica's turns pass to another after it (seconds; None: 2 x the longest
+    # search + 10 s).
+    ai_lease_s: float | None = None
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -285,8 +291,9 @@ class OrreryServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.metrics = ServiceMetrics(max_budget_s=config.max_budget_ms / 1000.0)
-        # An AI turn's claim outlasts its longest search, so no other replica takes it over meanwhile.
-        self.store = open_store(config.db, claim_s=2 * config.max_budget_ms / 1000.0 + 10.0)
+        # An AI turn's claim is renewed while its search waits or runs (OrreryServicer._keep_claim).
+        lease_s = config.ai_lease_s or 2 * config.max_budget_ms / 1000.0 + 10.0
+        self.store = open_store(config.db, claim_s=lease_s)
         self.metrics.matches_active.set(self.store.active_count())
         self.scheduler = SearchScheduler(
             self.metrics,
@@ -343,6 +350,8 @@ class OrreryServer:
         self._stopped = asyncio.Event()
         self._expiry: asyncio.Task[None] | None = None
         self._ai_sweep: asyncio.Task[None] | None = None
+        self._store_watch: asyncio.Task[None] | None = None
+        self._draining = False
 
     async def _set_health(self, status: int) -> None:
         for name in ("", SERVICE_NAME):
@@ -374,11 +383,31 @@ class OrreryServer:
         self.scheduler.start(backend, self._thread_backend(backend))
         _freeze_startup_objects()
         await self._set_health(health_pb2.HealthCheckResponse.SERVING)
-        self.servicer.resume_ai_matches(await self.servicer.db(self.store.active_ai_matches))
+        self._store_watch = loop.create_task(self.servicer.store_health.run(self._store_reachable))
+        try:
+            self.servicer.resume_ai_matches(await self.servicer.db(self.store.active_ai_matches))
+        except ServiceError as exc:  # the database went away since it opened: resumed when it is back
+            log.warning("AI seats wait for the match database: %s", exc)
         if self.store.shared:
             self._watch_other_replicas()
         if c.match_ttl_s > 0:
             self._expiry = asyncio.get_running_loop().create_task(self._expire_matches(c.match_ttl_s))
+
+    async def _store_reachable(self, reachable: bool) -> None:
+        """The match store stopped or started answering: orrery.v1.Orrery's health follows it (the
+        server's own status, "", stays SERVING: the process is alive and a restart would not help); AI
+        seats resume when it is back."""
+        if self._draining:
+            return
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if reachable
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        await self.health.set(SERVICE_NAME, status)
+        if reachable:
+            with contextlib.suppress(Exception):
+                self.servicer.resume_ai_matches(await self.servicer.db(self.store.active_ai_matches))
 
     def _watch_other_replicas(self) -> None:
         """A shared store: relay other replicas' changes to this one's watchers, and take over AI turns
@@ -394,6 +423,8 @@ class OrreryServer:
                 await asyncio.sleep(AI_SWEEP_S)
                 try:
                     self.servicer.resume_ai_matches(await self.servicer.db(self.store.active_ai_matches))
+                except ServiceError as exc:  # the database is away: the store's health says so
+                    log.debug("looking for AI turns: %s", exc)
                 except Exception:  # noqa: BLE001 - retried at the next sweep
                     log.exception("looking for AI turns failed")
 
@@ -405,6 +436,8 @@ class OrreryServer:
         while True:
             try:
                 await self.servicer.expire_matches(ttl_s)
+            except ServiceError as exc:  # the database is away: retried at the next sweep
+                log.warning("match expiry: %s", exc)
             except Exception:  # noqa: BLE001 - a failed sweep is retried at the next one
                 log.exception("match expiry failed")
             await asyncio.sleep(every)
@@ -421,8 +454,9 @@ class OrreryServer:
         """Drain: NOT_SERVING, refuse new searches, let running ones finish or stop them, then stop."""
         if self._stopped.is_set():
             return
+        self._draining = True
         await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
-        for task in (self._expiry, self._ai_sweep):
+        for task in (self._expiry, self._ai_sweep, self._store_watch):
             if task is not None:
                 task.cancel()
         await self.servicer.ai.close()

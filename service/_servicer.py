@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import contextlib
 import dataclasses
 import functools
 import json
@@ -16,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -27,7 +28,7 @@ from orrery.search import build_hints, choose_from_result, sampled_line_labels
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
 from orrery.service._auth_interceptor import TOKEN_KEY, tokens_from_metadata
-from orrery.service._errors import ServiceError, invalid, unauthenticated
+from orrery.service._errors import ServiceError, abort_with, invalid, unauthenticated
 from orrery.service._events import CLOSED, MatchEvents
 from orrery.service._levels import MAX_ITERATIONS, MAX_MILLISECONDS, grant_budget
 from orrery.service._matches import (
@@ -51,7 +52,8 @@ from orrery.service._search import (
     SearchJob,
     SearchScheduler,
 )
-from orrery.service._store import MatchStoreBackend
+from orrery.service._store import MatchStoreBackend, database_error, means_unreachable, store_unavailable
+from orrery.service._store_health import StoreHealth, describe
 from orrery.v1 import orrery_pb2 as pb
 from orrery.v1 import orrery_pb2_grpc as pb_grpc
 
@@ -68,6 +70,7 @@ INLINE_JSON_CHARS = 32 * 1024
 HINT_TIME_SHARE = 0.25
 DEFAULT_PROGRESS_MS = 500
 MAX_LIST_TOKENS = 100  # tokens one ListMatches call may ask about
+RELAY_RETRY_S = (0.1, 0.2, 0.5, 1.0, 1.0, 2.0, 5.0, 10.0)  # a relay's waits while the store is away
 _AFTER_ALL = 1 << 31  # a history "after" every move: only the match's standing
 STOP_REASONS = {
     STOP_BUDGET: pb.STOP_REASON_BUDGET,
@@ -87,23 +90,47 @@ def server_version() -> str:
 
 
 def _rpc(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Map ServiceError / game input errors to status codes; log anything unexpected as INTERNAL."""
+    """Map ServiceError / game input errors to status codes (with a ServiceError's retry hint in the
+    trailers); log anything unexpected as INTERNAL."""
 
     @functools.wraps(method)
     async def wrapper(self: OrreryServicer, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
             return await method(self, request, context)
-        except ServiceError as exc:
-            await context.abort(exc.code, exc.details)
-        except GameInputError as exc:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        except (asyncio.CancelledError, grpc.aio.AbortError):
-            raise
-        except Exception:
-            log.exception("internal error in %s", method.__name__)
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged on the server)")
+        except Exception as exc:  # noqa: BLE001 - _abort_for re-raises what is not an error to map
+            await _abort_for(exc, method.__name__, context)
 
     return wrapper
+
+
+def _rpc_stream(method: Callable[..., AsyncIterator[Any]]) -> Callable[..., AsyncIterator[Any]]:
+    """_rpc for a server-streaming method (an async generator): the same mapping, before or after
+    messages were sent; the method's generator is closed when the call ends (its finally blocks run)."""
+
+    @functools.wraps(method)
+    async def wrapper(
+        self: OrreryServicer, request: Any, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[Any]:
+        try:
+            messages = cast("AsyncGenerator[Any, None]", method(self, request, context))
+            async with contextlib.aclosing(messages):
+                async for message in messages:
+                    yield message
+        except Exception as exc:  # noqa: BLE001 - _abort_for re-raises what is not an error to map
+            await _abort_for(exc, method.__name__, context)
+
+    return wrapper
+
+
+async def _abort_for(exc: Exception, name: str, context: Any) -> None:
+    if isinstance(exc, ServiceError):
+        await abort_with(context, exc)
+    if isinstance(exc, GameInputError):
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+    if isinstance(exc, grpc.aio.AbortError):
+        raise exc
+    log.exception("internal error in %s", name)
+    await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged on the server)")
 
 
 def _replay_window(replay: Replay, request: pb.GetReplayRequest) -> range:
@@ -176,12 +203,32 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         self._queries: dict[str, SearchJob] = {}
         self.events = MatchEvents()
         self.ai = AiPlayers(turn=self._ai_turn, play=self._ai_play)
+        self.store_health = StoreHealth(store.ping)
         self.create_limit = RateLimit(creates_per_minute, "new matches", "--max-matches-per-minute")
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Run a MatchStore call on the store's own thread."""
+        """Run a MatchStore call on the store's own thread. Every store call of every RPC, streams and
+        the token check included, comes through here: text that a database driver refuses (a NUL byte,
+        a lone surrogate) never reaches it, and a database error becomes UNAVAILABLE with a retry hint
+        (never the driver's text); while the store is known to be down, calls are refused at once."""
+        _check_store_text(args, kwargs)
+        if not self.store_health.reachable:
+            raise store_unavailable()
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db_thread, functools.partial(fn, *args, **kwargs))
+        try:
+            return await loop.run_in_executor(self._db_thread, functools.partial(fn, *args, **kwargs))
+        except (ServiceError, GameInputError):
+            raise
+        except Exception as exc:
+            mapped = database_error(exc)
+            if mapped is None:
+                raise
+            log.warning(
+                "match database error in %s: %s", getattr(fn, "__name__", "a store call"), describe(exc)
+            )
+            if means_unreachable(exc):
+                self.store_health.failed(describe(exc))
+            raise mapped from None
 
     async def cpu(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run CPU work (JSON parsing, answer building) off the event loop."""
@@ -189,6 +236,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         return await loop.run_in_executor(self._cpu_threads, functools.partial(fn, *args, **kwargs))
 
     async def check_token(self, match_id: str, seat: int, token: str) -> bool:
+        if _text_problem(token) is not None:
+            return False  # no seat's token: PERMISSION_DENIED, without asking the database
         return bool(await self.db(self.store.check_seat_token, match_id, seat, token))
 
     def close(self) -> None:
@@ -397,20 +446,44 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             cancel=CancelToken(),
             peer=f"ai@{turn.creator}",
         )
-        result = await self.scheduler.run(job)
-        if job.stop_reason is not None:  # drained: leave the move to the next start
-            return False
-        chosen = choose_from_result(result, grant.tolerance, seed)
-        applied = await self.db(
-            self.store.apply,
-            turn.match_id,
-            turn.seat,
-            action_id=int(chosen),
-            expected_move_number=turn.move_number,
-            by_ai=True,
-        )
+        renewal = asyncio.get_running_loop().create_task(self._keep_claim(turn, job))
+        try:
+            result = await self.scheduler.run(job)
+            if job.stop_reason is not None:  # drained (or the claim was lost): leave the move
+                return False
+            chosen = choose_from_result(result, grant.tolerance, seed)
+            applied = await self.db(
+                self.store.apply,
+                turn.match_id,
+                turn.seat,
+                action_id=int(chosen),
+                expected_move_number=turn.move_number,
+                by_ai=True,
+            )
+        finally:
+            renewal.cancel()
         self._published_move(turn.match_id, applied)
         return True
+
+    async def _keep_claim(self, turn: AiTurn, job: SearchJob) -> None:
+        """Renew this replica's claim on the AI turn every third of its lease while its search waits in
+        the queue or runs, so no other replica searches the same turn while this one lives. A claim
+        found lost (it lapsed during a database outage and another replica took it) stops the search."""
+        lease_s = getattr(self.store, "claim_s", None)
+        if lease_s is None or not self.store.shared:
+            return
+        while True:
+            await asyncio.sleep(lease_s / 3.0)
+            try:
+                kept = await self.db(self.store.renew_ai_claim, turn.match_id, turn.move_number)
+            except ServiceError:
+                continue  # the database is away: try again; the claim lapses only after a whole lease
+            if not kept:
+                log.info(
+                    "AI claim on %s move %d taken over; stopping its search", turn.match_id, turn.move_number
+                )
+                job.stop(STOP_STOPPED)
+                return
 
     def resume_ai_matches(self, match_ids: list[str]) -> None:
         for match_id in match_ids:
@@ -430,8 +503,16 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             task.add_done_callback(_consume_exception)
 
     async def _relay(self, match_id: str, after: int) -> None:
-        history = await self.db(self.store.history, match_id, after)
-        self.events.publish(match_id, *_history_events(history))
+        for wait_s in RELAY_RETRY_S:  # the notification can come back before the store answers again
+            try:
+                history = await self.db(self.store.history, match_id, after)
+            except ServiceError as exc:
+                if exc.code != grpc.StatusCode.UNAVAILABLE:
+                    raise
+                await asyncio.sleep(wait_s)
+                continue
+            self.events.publish(match_id, *_history_events(history))
+            return
 
     # ---- lifecycle ----
 
@@ -487,6 +568,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             log.info("match expiry: %d ended idle, %d deleted", len(expired), deleted)
         return int(deleted)
 
+    @_rpc_stream
     async def WatchMatch(self, request: pb.WatchMatchRequest, context: Any) -> AsyncIterator[pb.MatchEvent]:
         """The match's events after request.after_move, then live ones until it ends (token checked by
         the auth interceptor: the seat's, or the spectator token when no seat is given)."""
@@ -494,11 +576,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         watcher = request.seat if request.HasField("seat") else SPECTATOR
         queue = self.events.watch(match_id)
         try:
-            try:
-                required(match_id, "match_id")
-                history = await self.db(self.store.history, match_id, request.after_move)
-            except ServiceError as exc:
-                await context.abort(exc.code, exc.details)
+            required(match_id, "match_id")
+            history = await self.db(self.store.history, match_id, request.after_move)
             yield pb.MatchEvent(
                 kind=pb.MATCH_EVENT_SYNC,
                 move_number=history.move_number,
@@ -721,16 +800,12 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         )
         fill_hints(answer, hints, job.observation)
 
+    @_rpc_stream
     async def Analyze(self, request: pb.AnalyzeRequest, context: Any) -> AsyncIterator[pb.AnalyzeUpdate]:
         interval_ms = request.progress_interval_ms or DEFAULT_PROGRESS_MS
-        try:
-            if interval_ms < MIN_PROGRESS_MS:
-                raise invalid("progress_interval_ms", f"{interval_ms} is below the minimum {MIN_PROGRESS_MS}")
-            job = await self._job(request.query, context, progress_interval_s=interval_ms / 1000.0)
-        except ServiceError as exc:
-            await context.abort(exc.code, exc.details)
-        except GameInputError as exc:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        if interval_ms < MIN_PROGRESS_MS:
+            raise invalid("progress_interval_ms", f"{interval_ms} is below the minimum {MIN_PROGRESS_MS}")
+        job = await self._job(request.query, context, progress_interval_s=interval_ms / 1000.0)
         top_k = positions.top_k(request.query.params.top_k)
         query_id = secrets.token_hex(12)
         loop = asyncio.get_running_loop()
@@ -755,10 +830,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                     break
                 sequence += 1
                 yield pb.AnalyzeUpdate(query_id=query_id, sequence=sequence, result=next_update.result())
-            try:
-                result = search.result()
-            except ServiceError as exc:
-                await context.abort(exc.code, exc.details)
+            result = search.result()
             sequence += 1
             answer = self._response(job, result, top_k=top_k, final=True)
             await self._add_hints(job, result, answer)
@@ -788,6 +860,28 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         for job in list(self._queries.values()):
             job.stop(STOP_SHUTDOWN)
         self.events.close()
+
+
+def _text_problem(value: str) -> str | None:
+    """Why a string cannot go to a database driver (PostgreSQL text refuses NUL; neither driver encodes a
+    lone surrogate), or None."""
+    if "\x00" in value:
+        return "contains a NUL byte"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not valid UTF-8"
+    return None
+
+
+def _check_store_text(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """INVALID_ARGUMENT for a store call's text argument (or list of them) that no driver can take. The
+    limits interceptor already names the request field; this catches metadata and anything else."""
+    for value in (*args, *kwargs.values()):
+        texts = value if isinstance(value, (list, tuple)) else (value,)
+        for text in texts:
+            if isinstance(text, str) and (problem := _text_problem(text)) is not None:
+                raise invalid("request", f"a text value {problem}")
 
 
 def required(value: Any, field: str) -> None:

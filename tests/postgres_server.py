@@ -22,6 +22,35 @@ USER = "orrery"  # the database superuser initdb creates (trust authentication o
 @dataclass(frozen=True)
 class PostgresServer:
     port: int
+    pg_ctl: tuple[str, ...] = ()  # pg_ctl -D DATA, as the user that runs the server
+    options: str = ""  # its -o options (port, socket folder, listen address)
+    log: str = ""
+    data: str = ""  # the data directory
+
+    def stop(self) -> None:
+        """Stop the server (fast shutdown: sessions are ended, as in a restart or failover)."""
+        _run([*self.pg_ctl, "-m", "fast", "-w", "stop"])
+
+    def start(self) -> None:
+        """Start it again after stop(), on the same port and data; returns once it accepts connections."""
+        _run([*self.pg_ctl, "-o", self.options, "-l", self.log, "-w", "start"])
+
+    def require_password(self, role: str, password: str) -> None:
+        """Make `role` log in with `password` (SCRAM) over TCP; every other role keeps trust."""
+        self.psql(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+        hba = os.path.join(self.data, "pg_hba.conf")
+        with open(hba, encoding="utf-8") as f:
+            rules = f.read()
+        with open(hba, "w", encoding="utf-8") as f:
+            f.write(f"host all {role} 127.0.0.1/32 scram-sha-256\n{rules}")
+        _run([*self.pg_ctl, "reload"])
+
+    def psql(self, sql: str, database: str = "postgres") -> None:
+        """Run statements as the superuser (role and grant set-ups)."""
+        import psycopg
+
+        with psycopg.connect(self.url(database), autocommit=True) as conn:
+            conn.execute(sql)
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"
@@ -90,9 +119,10 @@ def running_postgres() -> Iterator[PostgresServer]:
     # Durability settings off: these tests kill the service, never the database.
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
     pg_ctl = [*as_user, f"{bin_dir}/pg_ctl", "-D", data]
-    _run([*pg_ctl, "-o", options, "-l", os.path.join(folder, "log"), "-w", "start"])
+    server = PostgresServer(port, tuple(pg_ctl), options, os.path.join(folder, "log"), data)
+    server.start()
     try:
-        yield PostgresServer(port)
+        yield server
     finally:
         subprocess.run([*pg_ctl, "-m", "immediate", "-w", "stop"], check=False, capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)

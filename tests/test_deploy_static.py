@@ -299,8 +299,11 @@ def test_compose_runs_two_replicas_on_postgresql_behind_the_gateway() -> None:
     orrery, postgres, gateway = services["orrery"], services["postgres"], services["gateway"]
     assert orrery["deploy"]["replicas"] >= 2
     assert "ports" not in orrery  # replicas would collide on host ports: clients use the gateway
-    (db,) = [a for a in orrery["command"] if a.startswith("--db=")]
-    assert db == "--db=postgresql://orrery:${POSTGRES_PASSWORD}@postgres:5432/orrery"
+    # The URL and the password come from the environment, never argv (ps and /proc show argv to all).
+    assert not [a for a in orrery["command"] if a.startswith("--db")]
+    assert "PASSWORD" not in " ".join(orrery["command"]) + " ".join(orrery["entrypoint"])
+    assert orrery["environment"]["ORRERY_DB"] == "postgresql://orrery@postgres:5432/orrery"
+    assert orrery["environment"]["PGPASSWORD"].startswith("${POSTGRES_PASSWORD:?")
     assert postgres["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
     assert postgres["environment"]["POSTGRES_USER"] == "orrery" == postgres["environment"]["POSTGRES_DB"]
     assert orrery["depends_on"]["postgres"] == {"condition": "service_healthy"}
@@ -504,6 +507,12 @@ def test_orrery_deployment_probes_grpc_health_and_reads_its_config() -> None:
     assert deployment["spec"]["replicas"] > 1
     assert deployment["spec"]["strategy"]["type"] == "RollingUpdate"
     assert env["ORRERY_DB"]["valueFrom"]["secretKeyRef"] == {"name": "orrery-postgres", "key": "url"}
+    assert env["PGPASSWORD"]["valueFrom"]["secretKeyRef"] == {
+        "name": "orrery-postgres",
+        "key": "password",
+        "optional": True,
+    }
+    assert "--db" not in script and "ORRERY_DB" not in script  # serve reads it: not in argv
     assert "ORRERY_DB" not in config
     assert not [d for _, d in kube_documents() if d.get("kind") == "PersistentVolumeClaim"]
 

@@ -188,11 +188,11 @@ def test_migrations_are_versioned_and_replicas_starting_together_apply_each_once
 def test_a_failing_migration_is_not_half_applied(postgres_server):
     import psycopg
 
-    from orrery.service._postgres import MIGRATIONS, upgrade
+    from orrery.service._postgres import MIGRATIONS, DatabaseSetupError, upgrade
 
     url = postgres_server.new_database()
     broken = (*MIGRATIONS, (99, "a table, then a mistake", "CREATE TABLE half (x INTEGER); SELECT nonsense"))
-    with pytest.raises(psycopg.Error):
+    with pytest.raises(DatabaseSetupError, match='schema upgrade failed: column "nonsense" does not exist'):
         upgrade(url, broken)
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == MIGRATIONS[-1][0]
