@@ -25,6 +25,14 @@ ANSWER_QUANTILE, ANSWER_SAFETY, SEND_S, LEARNED_MARGIN_MAX_SHARE = 0.98, 1.5, 0.
 ANSWER_SAMPLES, ANSWER_HORIZON_S = 256, 30.0  # answer times kept: the latest this many, this recent (s)
 
 
+def _quantile(samples: deque[tuple[float, float]], now: float) -> float:
+    """The ANSWER_QUANTILE quantile of the samples of the last ANSWER_HORIZON_S seconds (0: none)."""
+    recent = sorted(s for t, s in samples if now - t <= ANSWER_HORIZON_S)
+    if not recent:
+        return 0.0
+    return recent[max(0, min(len(recent) - 1, math.ceil(ANSWER_QUANTILE * len(recent)) - 1))]
+
+
 def deadline_margin(call_time_remaining: float) -> float:
     return min(DEADLINE_MARGIN_MAX_S, max(DEADLINE_MARGIN_MIN_S, DEADLINE_MARGIN_SHARE * call_time_remaining))
 
@@ -36,20 +44,25 @@ class DeadlineMargin:
     ANSWER_HORIZON_S seconds: their ANSWER_QUANTILE quantile times ANSWER_SAFETY, plus SEND_S."""
 
     def __init__(self) -> None:
-        self._samples: deque[tuple[float, float]] = deque(maxlen=ANSWER_SAMPLES)  # (when, seconds)
+        self._answers: deque[tuple[float, float]] = deque(maxlen=ANSWER_SAMPLES)  # (when, seconds)
+        # The event loop's lateness, probed while no answers come (the first requests on a loaded
+        # machine have no answers to learn from): an answer passes the loop twice (the hand-back from
+        # its search thread, then the send), so each probe counts twice its lag.
+        self._lags: deque[tuple[float, float]] = deque(maxlen=ANSWER_SAMPLES)
 
     def observe(self, answer_s: float, *, now: float | None = None) -> None:
         """An answer was ready `answer_s` seconds after its search stopped (or was due to stop)."""
-        self._samples.append((time.time() if now is None else now, max(0.0, answer_s)))
+        self._answers.append((time.time() if now is None else now, max(0.0, answer_s)))
+
+    def observe_loop_lag(self, lag_s: float, *, now: float | None = None) -> None:
+        """The event loop woke `lag_s` seconds later than asked."""
+        self._lags.append((time.time() if now is None else now, 2.0 * max(0.0, lag_s)))
 
     def learned_s(self, *, now: float | None = None) -> float:
-        """The answer time to allow for, from the recent answers (0 without any)."""
+        """The answer time to allow for, from the recent answers and loop probes (0 without any)."""
         now = time.time() if now is None else now
-        recent = sorted(s for t, s in self._samples if now - t <= ANSWER_HORIZON_S)
-        if not recent:
-            return 0.0
-        k = min(len(recent) - 1, math.ceil(ANSWER_QUANTILE * len(recent)) - 1)
-        return recent[max(0, k)] * ANSWER_SAFETY + SEND_S
+        high = max(_quantile(samples, now) for samples in (self._answers, self._lags))
+        return high * ANSWER_SAFETY + SEND_S if high > 0 else 0.0
 
     def for_call(self, call_time_remaining: float, *, now: float | None = None) -> float:
         """The margin (s) for a call with this much time left."""

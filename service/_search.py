@@ -10,9 +10,9 @@ connection of one machine counts as one client; a hosted match's AI seats count 
   searches, at most `max_queue_per_peer` of them from one host. When the queue is full, a host holding
   less than its share (`max_queue` / hosts waiting) still gets in: the newest queued search of the host
   holding the most (more than its share) is refused in its place. Everything else beyond the limits
-  is refused at once with RESOURCE_EXHAUSTED and a retry hint (grpc-retry-pushback-ms): the time until
-  the first running search of its lane is due to end, when a queued search takes that slot and a
-  queue place frees.
+  is refused at once with RESOURCE_EXHAUSTED and a retry hint (grpc-retry-pushback-ms, retry_hint_s):
+  when the lane's first running search is due to end, plus the time its queued searches need to take
+  their turns.
 - A client's search waits for a slot at most `max_wait_s` (--max-queue-wait-ms) or its own budget if
   longer; then it is refused the same way, rather than answered seconds late. With a call deadline it
   stops waiting earlier if the deadline comes first, and is answered from a short late search.
@@ -93,6 +93,7 @@ SHORT_PER_CPU = 8  # short searches (on threads in the server) that run at once,
 MAX_WAIT_S = 2.0  # default --max-queue-wait-ms: a client's search waits for a slot at most this long ...
 # ... or its own budget if longer (s)
 MIN_RETRY_S = 0.01  # the shortest retry hint (s)
+LAG_PROBE_S = 0.1  # the event loop's lateness is probed this often, for the deadline margin (s)
 IDLE_RETRY_S = 0.1  # the retry hint when no search of the lane is running (s)
 STOP_BUDGET, STOP_DEADLINE, STOP_STOPPED, STOP_SHUTDOWN = "budget", "deadline", "stopped", "shutdown"
 
@@ -420,12 +421,18 @@ class SearchScheduler:
 
     def retry_hint_s(self, short: bool, now: float | None = None) -> float:
         """When a refused search of this lane should retry (s): when the lane's first running search is
-        due to end, which frees a slot for a queued search and so a place in the queue."""
+        due to end, plus the time the searches queued in the lane need to take their turns (queued /
+        slots x the mean budget of those running), so that refused clients do not all come back at
+        the moment the first slot frees."""
         now = time.time() if now is None else now
-        ends = [job.end for job in self._jobs if job.short == short]
-        if not ends:
+        running = [job for job in self._jobs if job.short == short]
+        if not running:
             return IDLE_RETRY_S
-        return max(MIN_RETRY_S, min(ends) - now)
+        first_end = min(job.end for job in running) - now
+        queued = sum(job.short == short for job in self._queued)
+        size = (self._short_slots if short else self._slots).size
+        mean_budget = sum(job.grant.milliseconds for job in running) / len(running) / 1000.0
+        return max(MIN_RETRY_S, first_end + queued / size * mean_budget)
 
     def _make_room(self, job: SearchJob) -> None:
         """`job` must wait for a slot: check the queue's limits, making room for it by refusing the
@@ -638,8 +645,10 @@ class SearchScheduler:
         """An answer for `job` was ready at `ready` (time.time()): learn how long answers take after
         their search stops (the call deadline's margin), and adjust the reserve of its load."""
         if job.finished is not None:
+            # From the stop to the answer being ready, plus the hand-back from the search thread to the
+            # event loop once more: sending the answer goes through the loop again, unmeasured here.
             stopped = job.finished if job.stop_target is None else min(job.stop_target, job.finished)
-            self.margin.observe(ready - stopped, now=ready)
+            self.margin.observe((ready - stopped) + (ready - job.finished), now=ready)
         if job.grant.iterations is not None or job.stop_reason is not None or job.late:
             return
         bucket = self._load_bucket(job.load)
@@ -687,8 +696,27 @@ class SearchScheduler:
             raise
         return self._finish(job, result)
 
+    async def probe_loop_lag(self, every_s: float = LAG_PROBE_S) -> None:
+        """Forever (a task on the server's loop): measure how late the event loop wakes, for the
+        deadline margin (DeadlineMargin.observe_loop_lag)."""
+        while True:
+            asked = time.time() + every_s
+            await asyncio.sleep(every_s)
+            now = time.time()
+            self.margin.observe_loop_lag(now - asked, now=now)
+
+    def note_missed(self, job: SearchJob, now: float) -> None:
+        """The call ended (cancelled) before its answer was ready: if that was its deadline, the answer
+        took at least until now after its stop, which the margin must learn (no answer teaches it)."""
+        if job.call_deadline is None or now < job.call_deadline - SEND_ALLOWANCE_S:
+            return  # the client went away; not a deadline
+        stop = job.stop_target if job.stop_target is not None else job.call_stop
+        if stop is not None:
+            self.margin.observe(now - stop, now=now)
+
     def _late_search(self, job: SearchJob) -> Any:
         job.begin(time.time(), late=True)
+        job.stop_target = job.end - self.reserve_for(job)  # it should have ended by then: lateness counts
         return self._finish(job, self._local_search(job))
 
     def _finish(self, job: SearchJob, result: Any) -> Any:
@@ -716,7 +744,8 @@ class SearchScheduler:
         left_ms = (job.time_left_s() - self.reserve_for(job)) * 1000.0
         if left_ms >= 1.0 and not job.cancel.cancelled:
             budget = Budget(milliseconds=left_ms)
-            job.stop_target = time.time() + left_ms / 1000.0
+            if job.stop_target is None:
+                job.stop_target = time.time() + left_ms / 1000.0
         else:
             # No deadline: an answer from zero iterations would be an arbitrary move.
             budget = Budget(iterations=LATE_ITERATIONS)

@@ -365,6 +365,7 @@ class OrreryServer:
         self._stopped = asyncio.Event()
         self._expiry: asyncio.Task[None] | None = None
         self._ai_sweep: asyncio.Task[None] | None = None
+        self._lag_probe: asyncio.Task[None] | None = None
 
     async def _set_health(self, status: int) -> None:
         for name in ("", SERVICE_NAME):
@@ -395,6 +396,7 @@ class OrreryServer:
             backend.close()
             raise
         self.scheduler.start(backend, self._thread_backend(backend))
+        self._lag_probe = loop.create_task(self.scheduler.probe_loop_lag())
         _freeze_startup_objects()
         await self._set_health(health_pb2.HealthCheckResponse.SERVING)
         self.servicer.resume_ai_matches(await self.servicer.db(self.store.active_ai_matches))
@@ -445,7 +447,7 @@ class OrreryServer:
         if self._stopped.is_set():
             return
         await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
-        for task in (self._expiry, self._ai_sweep):
+        for task in (self._expiry, self._ai_sweep, self._lag_probe):
             if task is not None:
                 task.cancel()
         await self.servicer.ai.close()

@@ -735,7 +735,11 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     @_rpc
     async def SuggestMove(self, request: pb.SuggestMoveRequest, context: Any) -> pb.SuggestMoveResponse:
         job = await self._job(request, context, progress_interval_s=3600.0)
-        result = await self.scheduler.run(job)
+        try:
+            result = await self.scheduler.run(job)
+        except asyncio.CancelledError:
+            self.scheduler.note_missed(job, time.time())
+            raise
         top_k = positions.top_k(request.params.top_k)
         answer = self._response(job, result, top_k=top_k, final=True)
         await self._add_hints(job, result, answer)

@@ -118,6 +118,9 @@ def test_a_new_host_gets_in_while_another_holds_more_than_its_share():
         sixth = a[5].exception()
         assert "--max-queue-per-peer" in sixth.message and sixth.retry_after_s is not None
         assert sched._waiting_by_peer == {A: 4}
+        (running,) = sched._jobs
+        running.started = 100.0  # due to end at 102.0; four 2 s searches queued for one slot
+        assert sched.retry_hint_s(False, now=101.0) == pytest.approx(1.0 + 4 / 1 * 2.0)
 
         b_first = asyncio.ensure_future(sched.run(make_job(B)))
         await settle()
@@ -255,13 +258,25 @@ def test_the_deadline_margin_follows_the_measured_answer_time():
     assert margin.for_call(1.0, now=now + 6 + ANSWER_HORIZON_S + 1) == deadline_margin(1.0)
 
 
-def test_answers_teach_the_scheduler_its_margin():
-    metrics = ServiceMetrics(max_budget_s=10.0)
-    sched = SearchScheduler(metrics, max_active=1, max_queue=4)
+def test_answers_misses_and_a_late_event_loop_teach_the_scheduler_its_margin():
+    sched = SearchScheduler(ServiceMetrics(max_budget_s=10.0), max_active=1, max_queue=4)
     job = make_job(A)
     job.finished, job.stop_target = 50.0, 49.9  # stopped 0.1 s late, answer ready 0.2 s after that
     sched.note_answer(job, ready=50.2)
-    assert sched.margin.learned_s(now=50.2) == pytest.approx(0.3 * ANSWER_SAFETY + SEND_S)
+    # 0.3 s from the stop, plus the 0.2 s hand-back to the loop once more (for the send)
+    assert sched.margin.learned_s(now=50.2) == pytest.approx(0.5 * ANSWER_SAFETY + SEND_S)
+
+    sched = SearchScheduler(ServiceMetrics(max_budget_s=10.0), max_active=1, max_queue=4)
+    missed = make_job(A)
+    missed.call_deadline, missed.stop_target = 60.0, 59.9
+    sched.note_missed(missed, now=59.0)  # the client went away before its deadline: nothing learned
+    assert sched.margin.learned_s(now=59.0) == 0.0
+    sched.note_missed(missed, now=60.05)  # cancelled at its deadline: the answer took > 0.15 s
+    assert sched.margin.learned_s(now=60.05) == pytest.approx(0.15 * ANSWER_SAFETY + SEND_S)
+
+    margin = DeadlineMargin()
+    margin.observe_loop_lag(0.04, now=1.0)  # a loop 40 ms late: an answer passes it twice
+    assert margin.learned_s(now=1.0) == pytest.approx(0.08 * ANSWER_SAFETY + SEND_S)
 
 
 def test_wrong_tokens_are_throttled_per_host_and_refill():
