@@ -434,9 +434,18 @@ class SearchScheduler:
         mean_budget = sum(job.grant.milliseconds for job in running) / len(running) / 1000.0
         return max(MIN_RETRY_S, first_end + queued / size * mean_budget)
 
-    def _make_room(self, job: SearchJob) -> None:
+    def precheck(self, job: SearchJob) -> None:
+        """Raise now what run(job) would raise on arrival (a full queue, the host's limit), changing
+        nothing: an Analyze stream is refused before its first message."""
+        self.admit_check(job.peer)
+        job.short = self._is_short(job)
+        if not (self._short_slots if job.short else self._slots).available(job.peer):
+            self._make_room(job, evict=False)
+
+    def _make_room(self, job: SearchJob, *, evict: bool = True) -> None:
         """`job` must wait for a slot: check the queue's limits, making room for it by refusing the
-        newest queued search of the host holding the most if that host holds more than its share."""
+        newest queued search of the host holding the most if that host holds more than its share
+        (evict=False: only check that room could be made)."""
         peer = job.peer
         mine = self._waiting_by_peer.get(peer, 0)
         if mine >= self.max_queue_per_peer:
@@ -459,6 +468,8 @@ class SearchScheduler:
                 f"(max {self.max_queue}, --max-queue)",
                 retry_after_s=self.retry_hint_s(job.short),
             )
+        if not evict:
+            return
         victim = next(j for j in reversed(self._queued) if j.peer == top)
         victim.refusal = exhausted(
             f"too many searches from this client: its newest queued search gave its place to another "

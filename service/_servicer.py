@@ -645,7 +645,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         )
         observation, move_number = await self._position(query)
         config = positions.search_config(params.config, self.default_config, observation.game.name)
-        return SearchJob(
+        job = SearchJob(
             observation=observation,
             config=config,
             grant=grant,
@@ -658,6 +658,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             move_number=move_number,
             waits_bounded=True,
         )
+        self.scheduler.precheck(job)  # a full queue refuses before an Analyze stream's first message
+        return job
 
     async def _position(self, query: pb.SuggestMoveRequest) -> tuple[Any, int | None]:
         """(the Observation to search, the hosted match's move number or None)."""

@@ -125,6 +125,8 @@ def test_a_new_host_gets_in_while_another_holds_more_than_its_share():
         b_first = asyncio.ensure_future(sched.run(make_job(B)))
         await settle()
         assert held.started == [A, B]  # B's first search takes the extra slot at once
+        sched.precheck(make_job(B))  # an Analyze's check: room could be made for B, but nothing changes
+        assert sched._waiting_by_peer == {A: 4} and all(outcome(t) == "waiting" for t in a[:5])
         b_second = asyncio.ensure_future(sched.run(make_job(B)))
         await settle()
         # the queue was full, but A held 4 of 4 places: A's newest gives way to B's
