@@ -5,11 +5,26 @@ that seat's token in its metadata, as "x-orrery-seat-token: TOKEN" or "authoriza
 No token: UNAUTHENTICATED. A token that is not this seat's (another seat's, another match's, made up):
 PERMISSION_DENIED. Unknown match: NOT_FOUND; a seat the match does not have: INVALID_ARGUMENT.
 Calls that are not seat-scoped pass through untouched.
+
+AbandonMatch also takes the match's owner token (CreateMatchResponse.owner_token, given to whoever
+created the match), whatever the seat: so an AI-only match can be stopped. The owner token is random;
+the spectator token is derived from it (spectator_token_of), so the store keeps no new secret: an owner
+token is checked by deriving its spectator token and checking that. The owner can watch as a spectator;
+a spectator cannot work back to the owner token.
+
+Guessing is throttled per client host (FailureLimit): every wrong token (PERMISSION_DENIED) and every
+unknown match (NOT_FOUND) spends one of the host's `--max-token-failures` per minute; once they are
+spent, every call from that host that needs a token gets RESOURCE_EXHAUSTED with a retry hint
+(grpc-retry-pushback-ms) until the bucket refills, right tokens included.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import logging
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -18,6 +33,7 @@ from grpc import aio
 
 from orrery.service._errors import ServiceError, abort_with
 from orrery.service._handlers import behavior_of, split_method, with_behavior, writes_responses
+from orrery.service._quota import FailureLimit, peer_host
 
 log = logging.getLogger("orrery.service")
 TOKEN_KEY = "x-orrery-seat-token"
@@ -33,6 +49,19 @@ def _hosted(position_holder: Any) -> tuple[str, int] | None:
 
 
 SPECTATOR = -1  # the "seat" of a match's read-only spectator token
+OWNER_CAN = frozenset({"AbandonMatch"})  # calls the owner token may make, for any seat
+_SPECTATOR_LABEL = b"orrery.v1 spectator token"
+
+
+def new_owner_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def spectator_token_of(owner_token: str) -> str:
+    """The spectator token that belongs to an owner token (HMAC-SHA256, 192 bits kept: the same length
+    as a random token)."""
+    mac = hmac.new(owner_token.encode("utf-8", "surrogatepass"), _SPECTATOR_LABEL, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:24]).decode("ascii")
 
 
 def _watcher(request: Any) -> tuple[str, int]:
@@ -74,9 +103,10 @@ def token_from_metadata(metadata: Any) -> str | None:
 
 
 class AuthInterceptor(aio.ServerInterceptor):
-    def __init__(self, service_name: str, check: TokenCheck) -> None:
+    def __init__(self, service_name: str, check: TokenCheck, failures: FailureLimit | None = None) -> None:
         self._service = service_name
         self._check_token = check
+        self._failures = failures or FailureLimit(0, "")
 
     async def intercept_service(
         self,
@@ -89,7 +119,7 @@ class AuthInterceptor(aio.ServerInterceptor):
             return handler
         seat_of = SEAT_SCOPED[method]
         _, inner = behavior_of(handler)
-        authorize = self._authorize
+        authorize = self._authorizer(method)
         if handler.response_streaming and writes_responses(inner):
 
             async def writing(request: Any, context: Any) -> Any:
@@ -112,7 +142,15 @@ class AuthInterceptor(aio.ServerInterceptor):
 
         return with_behavior(handler, unary)
 
-    async def _authorize(self, seat_of: SeatOf, request: Any, context: Any) -> None:
+    def _authorizer(self, method: str) -> Callable[[SeatOf, Any, Any], Awaitable[None]]:
+        owner_can = method in OWNER_CAN
+
+        async def authorize(seat_of: SeatOf, request: Any, context: Any) -> None:
+            await self._authorize(seat_of, request, context, owner_can=owner_can)
+
+        return authorize
+
+    async def _authorize(self, seat_of: SeatOf, request: Any, context: Any, *, owner_can: bool) -> None:
         scope = seat_of(request)
         if scope is None:
             return
@@ -125,13 +163,22 @@ class AuthInterceptor(aio.ServerInterceptor):
             return
         if not match_id:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "match_id: required")
+        host = peer_host(context.peer() or "")
         try:
+            self._failures.check(host)
+            if owner_can and await self._check_token(match_id, SPECTATOR, spectator_token_of(token)):
+                return  # the owner token
             ok = await self._check_token(match_id, seat, token)
         except ServiceError as exc:  # the store's errors too (UNAVAILABLE with its retry hint)
+            if exc.code == grpc.StatusCode.NOT_FOUND:
+                self._failures.failed(host)  # a guessed match id
             await abort_with(context, exc)
         except Exception:  # a bug: INTERNAL like the servicer's, never grpc's UNKNOWN with its text
             log.exception("internal error checking a token")
             await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged on the server)")
         if not ok:
+            self._failures.failed(host)
             whose = "this match's spectator token" if seat == SPECTATOR else f"the token of seat {seat}"
+            if owner_can:
+                whose += " nor its owner token"
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"metadata {TOKEN_KEY}: not {whose}")

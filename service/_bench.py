@@ -62,8 +62,10 @@ def run_bench(
     seconds: float,
     seed: int,
     config: str = "",
+    deadline_ms: int | None = None,
 ) -> dict[str, Any]:
     positions = bench_positions(game, players, 64, seed)
+    timeout_s = deadline_ms / 1000.0 if deadline_ms else budget_ms / 1000.0 + 10.0
     channel = grpc.insecure_channel(target)
     grpc.channel_ready_future(channel).result(timeout=60)
     stub = pb_grpc.OrreryStub(channel)
@@ -88,7 +90,7 @@ def run_bench(
             )
             t0 = time.perf_counter()
             try:
-                response = stub.SuggestMove(request, timeout=budget_ms / 1000.0 + 10.0)
+                response = stub.SuggestMove(request, timeout=timeout_s)
             except grpc.RpcError as exc:
                 with lock:
                     errors[exc.code().name] += 1
@@ -111,6 +113,18 @@ def run_bench(
     wall = run_clients(client, concurrency=concurrency, seconds=seconds, end_at=end_time)
     channel.close()
     over = [lat - budget_ms for lat in latencies]
+    deadline: dict[str, Any] = {}
+    if deadline_ms:
+        late_answers = sum(lat > deadline_ms for lat in latencies)
+        past = late_answers + errors["DEADLINE_EXCEEDED"]
+        ended = len(latencies) + sum(errors.values())
+        deadline = {
+            "deadline_ms": deadline_ms,
+            "deadline_exceeded": errors["DEADLINE_EXCEEDED"],
+            "answers_after_deadline": late_answers,
+            "past_deadline": past,
+            "past_deadline_share": round(past / ended, 4) if ended else None,
+        }
     return {
         "bench": "service",
         "target": target,
@@ -131,6 +145,7 @@ def run_bench(
         "mean_iterations": round(statistics.fmean(iterations), 1) if iterations else 0,
         "min_iterations": min(iterations) if iterations else 0,
         "cut_short": cut_short,
+        **deadline,
         "cpus": os.cpu_count(),
         "load_average_1m": [load_before, _load_average()],  # before and after: other work on the machine
     }

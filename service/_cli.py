@@ -47,6 +47,10 @@ def _serve(args: argparse.Namespace) -> int:
         max_matches_per_minute=args.max_matches_per_minute,
         max_queue_per_peer=args.max_queue_per_peer,
         ai_lease_s=args.ai_lease_s,
+        max_queue_wait_ms=args.max_queue_wait_ms,
+        max_streams_per_connection=args.max_streams_per_connection,
+        max_streams_per_host=args.max_streams_per_host,
+        max_token_failures=args.max_token_failures,
     )
 
     def ready(server: Any) -> None:
@@ -184,7 +188,34 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         "--max-queue-per-peer",
         type=int,
         default=None,
-        help="queued searches one client connection may hold (default: a quarter of --max-queue)",
+        help="queued searches one client host may hold, across its connections (default: a quarter of "
+        "--max-queue)",
+    )
+    p.add_argument(
+        "--max-queue-wait-ms",
+        type=float,
+        default=2000.0,
+        help="a search waits for a slot at most this long, or its budget if longer, then "
+        "RESOURCE_EXHAUSTED with a retry hint (default 2000)",
+    )
+    p.add_argument(
+        "--max-streams-per-connection",
+        type=int,
+        default=100,
+        help="open WatchMatch and Analyze streams per client connection (default 100; 0: no cap)",
+    )
+    p.add_argument(
+        "--max-streams-per-host",
+        type=int,
+        default=500,
+        help="open WatchMatch and Analyze streams per client host (default 500; 0: no cap)",
+    )
+    p.add_argument(
+        "--max-token-failures",
+        type=float,
+        default=20.0,
+        help="wrong seat/spectator/owner tokens per client host per minute, in bursts up to the same; "
+        "beyond them its token calls get RESOURCE_EXHAUSTED until they refill (default 20; 0: no limit)",
     )
 
 
@@ -336,6 +367,7 @@ def _bench_service(args: argparse.Namespace) -> int:
             seconds=args.seconds,
             seed=args.seed,
             config=args.config,
+            deadline_ms=args.deadline_ms,
         )
 
     if args.target:
@@ -348,6 +380,40 @@ def _bench_service(args: argparse.Namespace) -> int:
                 serve_args += ["--workers", str(args.workers)]
             with running_server(serve_args, same_imports=True, cwd=folder) as server:
                 result = run(server.target)
+                result["server"] = f"orrery serve {' '.join(serve_args)}"
+    print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    return 0
+
+
+def _bench_admission(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from orrery.service._bench_admission import run_admission_bench
+    from orrery.service._spawn import running_server
+
+    def run(flood: str, fresh: str) -> dict:
+        return run_admission_bench(
+            flood,
+            fresh,
+            game=args.game,
+            players=args.players,
+            flood_connections=args.flood_connections,
+            flood_in_flight=args.flood_in_flight,
+            flood_budget_ms=args.flood_budget_ms,
+            fresh_clients=args.fresh_clients,
+            fresh_budgets_ms=tuple(args.fresh_budget_ms),
+            seed=args.seed,
+        )
+
+    if args.target:
+        result = run(args.target, args.fresh_target or args.target)
+    else:  # both stacks: the flood comes from 127.0.0.1, the fresh clients from ::1 (another host)
+        with tempfile.TemporaryDirectory() as folder:
+            db = args.db or os.path.join(folder, "bench.sqlite3")
+            serve_args = ["--backend", args.backend, "--workers", str(args.workers), "--db", db]
+            serve_args += ["--host", "::", "--metrics-host", "127.0.0.1", "--config", args.config]
+            with running_server(serve_args, same_imports=True, cwd=folder) as server:
+                result = run(server.target, f"[::1]:{server.port}")
                 result["server"] = f"orrery serve {' '.join(serve_args)}"
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0
@@ -651,8 +717,38 @@ def register(commands: Any, bench: Any) -> None:
         default=None,
         help="for the server it starts (default: a temporary SQLite file, removed after)",
     )
+    p.add_argument(
+        "--deadline-ms",
+        type=int,
+        default=None,
+        help="give every call this gRPC deadline and report the share of calls that ended past it",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_service)
+
+    p = bench.add_parser(
+        "admission", help="a fresh client's first search while another host floods the server"
+    )
+    p.add_argument("--target", default=None, help="server to flood (default: start one on both stacks)")
+    p.add_argument("--fresh-target", default=None, help="the same server as seen from another host")
+    p.add_argument("--flood-connections", type=int, default=8)
+    p.add_argument("--flood-in-flight", type=int, default=144, help="SuggestMoves the flood keeps sent")
+    p.add_argument("--flood-budget-ms", type=int, default=2000)
+    p.add_argument("--fresh-clients", type=int, default=10, help="new clients, one search each, in turn")
+    p.add_argument("--fresh-budget-ms", type=int, nargs="+", default=[100, 2000])
+    p.add_argument("--game", default=_default_game())
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--backend", choices=BACKENDS, default="in-process", help="for the server it starts")
+    p.add_argument("--workers", type=int, default=2, help="for the server it starts")
+    p.add_argument("--config", default="test-fast", help="for the server it starts")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="for the server it starts (default: a temporary SQLite file, removed after)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_admission)
 
     p = bench.add_parser("hosted", help="hosted-match throughput: CreateMatch, ApplyAction, AI seat moves")
     p.add_argument("--target", action="append", help="a running server (repeat for replicas; default: start)")

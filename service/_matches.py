@@ -555,9 +555,11 @@ class MatchStore:
         seed: int | None,
         ai: Sequence[AiSpec | None] = (),
         creator: str = "",
+        spectator_token: str | None = None,
     ) -> CreatedMatch:
         """A new match. `ai`: per seat, how the server plays it (None: a human seat); empty: all human.
-        AI seats get a token nobody is told (so no one can act for them) and "" in the answer."""
+        AI seats get a token nobody is told (so no one can act for them) and "" in the answer.
+        spectator_token: the caller's (the servicer derives it from the owner token); default random."""
         g = resolve_game(game, players, variant)
         if ai and len(ai) != players:
             raise invalid("seats", f"give one entry per seat: {len(ai)} for {players} players")
@@ -566,7 +568,7 @@ class MatchStore:
         state = g.new_initial_state(seed)
         match_id = uuid.uuid4().hex
         secret = tuple(secrets.token_urlsafe(24) for _ in range(players))
-        spectator = secrets.token_urlsafe(24)
+        spectator = spectator_token or secrets.token_urlsafe(24)
         over = state.is_terminal()
         now = time.time()
         with self._transaction() as db:

@@ -100,6 +100,22 @@ class ServiceMetrics:
         self.worker_losses = Counter(
             "orrery_worker_losses", "Workers lost in the middle of a search.", registry=r
         )
+        self.searches_refused = Counter(
+            "orrery_searches_refused",
+            "Searches refused by admission control, by reason: queue_full, client_queue (the host's share),"
+            " displaced (its place went to a host holding less), waited (no slot within its wait), draining.",
+            ("reason",),
+            registry=r,
+        )
+        self.open_streams = Gauge(
+            "orrery_open_streams", "WatchMatch and Analyze streams open now.", ("grpc_method",), registry=r
+        )
+        self.streams_refused = Counter(
+            "orrery_streams_refused",
+            "Streams refused over a cap, by method and limit (connection or host).",
+            ("grpc_method", "limit"),
+            registry=r,
+        )
         self.matches_created = Counter(
             "orrery_matches_created", "Hosted matches created, per game.", ("game",), registry=r
         )

@@ -1,4 +1,4 @@
-"""Per-peer rate limits (token buckets), e.g. on match creation.
+"""Per-peer rate limits (token buckets): match creation, and wrong tokens (guesses).
 
 A peer is the client's network address without its port (`ipv4:10.0.0.7`), so every connection from
 one host shares a bucket. Behind a proxy every request comes from the proxy: raise the limit there or
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from orrery.service._errors import exhausted
+from orrery.service._errors import ServiceError, exhausted
 
 
 def peer_host(peer: str) -> str:
@@ -42,7 +42,8 @@ class RateLimit:
             wait = (1.0 - tokens) / rate
             raise exhausted(
                 f"too many {self.what} from {peer}: at most {self.per_minute:g} per minute ({self.flag}); "
-                f"retry in {wait:.1f} s"
+                f"retry in {wait:.1f} s",
+                retry_after_s=wait,
             )
         self._buckets[peer] = (tokens - 1.0, now)
         if len(self._buckets) > self.MAX_PEERS:
@@ -52,3 +53,37 @@ class RateLimit:
         for peer, (tokens, updated) in list(self._buckets.items()):
             if tokens + (now - updated) * rate >= self.per_minute:
                 del self._buckets[peer]
+
+
+class FailureLimit:
+    """At most `per_minute` failures (wrong seat, spectator or owner tokens) per peer per minute, in
+    bursts of up to `per_minute`: a token bucket that only failures spend. While a peer's bucket is
+    empty every call it makes that needs a token is refused (RESOURCE_EXHAUSTED with a retry hint),
+    right tokens included: otherwise a guesser would learn from the answers whether a guess was right.
+    Calls with right tokens never spend anything."""
+
+    def __init__(self, per_minute: float, flag: str) -> None:
+        self._bucket = RateLimit(per_minute, "wrong tokens", flag)
+
+    @property
+    def per_minute(self) -> float:
+        return self._bucket.per_minute
+
+    def check(self, peer: str, now: float | None = None) -> None:
+        """Raise RESOURCE_EXHAUSTED (with when to retry) if `peer` has no failure left to spend."""
+        bucket = self._bucket
+        if bucket.per_minute <= 0:
+            return
+        now = time.monotonic() if now is None else now
+        tokens, updated = bucket._buckets.get(peer, (bucket.per_minute, now))
+        tokens = min(bucket.per_minute, tokens + (now - updated) * bucket.per_minute / 60.0)
+        if tokens < 1.0:
+            bucket.take(peer, now)  # raises, saying when to retry
+
+    def failed(self, peer: str, count: int = 1, now: float | None = None) -> None:
+        """`peer` gave `count` wrong tokens: spend them (as far as its bucket goes; never raises)."""
+        for _ in range(count):
+            try:
+                self._bucket.take(peer, now)
+            except ServiceError:
+                return

@@ -1,7 +1,23 @@
 """Admission control and search execution for SuggestMove and Analyze.
 
-- At most `max_active` searches run at once; up to `max_queue` more wait for a slot; beyond that a
-  request gets RESOURCE_EXHAUSTED at once (a full queue means answers would miss their budgets).
+Admission (docs/api.md, "Fair admission"), per client HOST (its address without the port, so every
+connection of one machine counts as one client; a hosted match's AI seats count as `ai@HOST`):
+- Searches run in two lanes (short milliseconds budgets on threads in the server, the rest on the
+  workers), each with its own slots. A host with no search running in a lane may take a slot beyond
+  the lane's size (up to twice it), so one host's searches never make another host's first search
+  wait; a freed slot goes to the waiting host with the fewest searches running.
+- A search that cannot start at once waits in the queue, shared by both lanes: at most `max_queue`
+  searches, at most `max_queue_per_peer` of them from one host. When the queue is full, a host holding
+  less than its share (`max_queue` / hosts waiting) still gets in: the newest queued search of the host
+  holding the most (more than its share) is refused in its place. Everything else beyond the limits
+  is refused at once with RESOURCE_EXHAUSTED and a retry hint (grpc-retry-pushback-ms, retry_hint_s):
+  when the lane's first running search is due to end, plus the time its queued searches need to take
+  their turns.
+- A client's search waits for a slot at most `max_wait_s` (--max-queue-wait-ms) or its own budget if
+  longer; then it is refused the same way, rather than answered seconds late. With a call deadline it
+  stops waiting earlier if the deadline comes first, and is answered from a short late search.
+- A draining server starts no new search: queued ones are refused at once (UNAVAILABLE, so a client
+  retries on another replica), and a slot that frees during the drain starts nothing.
 - A budget counts from the request's arrival, so time spent queued is part of it and an answer is
   never later than its budget (plus the merge and reply), whatever the load.
 - Searches run in slices (SLICE_S, --slice-ms): the backend's workers take slices from all active
@@ -27,6 +43,10 @@
   or its budget is tiny) runs on one thread in the server instead of on the backend's workers: a
   round trip to busy workers (Ray actor calls, a full thread pool) would cost more than the search,
   and make the answer late.
+- A call deadline's margin (the answer is sent before the deadline) is learned: after every answer the
+  time from the search's stop to the answer being ready is recorded, and the margin is a high quantile
+  of the recent ones (_levels.DeadlineMargin), so under heavy load, when building and sending an answer
+  takes longer, searches with a deadline stop that much earlier.
 - Answers must be ready by arrival + budget, but merging the workers' results and building the answer
   take time after the search stops, and more under load. The scheduler learns a reserve: millisecond
   searches stop `reserve_s` before the end of their budget, and after each answer the reserve goes up
@@ -52,8 +72,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from orrery.service._errors import exhausted, unavailable
-from orrery.service._levels import Grant
+from orrery.service._errors import ServiceError, exhausted, unavailable
+from orrery.service._levels import DeadlineMargin, Grant
 from orrery.service._metrics import ServiceMetrics
 
 log = logging.getLogger("orrery.service")
@@ -70,6 +90,11 @@ LATE_THREADS = 32  # most late searches that run at once (each on one thread, un
 LATE_ITERATIONS = 32  # a search admitted with no time left still runs this many (for a sound answer)
 ACTIVE_PER_WORKER = 1  # default max_active = this many searches per worker
 SHORT_PER_CPU = 8  # short searches (on threads in the server) that run at once, per local CPU
+MAX_WAIT_S = 2.0  # default --max-queue-wait-ms: a client's search waits for a slot at most this long ...
+# ... or its own budget if longer (s)
+MIN_RETRY_S = 0.01  # the shortest retry hint (s)
+LAG_PROBE_S = 0.1  # the event loop's lateness is probed this often, for the deadline margin (s)
+IDLE_RETRY_S = 0.1  # the retry hint when no search of the lane is running (s)
 STOP_BUDGET, STOP_DEADLINE, STOP_STOPPED, STOP_SHUTDOWN = "budget", "deadline", "stopped", "shutdown"
 
 
@@ -98,6 +123,11 @@ class SearchJob:
     late: bool = False  # it waited until its call deadline left only a short late search
     load: int = 0  # searches running when it started (the answer reserve is learned per load)
     move_number: int | None = None  # a hosted match's move number the position is at
+    waits_bounded: bool = False  # a client's: refused once it has waited max_wait_s (or its budget)
+    short: bool = False  # in the short lane (threads in the server)
+    refusal: ServiceError | None = None  # why it was taken out of the queue (a fairer search, a drain)
+    stop_target: float | None = None  # time.time() at which the search was told to stop, if by time
+    finished: float | None = None  # time.time() at which the search returned its result
     _last_progress: float = field(default=0.0)
 
     def stop(self, reason: str) -> None:
@@ -193,6 +223,14 @@ class FairSlots:
         self.total += 1
         self.running[peer] = self.running.get(peer, 0) + 1
 
+    def available(self, peer: str) -> bool:
+        """`peer` would get a slot at once (nobody of its own waits before it, and one is free to it)."""
+        return not self._waiters.get(peer) and self._can_take(peer)
+
+    def take_now(self, peer: str) -> None:
+        """Take a slot that `available(peer)` said is free."""
+        self._take(peer)
+
     async def acquire(self, peer: str, patience_s: float | None) -> None:
         """A slot for `peer`, within patience_s (None: no limit), else asyncio.TimeoutError."""
         if not self._waiters.get(peer) and self._can_take(peer):
@@ -275,6 +313,7 @@ class SearchScheduler:
         slice_ms: float = SLICE_S * 1000.0,
         threads_up_to_ms: float = 0.0,
         max_queue_per_peer: int | None = None,
+        max_wait_ms: float = MAX_WAIT_S * 1000.0,
     ) -> None:
         if (max_active is not None and max_active < 1) or max_queue < 0:
             raise ValueError("max_active must be >= 1 and max_queue >= 0")
@@ -283,9 +322,12 @@ class SearchScheduler:
         self.max_active = max_active or 1
         self._max_active_setting = max_active
         self.max_queue = max_queue
-        # one peer may hold at most this many queued searches (default a quarter of the queue)
+        # one host may hold at most this many queued searches (default a quarter of the queue)
         self.max_queue_per_peer = max_queue_per_peer or max(1, max_queue // 4)
+        self.max_wait_s = max_wait_ms / 1000.0
         self._waiting_by_peer: dict[str, int] = {}
+        self._queued: dict[SearchJob, asyncio.Future[None]] = {}  # waiting for a slot: their waits
+        self.margin = DeadlineMargin()  # learned margin before a call's deadline
         self.local_below_s = local_below_ms / 1000.0
         self.thread_nice = thread_nice
         self.slice_s = slice_ms / 1000.0
@@ -298,7 +340,6 @@ class SearchScheduler:
         self._slots = FairSlots(self.max_active)
         self._short_slots = FairSlots(1)
         self._short_running = 0
-        self._waiting = 0
         self._jobs: set[SearchJob] = set()  # running
         self._admitted: set[SearchJob] = set()  # running or waiting for a slot
         self._threads: cf.ThreadPoolExecutor | None = None
@@ -353,62 +394,176 @@ class SearchScheduler:
         self.metrics.live_workers.set(live)
         return live
 
+    @property
+    def _waiting(self) -> int:
+        return len(self._queued)
+
     def admit_check(self, peer: str = "") -> None:
-        """Refuse at once what cannot be served: no workers, draining, a full queue, or a peer that
-        already holds its share of the queue."""
+        """Refuse at once what cannot be served now: no workers, draining. (The queue's limits are
+        checked per lane in run(), once the budget says which lane a search takes.)"""
+        del peer  # kept for callers: the queue checks need the lane, in run()
         if self.draining:
-            raise unavailable("the server is shutting down")
+            raise unavailable("the server is shutting down; retry on another replica")
         if not self.ready:
             raise unavailable("search workers are still warming up")
         if self.live_workers() == 0:
             raise unavailable("no search workers are alive")
-        if self._slots.locked() and self._waiting >= self.max_queue:
-            raise exhausted(
-                f"too many searches: {self.active} running and {self._waiting} queued (max {self.max_queue})"
-            )
-        mine = self._waiting_by_peer.get(peer, 0)
-        if self._slots.locked() and mine >= self.max_queue_per_peer:
-            raise exhausted(
-                f"too many searches from this client: {mine} queued (at most {self.max_queue_per_peer} "
-                f"per client, --max-queue-per-peer); retry when one has finished"
-            )
 
     async def run(self, job: SearchJob) -> Any:
         """Admit, wait for a slot, search, and return the SearchResult (best so far if stopped)."""
         self.admit_check(job.peer)
+        job.short = self._is_short(job)
         self._admitted.add(job)
         try:
             return await self._run_admitted(job)
         finally:
             self._admitted.discard(job)
 
+    def retry_hint_s(self, short: bool, now: float | None = None) -> float:
+        """When a refused search of this lane should retry (s): when the lane's first running search is
+        due to end, plus the time the searches queued in the lane need to take their turns (queued /
+        slots x the mean budget of those running), so that refused clients do not all come back at
+        the moment the first slot frees."""
+        now = time.time() if now is None else now
+        running = [job for job in self._jobs if job.short == short]
+        if not running:
+            return IDLE_RETRY_S
+        first_end = min(job.end for job in running) - now
+        queued = sum(job.short == short for job in self._queued)
+        size = (self._short_slots if short else self._slots).size
+        mean_budget = sum(job.grant.milliseconds for job in running) / len(running) / 1000.0
+        return max(MIN_RETRY_S, first_end + queued / size * mean_budget)
+
+    def precheck(self, job: SearchJob) -> None:
+        """Raise now what run(job) would raise on arrival (a full queue, the host's limit), changing
+        nothing: an Analyze stream is refused before its first message."""
+        self.admit_check(job.peer)
+        job.short = self._is_short(job)
+        if not (self._short_slots if job.short else self._slots).available(job.peer):
+            self._make_room(job, evict=False)
+
+    def _make_room(self, job: SearchJob, *, evict: bool = True) -> None:
+        """`job` must wait for a slot: check the queue's limits, making room for it by refusing the
+        newest queued search of the host holding the most if that host holds more than its share
+        (evict=False: only check that room could be made)."""
+        peer = job.peer
+        mine = self._waiting_by_peer.get(peer, 0)
+        if mine >= self.max_queue_per_peer:
+            self.metrics.searches_refused.labels("client_queue").inc()
+            raise exhausted(
+                f"too many searches from this client: {mine} queued (at most {self.max_queue_per_peer} "
+                f"per client host, --max-queue-per-peer); retry when one has finished",
+                retry_after_s=self.retry_hint_s(job.short),
+            )
+        if self._waiting < self.max_queue:
+            return
+        hosts = len(set(self._waiting_by_peer) | {peer})
+        share = self.max_queue / hosts
+        top = max(self._waiting_by_peer, key=lambda p: (self._waiting_by_peer[p], p), default=None)
+        held = self._waiting_by_peer.get(top, 0) if top is not None else 0
+        if top is None or top == peer or held <= share or held <= mine + 1:
+            self.metrics.searches_refused.labels("queue_full").inc()
+            raise exhausted(
+                f"too many searches: {self.active} running and {self._waiting} queued "
+                f"(max {self.max_queue}, --max-queue)",
+                retry_after_s=self.retry_hint_s(job.short),
+            )
+        if not evict:
+            return
+        victim = next(j for j in reversed(self._queued) if j.peer == top)
+        victim.refusal = exhausted(
+            f"too many searches from this client: its newest queued search gave its place to another "
+            f"client's (the queue is full, and this client held {held} of {self.max_queue} places, more "
+            f"than its share of {share:.0f})",
+            retry_after_s=self.retry_hint_s(victim.short),
+        )
+        self.metrics.searches_refused.labels("displaced").inc()
+        self._queued[victim].cancel()
+        self._dequeue(victim)
+
+    def _enqueue(self, job: SearchJob, wait: asyncio.Future[None]) -> None:
+        self._queued[job] = wait
+        self._waiting_by_peer[job.peer] = self._waiting_by_peer.get(job.peer, 0) + 1
+        self.metrics.queue_depth.set(self._waiting)
+
+    def _dequeue(self, job: SearchJob) -> None:
+        """Out of the queue (idempotent: a refused search leaves it before its wait ends)."""
+        if self._queued.pop(job, None) is None:
+            return
+        left = self._waiting_by_peer.get(job.peer, 1) - 1
+        if left > 0:
+            self._waiting_by_peer[job.peer] = left
+        else:
+            self._waiting_by_peer.pop(job.peer, None)
+        self.metrics.queue_depth.set(self._waiting)
+
+    def _patience(self, job: SearchJob) -> tuple[float | None, bool]:
+        """(How long `job` may wait for a slot (None: until it gets one), whether it then runs as a late
+        search (its call deadline came first) rather than being refused)."""
+        patience, late = None, False
+        if job.call_stop is not None:
+            # With a call deadline, wait only while the wait leaves time for a search; after that,
+            # answer from a short local search outside the slots (cut short): late answers then do not
+            # queue behind each other.
+            patience = job.call_stop - time.time() - self.local_below_s - self.reserve_for(job)
+            late = True
+        if job.waits_bounded:
+            cap = max(self.max_wait_s, job.grant.milliseconds / 1000.0)
+            if patience is None or cap < patience:
+                patience, late = cap, False
+        return patience, late
+
+    async def _wait_for_slot(self, job: SearchJob, slots: FairSlots) -> bool:
+        """Take a slot of `slots` for `job`: True once it has one, False if it must run as a late search
+        (its call deadline came first). Raises ServiceError if it is refused meanwhile."""
+        peer = job.peer
+        if slots.available(peer):
+            slots.take_now(peer)
+            return True
+        self._make_room(job)
+        patience, late = self._patience(job)
+        wait = asyncio.ensure_future(slots.acquire(peer, patience))
+        self._enqueue(job, wait)
+        try:
+            await wait
+        except asyncio.TimeoutError:
+            if late:
+                return False
+            waited = time.time() - job.arrival
+            self.metrics.searches_refused.labels("waited").inc()
+            raise exhausted(
+                f"no search slot came free in {waited * 1000.0:.0f} ms (a search waits at most "
+                f"--max-queue-wait-ms or its budget if longer): the server is overloaded",
+                retry_after_s=self.retry_hint_s(job.short),
+            ) from None
+        except asyncio.CancelledError:
+            if wait.done() and not wait.cancelled():
+                slots.release(peer)  # it got the slot just as the caller went away: hand it on
+            if job.refusal is not None:
+                raise job.refusal from None
+            raise
+        finally:
+            self._dequeue(job)
+        return True
+
+    def _refuse_in_drain(self, job: SearchJob) -> ServiceError:
+        self.metrics.searches_refused.labels("draining").inc()
+        job.stop(STOP_SHUTDOWN)
+        return unavailable("the server is shutting down; retry on another replica")
+
     async def _run_admitted(self, job: SearchJob) -> Any:
-        short = self._is_short(job)
+        short = job.short
         slots = self._short_slots if short else self._slots
         peer = job.peer
-        self._waiting += 1
-        self._waiting_by_peer[peer] = self._waiting_by_peer.get(peer, 0) + 1
-        self.metrics.queue_depth.set(self._waiting)
-        # With a call deadline, wait for a slot only while the wait leaves time for a search; after
-        # that, answer from a short local search outside the slots (cut short): late answers then do
-        # not queue behind each other. Without one, wait: the budget starts when the search does.
-        patience = None
-        if job.call_stop is not None:
-            patience = job.call_stop - time.time() - self.local_below_s - self.reserve_for(job)
         loop = asyncio.get_running_loop()
-        try:
-            await slots.acquire(peer, patience)
-        except asyncio.TimeoutError:
+        if not await self._wait_for_slot(job, slots):
+            if self.draining:
+                raise self._refuse_in_drain(job)
             job.late = True  # it begins on its thread
             return await loop.run_in_executor(self._late_threads, self._late_search, job)
-        finally:
-            self._waiting -= 1
-            left = self._waiting_by_peer.get(peer, 1) - 1
-            if left > 0:
-                self._waiting_by_peer[peer] = left
-            else:
-                self._waiting_by_peer.pop(peer, None)
-            self.metrics.queue_depth.set(self._waiting)
+        if self.draining:  # a slot freed during a drain: start nothing new
+            slots.release(peer)
+            raise self._refuse_in_drain(job)
         job.load = len(self._jobs)
         job.queue_s = time.time() - job.arrival  # until the search begins on its thread (job.begin)
         self._jobs.add(job)
@@ -459,6 +614,7 @@ class SearchScheduler:
         (every thread when it is the only one)."""
         job.begin(time.time())
         stop_at, cut_short = job.stop_at(self.reserve_for(job))
+        job.stop_target = stop_at
         shared = self.timeshare
         result = await shared.search(
             job.observation,
@@ -497,7 +653,13 @@ class SearchScheduler:
         return self._reserve_now(0, time.time())
 
     def note_answer(self, job: SearchJob, ready: float) -> None:
-        """An answer for `job` was ready at `ready` (time.time()): adjust the reserve of its load."""
+        """An answer for `job` was ready at `ready` (time.time()): learn how long answers take after
+        their search stops (the call deadline's margin), and adjust the reserve of its load."""
+        if job.finished is not None:
+            # From the stop to the answer being ready, plus the hand-back from the search thread to the
+            # event loop once more: sending the answer goes through the loop again, unmeasured here.
+            stopped = job.finished if job.stop_target is None else min(job.stop_target, job.finished)
+            self.margin.observe((ready - stopped) + (ready - job.finished), now=ready)
         if job.grant.iterations is not None or job.stop_reason is not None or job.late:
             return
         bucket = self._load_bucket(job.load)
@@ -527,6 +689,8 @@ class SearchScheduler:
         reserve = self.reserve_for(job)
         if job.cancel.cancelled or job.time_left_s() - reserve < self.local_below_s:
             return self._finish(job, self._local_search(job))
+        if job.grant.iterations is None or job._call_deadline_first():
+            job.stop_target = job.end - reserve
         try:
             result = (backend or self.backend).search(
                 job.observation,
@@ -543,8 +707,27 @@ class SearchScheduler:
             raise
         return self._finish(job, result)
 
+    async def probe_loop_lag(self, every_s: float = LAG_PROBE_S) -> None:
+        """Forever (a task on the server's loop): measure how late the event loop wakes, for the
+        deadline margin (DeadlineMargin.observe_loop_lag)."""
+        while True:
+            asked = time.time() + every_s
+            await asyncio.sleep(every_s)
+            now = time.time()
+            self.margin.observe_loop_lag(now - asked, now=now)
+
+    def note_missed(self, job: SearchJob, now: float) -> None:
+        """The call ended (cancelled) before its answer was ready: if that was its deadline, the answer
+        took at least until now after its stop, which the margin must learn (no answer teaches it)."""
+        if job.call_deadline is None or now < job.call_deadline - SEND_ALLOWANCE_S:
+            return  # the client went away; not a deadline
+        stop = job.stop_target if job.stop_target is not None else job.call_stop
+        if stop is not None:
+            self.margin.observe(now - stop, now=now)
+
     def _late_search(self, job: SearchJob) -> Any:
         job.begin(time.time(), late=True)
+        job.stop_target = job.end - self.reserve_for(job)  # it should have ended by then: lateness counts
         return self._finish(job, self._local_search(job))
 
     def _finish(self, job: SearchJob, result: Any) -> Any:
@@ -553,6 +736,7 @@ class SearchScheduler:
         search at all would be an arbitrary move."""
         if result.iterations == 0:
             result = self._top_up(job, result)
+        job.finished = time.time()
         self._count(result)
         return result
 
@@ -571,6 +755,8 @@ class SearchScheduler:
         left_ms = (job.time_left_s() - self.reserve_for(job)) * 1000.0
         if left_ms >= 1.0 and not job.cancel.cancelled:
             budget = Budget(milliseconds=left_ms)
+            if job.stop_target is None:
+                job.stop_target = time.time() + left_ms / 1000.0
         else:
             # No deadline: an answer from zero iterations would be an arbitrary move.
             budget = Budget(iterations=LATE_ITERATIONS)
@@ -589,10 +775,14 @@ class SearchScheduler:
     async def drain(self, grace_s: float) -> None:
         """Refuse new searches; let running ones finish for up to grace_s, then stop them (best so far)."""
         self.draining = True
+        for job, wait in list(self._queued.items()):  # queued: refused at once, never started
+            job.refusal = self._refuse_in_drain(job)
+            wait.cancel()
+            self._dequeue(job)
         end = time.monotonic() + grace_s
         while self._jobs and time.monotonic() < end:
             await asyncio.sleep(0.05)
-        for job in list(self._admitted):  # running or still queued: answer at once with what they have
+        for job in list(self._admitted):  # still running: answer at once with what they have
             job.stop(STOP_SHUTDOWN)
         while self._jobs and time.monotonic() < end + 5.0:
             await asyncio.sleep(0.02)

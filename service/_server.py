@@ -33,12 +33,14 @@ from orrery.service._search import SearchScheduler, lower_thread_priority
 from orrery.service._servicer import SERVICE_NAME, OrreryServicer
 from orrery.service._standard import HealthServicer, enable_reflection
 from orrery.service._store import open_store
+from orrery.service._streams_interceptor import StreamLimitsInterceptor
 from orrery.v1 import orrery_pb2, orrery_pb2_grpc
 
 log = logging.getLogger("orrery.service")
 BACKENDS = ("ray", "in-process")
 DEFAULT_HOST = os.environ.get("ORRERY_HOST") or "127.0.0.1"
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+PENDING_CALLS = 20_000  # calls gRPC's core may hold until the server takes them up (its default: 1000)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,7 +82,13 @@ class ServerConfig:
     # deleted this long after its end (seconds; 0: never).
     match_ttl_s: float = 7 * 24 * 3600.0
     max_matches_per_minute: float = 60.0  # CreateMatch per client host per minute (0: no limit)
-    max_queue_per_peer: int | None = None  # queued searches per client connection; None: max_queue // 4
+    max_queue_per_peer: int | None = None  # queued searches per client host; None: max_queue // 4
+    # A client's search waits for a slot at most this long, or its budget if longer, then it is refused
+    # with RESOURCE_EXHAUSTED and a retry hint (ms).
+    max_queue_wait_ms: float = 2000.0
+    max_streams_per_connection: int = 100  # open WatchMatch + Analyze streams per connection (0: no cap)
+    max_streams_per_host: int = 500  # ... per client host, across its connections (0: no cap)
+    max_token_failures: float = 20.0  # wrong tokens per client host per minute, in bursts (0: no limit)
     # PostgreSQL: an AI turn's claim lasts this long and is renewed every third of it while its search
     # waits or runs; a killed replica's turns pass to another after it (seconds; None: 2 x the longest
     # search + 10 s).
@@ -304,6 +312,7 @@ class OrreryServer:
             slice_ms=config.slice_ms,
             threads_up_to_ms=config.threads_up_to_ms,
             max_queue_per_peer=config.max_queue_per_peer,
+            max_wait_ms=config.max_queue_wait_ms,
         )
         self.servicer = OrreryServicer(
             store=self.store,
@@ -314,18 +323,31 @@ class OrreryServer:
             default_config=config.default_config,
             backend_name=config.backend,
             creates_per_minute=config.max_matches_per_minute,
+            token_failures_per_minute=config.max_token_failures,
         )
         self.health = HealthServicer()
         self.server = aio.server(
             interceptors=[
                 MetricsInterceptor(self.metrics),
                 LimitsInterceptor(max_json_bytes=config.max_json_bytes, max_name_bytes=config.max_name_bytes),
-                AuthInterceptor(SERVICE_NAME, self.servicer.check_token),
+                StreamLimitsInterceptor(
+                    SERVICE_NAME,
+                    self.metrics,
+                    per_connection=config.max_streams_per_connection,
+                    per_host=config.max_streams_per_host,
+                ),
+                AuthInterceptor(SERVICE_NAME, self.servicer.check_token, self.servicer.token_failures),
             ],
             options=[
                 ("grpc.max_receive_message_length", config.max_request_bytes),
                 ("grpc.max_send_message_length", 16 << 20),
                 ("grpc.so_reuseport", 0),
+                # gRPC's core holds calls the server has not yet taken up; past 1000 of them (a burst of
+                # streams opened at once) it cancelled the rest with a bare CANCELLED that no handler,
+                # interceptor or metric ever saw. Room for bursts here; the stream caps above refuse,
+                # with a message, what is over them.
+                ("grpc.server.max_pending_requests", PENDING_CALLS),
+                ("grpc.server.max_pending_requests_hard_limit", 2 * PENDING_CALLS),
             ],
         )
         orrery_pb2_grpc.add_OrreryServicer_to_server(self.servicer, self.server)
@@ -352,6 +374,7 @@ class OrreryServer:
         self._ai_sweep: asyncio.Task[None] | None = None
         self._store_watch: asyncio.Task[None] | None = None
         self._draining = False
+        self._lag_probe: asyncio.Task[None] | None = None
 
     async def _set_health(self, status: int) -> None:
         for name in ("", SERVICE_NAME):
@@ -362,7 +385,8 @@ class OrreryServer:
         c = self.config
         if c.metrics:
             self.metrics_port = self.metrics.serve_http(c.metrics_host or c.host, c.metrics_port)
-        address = f"{c.host}:{c.port}"
+        bare_ipv6 = ":" in c.host and not c.host.startswith("[")
+        address = f"[{c.host}]:{c.port}" if bare_ipv6 else f"{c.host}:{c.port}"  # --host :: : every address
         if c.tls_cert is not None and c.tls_key is not None:
             with open(c.tls_key, "rb") as key, open(c.tls_cert, "rb") as cert:
                 credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
@@ -381,6 +405,7 @@ class OrreryServer:
             backend.close()
             raise
         self.scheduler.start(backend, self._thread_backend(backend))
+        self._lag_probe = loop.create_task(self.scheduler.probe_loop_lag())
         _freeze_startup_objects()
         await self._set_health(health_pb2.HealthCheckResponse.SERVING)
         self._store_watch = loop.create_task(self.servicer.store_health.run(self._store_reachable))
@@ -456,7 +481,7 @@ class OrreryServer:
             return
         self._draining = True
         await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
-        for task in (self._expiry, self._ai_sweep, self._store_watch):
+        for task in (self._expiry, self._ai_sweep, self._store_watch, self._lag_probe):
             if task is not None:
                 task.cancel()
         await self.servicer.ai.close()

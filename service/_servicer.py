@@ -27,7 +27,12 @@ from orrery.core_ext import GameInputError, game_bounds, registered_games
 from orrery.search import build_hints, choose_from_result, sampled_line_labels
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
-from orrery.service._auth_interceptor import TOKEN_KEY, tokens_from_metadata
+from orrery.service._auth_interceptor import (
+    TOKEN_KEY,
+    new_owner_token,
+    spectator_token_of,
+    tokens_from_metadata,
+)
 from orrery.service._errors import ServiceError, abort_with, invalid, unauthenticated
 from orrery.service._events import CLOSED, MatchEvents
 from orrery.service._levels import MAX_ITERATIONS, MAX_MILLISECONDS, grant_budget
@@ -43,7 +48,7 @@ from orrery.service._matches import (
     replay_pictures,
 )
 from orrery.service._metrics import ServiceMetrics
-from orrery.service._quota import RateLimit, peer_host
+from orrery.service._quota import FailureLimit, RateLimit, peer_host
 from orrery.service._search import (
     STOP_BUDGET,
     STOP_DEADLINE,
@@ -188,6 +193,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         default_config: str,
         backend_name: str,
         creates_per_minute: float = 0.0,
+        token_failures_per_minute: float = 0.0,
     ) -> None:
         self.store = store
         self.scheduler = scheduler
@@ -205,6 +211,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         self.ai = AiPlayers(turn=self._ai_turn, play=self._ai_play)
         self.store_health = StoreHealth(store.ping)
         self.create_limit = RateLimit(creates_per_minute, "new matches", "--max-matches-per-minute")
+        # wrong tokens per client host (AuthInterceptor and ListMatches spend it)
+        self.token_failures = FailureLimit(token_failures_per_minute, "--max-token-failures")
+        self._ai_jobs: dict[str, SearchJob] = {}  # match id -> its AI seat's running search
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a MatchStore call on the store's own thread. Every store call of every RPC, streams and
@@ -279,8 +288,16 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         seed = request.seed if request.HasField("seed") else None
         peer = peer_host(context.peer() or "")
         self.create_limit.take(peer)
+        owner = new_owner_token()
         created = await self.db(
-            self.store.create, request.game, request.players, request.variant or None, seed, specs, peer
+            self.store.create,
+            request.game,
+            request.players,
+            request.variant or None,
+            seed,
+            specs,
+            peer,
+            spectator_token=spectator_token_of(owner),
         )
         self.metrics.matches_created.labels(game=created.game).inc()
         self._count_active_matches()
@@ -297,6 +314,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             ],
             current_player=created.current_player,
             spectator_token=created.spectator_token,
+            owner_token=owner,
         )
 
     def _seat_specs(self, request: pb.CreateMatchRequest) -> list[AiSpec | None]:
@@ -411,6 +429,12 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         if not applied.game_over:
             self.ai.poke(match_id)
 
+    def _stop_ai_search(self, match_id: str) -> None:
+        """The match ended: stop its AI seat's search, if one runs (its move would be refused anyway)."""
+        job = self._ai_jobs.get(match_id)
+        if job is not None:
+            job.stop(STOP_STOPPED)
+
     def _published_end(self, ended: Ended) -> None:
         self._count_active_matches()
         self.events.publish(ended.match_id, _Published(_end_event(ended)))
@@ -446,10 +470,11 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             cancel=CancelToken(),
             peer=f"ai@{turn.creator}",
         )
+        self._ai_jobs[turn.match_id] = job
         renewal = asyncio.get_running_loop().create_task(self._keep_claim(turn, job))
         try:
             result = await self.scheduler.run(job)
-            if job.stop_reason is not None:  # drained (or the claim was lost): leave the move
+            if job.stop_reason is not None:  # drained, abandoned, or the claim was lost: leave the move
                 return False
             chosen = choose_from_result(result, grant.tolerance, seed)
             applied = await self.db(
@@ -462,6 +487,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             )
         finally:
             renewal.cancel()
+            self._ai_jobs.pop(turn.match_id, None)
         self._published_move(turn.match_id, applied)
         return True
 
@@ -525,7 +551,10 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             raise invalid(
                 f"metadata {TOKEN_KEY}", f"{len(tokens)} tokens, at most {MAX_LIST_TOKENS} per call"
             )
+        host = peer_host(context.peer() or "")
+        self.token_failures.check(host)
         found = await self.db(self.store.list_by_tokens, tokens)
+        self.token_failures.failed(host, max(0, len(set(tokens)) - len(found)))  # one row per right token
         return pb.ListMatchesResponse(
             matches=[
                 pb.MatchSummary(
@@ -548,6 +577,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     @_rpc
     async def ResignMatch(self, request: pb.ResignMatchRequest, context: Any) -> pb.ResignMatchResponse:
         ended = await self.db(self.store.resign, request.match_id, request.seat)
+        self._stop_ai_search(request.match_id)
         self._published_end(ended)
         return pb.ResignMatchResponse(
             move_number=ended.move_number, scores=list(ended.scores), ranks=list(ended.ranks)
@@ -556,6 +586,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     @_rpc
     async def AbandonMatch(self, request: pb.AbandonMatchRequest, context: Any) -> pb.AbandonMatchResponse:
         ended = await self.db(self.store.abandon, request.match_id, request.seat)
+        self._stop_ai_search(request.match_id)
         self._published_end(ended)
         return pb.AbandonMatchResponse(move_number=ended.move_number)
 
@@ -672,7 +703,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         from orrery.search import CancelToken
 
         arrival = time.time()
-        peer = context.peer() or ""
+        peer = peer_host(context.peer() or "")  # fair shares are per client host, across connections
         self.scheduler.admit_check(peer)
         params = query.params
         level = positions.level_name(params.level)
@@ -687,10 +718,11 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             default_budget_ms=self.default_budget_ms,
             arrival=arrival,
             call_time_remaining=remaining,
+            margin_s=self.scheduler.margin.for_call(remaining) if remaining is not None else None,
         )
         observation, move_number = await self._position(query)
         config = positions.search_config(params.config, self.default_config, observation.game.name)
-        return SearchJob(
+        job = SearchJob(
             observation=observation,
             config=config,
             grant=grant,
@@ -701,7 +733,10 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             progress_interval_s=progress_interval_s,
             peer=peer,
             move_number=move_number,
+            waits_bounded=True,
         )
+        self.scheduler.precheck(job)  # a full queue refuses before an Analyze stream's first message
+        return job
 
     async def _position(self, query: pb.SuggestMoveRequest) -> tuple[Any, int | None]:
         """(the Observation to search, the hosted match's move number or None)."""
@@ -779,7 +814,11 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     @_rpc
     async def SuggestMove(self, request: pb.SuggestMoveRequest, context: Any) -> pb.SuggestMoveResponse:
         job = await self._job(request, context, progress_interval_s=3600.0)
-        result = await self.scheduler.run(job)
+        try:
+            result = await self.scheduler.run(job)
+        except asyncio.CancelledError:
+            self.scheduler.note_missed(job, time.time())
+            raise
         top_k = positions.top_k(request.params.top_k)
         answer = self._response(job, result, top_k=top_k, final=True)
         await self._add_hints(job, result, answer)

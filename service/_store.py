@@ -49,6 +49,7 @@ class MatchStoreBackend(Protocol):
         seed: int | None,
         ai: Sequence[AiSpec | None] = (),
         creator: str = "",
+        spectator_token: str | None = None,
     ) -> CreatedMatch: ...
     def seat_view(self, match_id: str, seat: int) -> SeatView: ...
     def observation(self, match_id: str, seat: int) -> Any: ...
@@ -79,7 +80,8 @@ STORE_RETRY_MS = 1000  # the retry hint sent with UNAVAILABLE while the match da
 def store_unavailable() -> ServiceError:
     """UNAVAILABLE for a call that needs the match database while it does not answer."""
     return unavailable(
-        f"the match database is unavailable; retry in {STORE_RETRY_MS} ms", retry_after_ms=STORE_RETRY_MS
+        f"the match database is unavailable; retry in {STORE_RETRY_MS} ms",
+        retry_after_s=STORE_RETRY_MS / 1000,
     )
 
 
@@ -120,7 +122,7 @@ def database_error(exc: BaseException) -> ServiceError | None:
             grpc.StatusCode.ABORTED,
             "",
             "the change collided with a concurrent one and was not made; retry the call",
-            retry_after_ms=0,
+            retry_after_s=0.0,
         )
     if isinstance(exc, psycopg.DataError):
         return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "request", "a value the database cannot store")

@@ -35,6 +35,7 @@ class Match:
     ai: tuple[bool, ...] = ()  # per seat: played by the server
     spectator_token: str = field(default="", repr=False)
     current_player: int = 0
+    owner_token: str = field(default="", repr=False)  # the creator's: abandon_as_owner
 
 
 def ai_seat(
@@ -152,7 +153,15 @@ class OrreryClient:
         self._tokens[(r.match_id, -1)] = r.spectator_token
         ai = tuple(t.ai for t in r.seat_tokens)
         return Match(
-            r.match_id, r.game, r.variant, r.players, tokens, ai, r.spectator_token, r.current_player
+            r.match_id,
+            r.game,
+            r.variant,
+            r.players,
+            tokens,
+            ai,
+            r.spectator_token,
+            r.current_player,
+            r.owner_token,
         )
 
     def observation(
@@ -230,6 +239,12 @@ class OrreryClient:
         return self.stub.AbandonMatch(
             request, metadata=self._metadata(mid, seat, token), timeout=self.timeout
         )
+
+    def abandon_as_owner(self, match: Match, *, token: str | None = None) -> pb.AbandonMatchResponse:
+        """End the match with its owner token (the creator's; AI-only matches too)."""
+        request = pb.AbandonMatchRequest(match_id=match.match_id)
+        metadata = [(TOKEN_KEY, token if token is not None else match.owner_token)]
+        return self.stub.AbandonMatch(request, metadata=metadata, timeout=self.timeout)
 
     # ---- search ----
 

@@ -69,12 +69,15 @@ def test_queue_wait_never_eats_the_budget_and_a_deadline_cut_says_so(tmp_path):
 
 
 def test_a_client_filling_its_queue_share_does_not_starve_another(tmp_path):
-    server = spawn(tmp_path, "--max-queue", "8", "--max-queue-per-peer", "2")
+    # Shares are per client host: the server listens on both stacks, the greedy host is 127.0.0.1 (on
+    # two connections) and the other host ::1.
+    server = spawn(tmp_path, "--max-queue", "8", "--max-queue-per-peer", "2", "--host", "::")
     text = observation_json()
     try:
         with (
             OrreryClient(server.target, timeout=60) as greedy,
-            OrreryClient(server.target, timeout=60, options=OWN_CONNECTION) as other,
+            OrreryClient(server.target, timeout=60, options=OWN_CONNECTION) as greedy_again,
+            OrreryClient(f"[::1]:{server.port}", timeout=60) as other,
         ):
             holder = greedy.analyze(
                 game="kuhn", observation_json=text, milliseconds=4000, progress_interval_ms=50
@@ -91,13 +94,16 @@ def test_a_client_filling_its_queue_share_does_not_starve_another(tmp_path):
             for t in queued:
                 t.start()
             assert wait_until(lambda: queue_depth(server) == 2, timeout=30)
-            with pytest.raises(grpc.RpcError) as info:
-                greedy.suggest(game="kuhn", observation_json=text, milliseconds=50)
-            assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-            assert (
-                "from this client" in info.value.details() and "--max-queue-per-peer" in info.value.details()
-            )
-            # Another client's search neither fails nor waits behind those: it gets its whole budget.
+            for same_host in (greedy, greedy_again):  # another connection is the same client
+                call = same_host.stub.SuggestMove.with_call
+                with pytest.raises(grpc.RpcError) as info:
+                    call(query(text, 50), timeout=30)
+                assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                assert "from this client" in info.value.details()
+                assert "--max-queue-per-peer" in info.value.details()
+                hint = dict(info.value.trailing_metadata())["grpc-retry-pushback-ms"]
+                assert int(hint) > 0
+            # Another host's search neither fails nor waits behind those: it gets its whole budget.
             answer = other.suggest(game="kuhn", observation_json=text, milliseconds=200, timeout=5).stats
             assert not answer.cut_short and answer.budget_share >= 0.9
             greedy.stop_analysis(query_id)
@@ -106,6 +112,15 @@ def test_a_client_filling_its_queue_share_does_not_starve_another(tmp_path):
                 t.join()
     finally:
         assert server.terminate() == 0
+
+
+def query(text: str, milliseconds: int):  # type: ignore[no-untyped-def]
+    from orrery.v1 import orrery_pb2 as pb
+
+    return pb.SuggestMoveRequest(
+        observation=pb.ObservationInput(game="kuhn", observation_json=text),
+        params=pb.SearchParams(budget=pb.Budget(milliseconds=milliseconds)),
+    )
 
 
 def test_after_a_burst_a_lone_search_gets_its_budget(tmp_path):

@@ -25,7 +25,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from orrery.service._errors import RETRY_PUSHBACK_KEY
+from orrery.service._errors import PUSHBACK_KEY
 from orrery.service._spawn import start_server
 from orrery.service.client import HUMAN, OrreryClient, ai_seat
 from orrery.v1 import orrery_pb2 as pb
@@ -101,7 +101,7 @@ def test_database_errors_map_to_unavailable_with_a_retry_hint():
     ):
         mapped = database_error(raised)
         assert mapped is not None and mapped.code == grpc.StatusCode.UNAVAILABLE
-        assert mapped.trailers == ((RETRY_PUSHBACK_KEY, "1000"),)
+        assert mapped.trailing_metadata == ((PUSHBACK_KEY, "1000"),)
         assert not any(word in mapped.details for word in DRIVER_WORDS)
     from orrery.service._store import means_unreachable
 
@@ -297,7 +297,7 @@ def test_postgres_stopped_and_restarted_during_play(own_postgres, tmp_path):
             ):
                 code, details, trailers = _status_of(call)
                 assert code == grpc.StatusCode.UNAVAILABLE, (code, details)
-                assert trailers.get(RETRY_PUSHBACK_KEY) == "1000"
+                assert trailers.get(PUSHBACK_KEY) == "1000"
                 assert not any(word in details for word in DRIVER_WORDS), details
             _until(
                 lambda: (
