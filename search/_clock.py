@@ -6,8 +6,8 @@ of Trian turn about 4). Each decision gets a share of what is left of the turn's
 - A decision with one legal action costs nothing: it is played at once, without a search.
 - Otherwise the decision gets `remaining / moves_to_go`, where `moves_to_go` is the decisions still
   expected this turn (the game's measured mean, EXPECTED_DECISIONS, less those already searched), but
-  never fewer than TAIL_SHARE of the mean: a turn longer than usual keeps some budget for its tail
-  instead of spending it all on the decision that was expected to be the last.
+  never fewer than TAIL_SHARE of the mean nor than MIN_MOVES_TO_GO (2): a turn longer than usual keeps
+  some budget for its tail instead of spending it all on the decision that was expected to be the last.
 - Every searched decision gets at least the floor, FLOOR_SHARE / mean of the turn's budget, so that late
   decisions of a long turn still get a minimal search.
 - The floors of a turn that ran out of budget come from an allowance of OVERRUN_SHARE of the budget.
@@ -28,18 +28,23 @@ from dataclasses import dataclass
 
 from orrery.search._config import Budget
 
-# Searched decisions (more than one legal action) per turn, per game or "game/variant": the mean over
-# 2-player games between greedy bots (docs/performance.md, "Turn clock"). Others: DEFAULT_EXPECTED.
+# Searched decisions (more than one legal action) per turn, per game or "game/variant": the mean over 60
+# turns of 2-player games between medium LevelBots, seed 1 (docs/performance.md, "Turn clock"). A game
+# not listed gets DEFAULT_EXPECTED.
 EXPECTED_DECISIONS: dict[str, float] = {
-    "trian": 3.7,
-    "take_the_galaxy": 24.2,
-    "tiny_epic_galaxies": 2.5,
-    "tiny_epic_galaxies/beyond_the_black": 2.2,
+    "trian": 4.7,
+    "take_the_galaxy": 18.9,
+    "tiny_epic_galaxies": 1.8,
+    "tiny_epic_galaxies/beyond_the_black": 1.9,
     "kuhn": 1.0,
 }
 DEFAULT_EXPECTED = 4.0
-TAIL_SHARE = 0.25  # moves_to_go never falls below this share of the expected decisions (nor below 1)
-FLOOR_SHARE = 0.25  # a searched decision's floor: this share of an average decision's part of the budget
+# moves_to_go never falls below this share of the expected decisions, nor below MIN_MOVES_TO_GO: each
+# decision leaves at least half of what is left to the decisions after it (turns vary: a Tiny Epic
+# Galaxies turn is 1 to 14 decisions).
+TAIL_SHARE = 0.25
+MIN_MOVES_TO_GO = 2.0
+FLOOR_SHARE = 0.1  # a searched decision's floor: this share of an average decision's part of the budget
 OVERRUN_SHARE = 0.10  # the floors may overspend the turn's budget by this share of it, no more
 MIN_ITERATIONS = 1  # the smallest search worth running (iterations)
 MIN_MILLISECONDS = 1.0  # the smallest search worth running (ms)
@@ -109,7 +114,7 @@ class TurnClock:
 
     def share(self) -> float:
         """The next searched decision's part of the turn, in the budget's unit (0: nothing left)."""
-        moves_to_go = max(1.0, self.expected - self.searched, TAIL_SHARE * self.expected)
+        moves_to_go = max(MIN_MOVES_TO_GO, self.expected - self.searched, TAIL_SHARE * self.expected)
         planned = max(self.budget.amount - self.spent, 0.0) / moves_to_go
         return min(max(planned, self.floor), max(self.limit - self.spent, 0.0))
 

@@ -55,7 +55,7 @@ def test_a_turn_never_spends_more_than_its_budget_and_allowance(decisions):
 def test_late_decisions_get_the_floor_until_the_allowance_is_spent_then_none():
     clock = TurnClock(TurnBudget(iterations=2400), expected=24)
     floor = FLOOR_SHARE * 2400 / 24
-    assert clock.floor == floor == 25
+    assert clock.floor == floor == 10
     spent = play_turn(clock, 120)
     searched = [s for s in spent if s > 0]
     assert all(s >= floor for s in searched[:-1])  # the last may be what is left of the allowance
@@ -72,6 +72,9 @@ def test_shares_follow_the_expected_decisions_then_keep_a_reserve_for_the_tail()
     # ... then what is left is shared over 3 to go, so that a longer turn still has some.
     assert TAIL_SHARE * 12 == 3 and spent[10:] == [200 // 3, (200 - 66) // 3]
     assert sum(spent) < 1200
+    # A game of short turns still keeps half of what is left for the next decision (MIN_MOVES_TO_GO).
+    clock = TurnClock(TurnBudget(iterations=1600), expected=2)
+    assert play_turn(clock, 4) == [800, 400, 200, 100]
 
 
 def test_a_search_that_overran_leaves_less_to_the_next_decisions():
