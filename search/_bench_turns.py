@@ -9,6 +9,7 @@ searches, forced moves, the greedy fallback, the turn prediction), not the game 
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from orrery.search._levels import LEVELS
 @dataclass(frozen=True, kw_only=True)
 class TurnTiming:
     seconds: float  # the seat's wall time over its whole turn (s)
+    cpu_seconds: float  # this process's CPU time over it (s): what the turn costs on an idle core
     decisions: int  # all its decisions in the turn
     searched: int  # decisions that ran a search (more than one legal action, budget left)
     greedy: int  # decisions played by the greedy fallback (the turn's budget was spent)
@@ -41,25 +43,30 @@ def _play_turns(game_name: str, variant: str | None, players: int, level: str, s
     state = game.new_initial_state(seed=seed)
     move_rng = random.Random(seed)
     timings: list[TurnTiming] = []
-    seat, seconds, counts = -1, 0.0, [0, 0, 0]
+    seat, seconds, cpu, counts = -1, 0.0, 0.0, [0, 0, 0]
+
+    def timing() -> TurnTiming:
+        return TurnTiming(
+            seconds=seconds, cpu_seconds=cpu, decisions=counts[0], searched=counts[1], greedy=counts[2]
+        )
+
     while not state.is_terminal() and len(timings) < wanted:
         if state.current_player != seat:
             if seat >= 0:
-                timings.append(
-                    TurnTiming(seconds=seconds, decisions=counts[0], searched=counts[1], greedy=counts[2])
-                )
-            seat, seconds, counts = state.current_player, 0.0, [0, 0, 0]
+                timings.append(timing())
+            seat, seconds, cpu, counts = state.current_player, 0.0, 0.0, [0, 0, 0]
         observation = state.observation(seat)
-        tick = time.perf_counter()
+        tick, cpu_tick = time.perf_counter(), time.process_time()
         action = bots[seat].select_action(observation, seed=move_rng.getrandbits(63))
         seconds += time.perf_counter() - tick
+        cpu += time.process_time() - cpu_tick
         allotment = bots[seat].last_allotment
         counts[0] += 1
         counts[1] += allotment is not None and allotment.budget is not None
         counts[2] += allotment is not None and allotment.reason == "turn budget spent"
         state.apply(action)
     if state.is_terminal() and seat >= 0 and len(timings) < wanted:
-        timings.append(TurnTiming(seconds=seconds, decisions=counts[0], searched=counts[1], greedy=counts[2]))
+        timings.append(timing())
     return timings, game.variant
 
 
@@ -81,6 +88,7 @@ def bench_turn_time(
         games += 1
     searching = [t for t in timings if t.searched > 0]
     seconds = [t.seconds for t in searching] or [0.0]
+    cpu_seconds = [t.cpu_seconds for t in searching] or [0.0]
     searched = [float(t.searched) for t in timings]
     return {
         "bench": "turn-time",
@@ -97,6 +105,9 @@ def bench_turn_time(
         "p50_s": round(percentile(seconds, 0.50), 4),
         "p95_s": round(percentile(seconds, 0.95), 4),
         "max_s": round(max(seconds), 4),
+        "p50_cpu_s": round(percentile(cpu_seconds, 0.50), 4),  # CPU time: less sensitive to other load
+        "p95_cpu_s": round(percentile(cpu_seconds, 0.95), 4),
+        "load_average_1m": round(os.getloadavg()[0], 2),  # at the end: the machine is shared
         "mean_decisions_per_turn": round(sum(t.decisions for t in timings) / len(timings), 2),
         "max_decisions_per_turn": max(t.decisions for t in timings),
         "mean_searched_per_turn": round(sum(searched) / len(timings), 2),

@@ -6,8 +6,9 @@ of Trian turn about 4). Each decision gets a share of what is left of the turn's
 - A decision with one legal action costs nothing: it is played at once, without a search.
 - Otherwise the decision gets `remaining / moves_to_go`, where `moves_to_go` is the decisions still
   expected this turn (the game's measured mean, EXPECTED_DECISIONS, less those already searched), but
-  never fewer than TAIL_SHARE of the mean nor than MIN_MOVES_TO_GO (2): a turn longer than usual keeps
-  some budget for its tail instead of spending it all on the decision that was expected to be the last.
+  never fewer than TAIL_SHARE of the mean nor than MIN_MOVES_TO_GO (2; the mean itself if that is
+  smaller): a turn longer than usual keeps some budget for its tail instead of spending it all on the
+  decision that was expected to be the last.
 - Every searched decision gets at least the floor, FLOOR_SHARE / mean of the turn's budget, so that late
   decisions of a long turn still get a minimal search.
 - The floors of a turn that ran out of budget come from an allowance of OVERRUN_SHARE of the budget.
@@ -39,9 +40,10 @@ EXPECTED_DECISIONS: dict[str, float] = {
     "kuhn": 1.0,
 }
 DEFAULT_EXPECTED = 4.0
-# moves_to_go never falls below this share of the expected decisions, nor below MIN_MOVES_TO_GO: each
-# decision leaves at least half of what is left to the decisions after it (turns vary: a Tiny Epic
-# Galaxies turn is 1 to 14 decisions).
+# moves_to_go never falls below this share of the expected decisions, nor below MIN_MOVES_TO_GO (or the
+# expected decisions, when fewer: a game of one-decision turns gives each its whole budget): each decision
+# leaves about half of what is left to the decisions after it (turns vary: a Tiny Epic Galaxies turn is 1
+# to 26 decisions).
 TAIL_SHARE = 0.25
 MIN_MOVES_TO_GO = 2.0
 FLOOR_SHARE = 0.1  # a searched decision's floor: this share of an average decision's part of the budget
@@ -114,7 +116,8 @@ class TurnClock:
 
     def share(self) -> float:
         """The next searched decision's part of the turn, in the budget's unit (0: nothing left)."""
-        moves_to_go = max(MIN_MOVES_TO_GO, self.expected - self.searched, TAIL_SHARE * self.expected)
+        least = max(TAIL_SHARE * self.expected, min(MIN_MOVES_TO_GO, self.expected))  # at least 1
+        moves_to_go = max(least, self.expected - self.searched)
         planned = max(self.budget.amount - self.spent, 0.0) / moves_to_go
         return min(max(planned, self.floor), max(self.limit - self.spent, 0.0))
 

@@ -75,6 +75,8 @@ def test_shares_follow_the_expected_decisions_then_keep_a_reserve_for_the_tail()
     # A game of short turns still keeps half of what is left for the next decision (MIN_MOVES_TO_GO).
     clock = TurnClock(TurnBudget(iterations=1600), expected=2)
     assert play_turn(clock, 4) == [800, 400, 200, 100]
+    # A game of one-decision turns (Kuhn) gives that decision the whole budget.
+    assert TurnClock(TurnBudget(iterations=1600), expected=1).allot(2).budget.iterations == 1600
 
 
 def test_a_search_that_overran_leaves_less_to_the_next_decisions():
