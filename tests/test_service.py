@@ -380,3 +380,28 @@ def test_orrery_play_hint_shows_the_top_candidates(server):
     hint = done.stdout.split("hint (", 1)[1].splitlines()[1:3]
     assert len(hint) == 2 and all("value" in line and "visits" in line and "%" in line for line in hint)
     assert "game over after" in done.stdout
+
+
+def forced_observation_json(game: str, variant: str, seed: int) -> tuple[str, int]:
+    """The first position of a seeded random game where the seat to move has exactly one legal action."""
+    import random
+
+    state = load_game(game, players=2, variant=variant).new_initial_state(seed)
+    rng = random.Random(seed)
+    while len(state.legal_actions()) != 1:
+        state.apply(rng.choice(state.legal_actions()))
+    return state.observation(state.current_player).to_json(), state.legal_actions()[0]
+
+
+def test_a_forced_position_is_answered_at_once_without_a_search(client):
+    text, only = forced_observation_json("take_the_galaxy", "standard", seed=1)
+    for params in ({"iterations": 10**9}, {"level": "expert"}):  # a search this long would time out
+        answer = client.suggest(game="take_the_galaxy", observation_json=text, seed=2, timeout=30, **params)
+        assert answer.action.id == only and answer.action.label
+        assert answer.stats.iterations == 0 and [c.action.id for c in answer.candidates] == [only]
+        assert answer.stats.budget_share == 0.0 and not answer.stats.cut_short
+    final = final_update(
+        client.analyze(game="take_the_galaxy", observation_json=text, iterations=10**9, seed=2, timeout=30)
+    )
+    assert final.stop_reason == pb.STOP_REASON_BUDGET and final.result.action.id == only
+    assert final.result.stats.iterations == 0
