@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from typing import Protocol, runtime_checkable
 
 from orrery.search._backends import InProcessBackend
@@ -103,6 +104,7 @@ class LevelBot:
         legal = observation.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over or it is not this seat's turn")
+        started = time.perf_counter()
         seed %= 2**64
         key = (str(observation.game.name), int(observation.player))
         clock = self._turns.pop(key, None) or TurnClock(
@@ -110,14 +112,16 @@ class LevelBot:
             expected=expected_decisions(observation.game.name, observation.game.variant),
         )
         allotment = self.last_allotment = clock.allot(len(legal))
+        iterations = 0
         if allotment.budget is None:
             action = legal[0] if len(legal) == 1 else int(greedy_action(observation, GREEDY_SAMPLES, seed))
         else:
             result = self._backend.search(observation, self.config, allotment.budget, seed=seed)
-            clock.charge(iterations=result.iterations, elapsed_s=result.elapsed_s)
+            iterations = result.iterations
             action = choose_from_result(result, self.level.tolerance, seed)
         if _moves_again(observation, action, seed):
             self._turns[key] = clock
+        clock.charge(iterations=iterations, elapsed_s=time.perf_counter() - started)
         return action
 
     def turn_clock(self, game: str, seat: int) -> TurnClock | None:

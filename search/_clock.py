@@ -18,8 +18,9 @@ of Trian turn about 4). Each decision gets a share of what is left of the turn's
   search may overshoot its stop time by the kernel's check interval as well.
 
 Iteration budgets are reproducible (same seed, same turn, same moves), for tournaments and tests;
-millisecond budgets are for play. The clock charges what each search really spent (its iterations, its
-elapsed time), so a search that stopped early leaves its rest to the decisions after it.
+millisecond budgets are for play. The clock charges what each decision really spent (its search's
+iterations; or its whole wall time, overhead included), so a search that stopped early leaves its rest to
+the decisions after it, and one that overran leaves less.
 """
 
 from __future__ import annotations
@@ -138,7 +139,9 @@ class TurnClock:
         return Allotment(budget=Budget(milliseconds=share), reason="search")
 
     def charge(self, *, iterations: int, elapsed_s: float) -> None:
-        """What a search allotted by this clock really spent."""
+        """What a decision really spent: its search's iterations, and its whole wall time (s), searched or
+        not. A millisecond budget counts the wall time, so the decisions' own overhead (a forced move, the
+        greedy fallback, the service's store write) comes out of the turn's time too."""
         self.spent += iterations if self.budget.iterations is not None else elapsed_s * 1000.0
 
 

@@ -386,9 +386,11 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         spent, the rest of the turn is played by the greedy bot."""
         from orrery.search import CancelToken, make_bot
 
+        started = time.perf_counter()
         spec = turn.spec
         seed = (spec.seed + turn.move_number) % (1 << 63) if spec.seed is not None else secrets.randbits(63)
         legal = turn.observation.legal_actions()
+        iterations = 0
         turn_budget = seat_turn_budget(spec)
         clock = self.ai_clocks.clock(turn, turn_budget) if turn_budget is not None else None
         allotment = clock.allot(len(legal)) if clock is not None else None
@@ -397,15 +399,15 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         elif allotment is not None and allotment.budget is None:  # the turn's budget is spent
             chosen = await self.cpu(make_bot("greedy").select_action, turn.observation, seed=seed)
         else:
-            iterations, milliseconds = (
+            move_iterations, move_milliseconds = (
                 capped(allotment.budget, spec)
                 if allotment is not None and allotment.budget is not None
                 else (spec.iterations, spec.milliseconds)
             )
             arrival = time.time()
             grant = grant_budget(
-                iterations=iterations,
-                milliseconds=milliseconds,
+                iterations=move_iterations,
+                milliseconds=move_milliseconds,
                 level=spec.level,
                 max_budget_ms=self.max_budget_ms,
                 default_budget_ms=self.default_budget_ms,
@@ -425,8 +427,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             result = await self.scheduler.run(job)
             if job.stop_reason is not None:  # drained: leave the move to the next start
                 return False
-            if clock is not None:
-                clock.charge(iterations=result.iterations, elapsed_s=result.elapsed_s)
+            iterations = result.iterations
             chosen = choose_from_result(result, grant.tolerance, seed)
         applied = await self.db(
             self.store.apply,
@@ -436,6 +437,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             expected_move_number=turn.move_number,
             by_ai=True,
         )
+        if clock is not None:  # the decision's whole time: a millisecond turn budget covers the overhead too
+            clock.charge(iterations=iterations, elapsed_s=time.perf_counter() - started)
         self.ai_clocks.moved(
             turn.match_id,
             seat=turn.seat,

@@ -85,6 +85,10 @@ def test_a_search_that_overran_leaves_less_to_the_next_decisions():
     assert first.milliseconds == 250.0 and first.iterations is None
     clock.charge(iterations=12345, elapsed_s=0.4)  # ms budgets count elapsed time, not iterations
     assert clock.allot(4).budget.milliseconds == pytest.approx(600.0 / 3)
+    clock.charge(iterations=0, elapsed_s=0.2)
+    clock.allot(1)  # a forced move: no search, but its wall time counts against a millisecond budget
+    clock.charge(iterations=0, elapsed_s=0.1)
+    assert clock.spent == pytest.approx(700.0)
 
 
 def test_turn_budgets_are_checked():
