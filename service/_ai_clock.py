@@ -11,11 +11,14 @@ Whatever the budgets, a decision with one legal action is played at once, withou
 A turn is tracked per match in memory: the seat's decision continues its turn when the match's previous
 move was that seat's own (an AI move by this server, at the move number before). A human move, another
 seat's move, a restart, or another replica playing the previous move starts a fresh clock: the turn may
-then spend up to its budget again from there (documented in docs/api.md).
+then spend up to its budget again from there (documented in docs/api.md). A millisecond turn budget counts
+the turn's whole wall time on the server: each decision from its start to its move stored, and the gaps
+between decisions (reading the match, building the observation).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from orrery.search import LEVELS, Budget, TurnBudget, TurnClock, expected_decisions
@@ -49,6 +52,7 @@ class _Running:
     seat: int
     next_move_number: int  # the match's move number at which this seat's turn would go on
     clock: TurnClock
+    last_end: float = 0.0  # time.perf_counter() when the seat's previous decision was applied
 
 
 class AiTurnClocks:
@@ -66,6 +70,9 @@ class AiTurnClocks:
             and running.next_move_number == turn.move_number
             and running.clock.budget == budget
         ):
+            # The time between two decisions (reading the match, building the observation) is the
+            # turn's too: a millisecond budget counts it.
+            running.clock.charge(iterations=0, elapsed_s=max(0.0, time.perf_counter() - running.last_end))
             return running.clock
         game = turn.observation.game
         clock = TurnClock(budget, expected=expected_decisions(game.name, game.variant))
@@ -83,6 +90,7 @@ class AiTurnClocks:
             del self._running[match_id]
         else:
             running.next_move_number = move_number
+            running.last_end = time.perf_counter()
 
     def forget(self, match_id: str) -> None:
         self._running.pop(match_id, None)
