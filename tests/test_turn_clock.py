@@ -170,3 +170,17 @@ def test_a_level_bot_shares_its_turn_budget_over_the_whole_turn():
     long_turn = max(turns, key=len)
     assert sum(1 for _, searched, _ in long_turn if searched) > 1  # shared, not spent on one decision
     assert play_turns(seed=5, turn_iterations=300, turns=8) == turns  # reproducible
+
+
+def test_bench_turn_time_reports_the_distribution():
+    from orrery.search._bench_turns import bench_turn_time, percentile
+
+    result = bench_turn_time("trian", 2, level="easy", turns=6, seed=3, variant="full")
+    assert result["turns"] == 6 and result["variant"] == "full" and result["turn_budget"] == "400it/turn"
+    assert 0 <= result["p50_s"] <= result["p95_s"] <= result["max_s"]
+    assert result["mean_searched_per_turn"] <= result["mean_decisions_per_turn"]
+    again = bench_turn_time("trian", 2, level="easy", turns=6, seed=3, variant="full")
+    assert again["mean_decisions_per_turn"] == result["mean_decisions_per_turn"]  # the same games
+    assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0 and percentile([1.0, 2.0], 0.95) == 2.0
+    with pytest.raises(ValueError, match="unknown level"):
+        bench_turn_time("trian", 2, level="grandmaster", turns=1)
