@@ -9,17 +9,27 @@ See docs/search.md for every configuration field and result field.
 """
 
 from orrery.search._backends import InProcessBackend, search_observation
-from orrery.search._bots import BOT_KINDS, Bot, default_config, make_bot
+from orrery.search._bots import BOT_KINDS, Bot, LevelBot, default_config, make_bot
 from orrery.search._cancel import CancelToken
+from orrery.search._clock import (
+    EXPECTED_DECISIONS,
+    Allotment,
+    TurnBudget,
+    TurnClock,
+    expected_decisions,
+    first_decision_budget,
+)
 from orrery.search._config import Budget, SearchConfig, get_config, list_configs
 from orrery.search._hints import Hints, MoveHint, build_hints
 from orrery.search._levels import LEVELS, Level, choose_from_result, choose_within_tolerance
 from orrery.search._ray import RayBackend
-from orrery.search._result import ActionStats, SearchResult, sampled_line_labels
+from orrery.search._result import ActionStats, SearchResult, forced_result, sampled_line_labels
 from orrery.search._timeshare_backend import TimeSharedBackend
 
 __all__ = [
     "BOT_KINDS",
+    "EXPECTED_DECISIONS",
+    "Allotment",
     "ActionStats",
     "Bot",
     "Budget",
@@ -28,15 +38,21 @@ __all__ = [
     "InProcessBackend",
     "LEVELS",
     "Level",
+    "LevelBot",
     "MoveHint",
     "RayBackend",
     "SearchConfig",
     "SearchResult",
     "TimeSharedBackend",
+    "TurnBudget",
+    "TurnClock",
     "build_hints",
     "choose_from_result",
     "choose_within_tolerance",
     "default_config",
+    "expected_decisions",
+    "first_decision_budget",
+    "forced_result",
     "get_config",
     "list_configs",
     "make_bot",

@@ -1,12 +1,15 @@
-"""Bots: one small interface for the CLI, the service and tournaments. Bots keep no memory."""
+"""Bots: one small interface for the CLI, the service and tournaments. Bots keep no memory, except a
+LevelBot's clock of the turn it is playing (a turn's budget is shared over its decisions)."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from typing import Protocol, runtime_checkable
 
 from orrery.search._backends import InProcessBackend
+from orrery.search._clock import Allotment, TurnClock, expected_decisions
 from orrery.search._config import Budget, SearchConfig, get_config
 from orrery.search._kernel import greedy_action
 from orrery.search._levels import Level, choose_from_result
@@ -78,18 +81,59 @@ class SearchBot:
         return int(result.best_action)
 
 
-class LevelBot(SearchBot):
-    """A play level (orrery.search LEVELS) as the service plays it: the game's preset with the level's
-    budget, and a move within the level's tolerance of the best searched value."""
+class LevelBot:
+    """A play level (orrery.search LEVELS) as the service plays it: the game's preset, the level's budget
+    per whole turn shared out by the turn clock (search/_clock.py), and a move within the level's tolerance
+    of the best searched value.
+
+    The bot remembers, per game and seat, the clock of the turn it is playing. Whether its next call
+    continues that turn it predicts after each of its moves: the move is applied to a determinization, and
+    the turn goes on if the same seat is to move next (who moves next never depends on hidden cards in
+    these games). A forced move (one legal action) is played at once and costs nothing."""
 
     def __init__(self, level: Level, config: SearchConfig, backend=None) -> None:
-        super().__init__(config.algorithm, config, level.budget, backend)
         self.level = level
+        self.config = config
         self.name = f"level-{level.name}"
-        self.version = f"{self.version}+tolerance={level.tolerance:g}"
+        self.version = f"{config_version(config)}+{level.turn_budget.label}+tolerance={level.tolerance:g}"
+        self._backend = backend if backend is not None else InProcessBackend(1)
+        self._turns: dict[tuple[str, int], TurnClock] = {}  # (game, seat) -> the clock of a turn going on
+        self.last_allotment: Allotment | None = None  # the latest decision's (for benchmarks and tests)
 
-    def _choose(self, result, seed: int) -> int:
-        return choose_from_result(result, self.level.tolerance, seed)
+    def select_action(self, observation, *, seed: int) -> int:
+        legal = observation.legal_actions()
+        if not legal:
+            raise ValueError("no legal action: the game is over or it is not this seat's turn")
+        started = time.perf_counter()
+        seed %= 2**64
+        key = (str(observation.game.name), int(observation.player))
+        clock = self._turns.pop(key, None) or TurnClock(
+            self.level.turn_budget,
+            expected=expected_decisions(observation.game.name, observation.game.variant),
+        )
+        allotment = self.last_allotment = clock.allot(len(legal))
+        iterations = 0
+        if allotment.budget is None:
+            action = legal[0] if len(legal) == 1 else int(greedy_action(observation, GREEDY_SAMPLES, seed))
+        else:
+            result = self._backend.search(observation, self.config, allotment.budget, seed=seed)
+            iterations = result.iterations
+            action = choose_from_result(result, self.level.tolerance, seed)
+        if _moves_again(observation, action, seed):
+            self._turns[key] = clock
+        clock.charge(iterations=iterations, elapsed_s=time.perf_counter() - started)
+        return action
+
+    def turn_clock(self, game: str, seat: int) -> TurnClock | None:
+        """The clock of `seat`'s turn going on in `game`, or None (its last move ended its turn)."""
+        return self._turns.get((game, seat))
+
+
+def _moves_again(observation, action: int, seed: int) -> bool:
+    """Whether the observing seat is to move again right after playing `action` (same turn)."""
+    state = observation.determinize(seed)
+    state.apply(action)
+    return not state.is_terminal() and int(state.current_player) == int(observation.player)
 
 
 def config_version(config: SearchConfig) -> str:

@@ -1,4 +1,4 @@
-"""`orrery selfplay` and `orrery bench search | signature | strength | hints`."""
+"""`orrery selfplay` and `orrery bench search | signature | strength | hints | turn-time`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import sys
 from orrery.core_ext._cli import add_game_arguments
 from orrery.search._bench import bench_search, bench_signature, bench_strength
 from orrery.search._bench_hints import bench_hints
+from orrery.search._bench_turns import bench_turn_time
 from orrery.search._bots import BOT_KINDS, make_bot
 from orrery.search._config import Budget, get_config, list_configs
+from orrery.search._levels import LEVELS
 from orrery.search._selfplay import play_game
 
 
@@ -153,6 +155,14 @@ def _run_bench_hints(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_bench_turn_time(args: argparse.Namespace) -> int:
+    result = bench_turn_time(
+        args.game, args.players, level=args.level, turns=args.turns, seed=args.seed, variant=args.variant
+    )
+    _print(result, args.json)
+    return 0
+
+
 def _run_configs(args: argparse.Namespace) -> int:
     for c in list_configs():
         print(f"{c.label:22} {c.algorithm:6} {c.description}")
@@ -215,3 +225,13 @@ def register(commands, bench) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run_bench_hints)
+
+    p = bench.add_parser("turn-time", help="AI wall time per whole turn at a level: p50, p95, max")
+    add_game_arguments(p)
+    p.add_argument("--level", choices=tuple(LEVELS), default="medium")
+    p.add_argument("--turns", type=int, default=40, help="whole turns to time (all seats together)")
+    p.add_argument(
+        "--seed", type=int, default=0, help="the first game's seed; the next games take seed + 1, ..."
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_run_bench_turn_time)

@@ -6,6 +6,13 @@ search rates further below the best. This is how chess engines build their skill
 to draw from the visit distribution instead. With few iterations spread over many legal moves, that draw
 is close to uniform, so the weak levels played blunders no person would (issue 25; the measurement is
 in docs/performance.md, "Levels").
+
+A level's budget covers a seat's whole turn, all its consecutive decisions, and the turn clock
+(search/_clock.py) shares it out over the turn's decisions. The levels were redefined so on 2026-11-27
+(issue 25, part 3): before, each decision got the whole budget, and an expert turn of Take The Galaxy
+(about 25 decisions at 2 s each) took 35 to 52 s. The budgets below meet the per-turn targets on the
+2-core machine (expert p95 at most 3 s, medium at most 0.5 s per whole turn; docs/performance.md,
+"Turn clock").
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from orrery.search._config import Budget
+from orrery.search._clock import TurnBudget
 from orrery.search._result import SearchResult
 
 # A move's searched value is trusted when the search visited it at least this share of the most-visited
@@ -25,23 +32,27 @@ TRUSTED_VISIT_SHARE = 0.1
 @dataclass(frozen=True, kw_only=True)
 class Level:
     name: str
-    iterations: int | None  # search iterations per decision (reproducible), or
-    milliseconds: int | None  # wall time per decision (ms)
+    iterations: int | None  # search iterations per whole turn (reproducible), or
+    milliseconds: int | None  # search wall time per whole turn (ms)
     # How far below the best move's searched value (return units: the seat's expected outcome in [0, 1])
     # a chosen move's value may lie. At 0 the level plays the most-visited move.
     tolerance: float
 
     @property
-    def budget(self) -> Budget:
+    def turn_budget(self) -> TurnBudget:
         if self.iterations is not None:
-            return Budget(iterations=self.iterations)
-        return Budget(milliseconds=float(self.milliseconds or 0))
+            return TurnBudget(iterations=self.iterations)
+        return TurnBudget(milliseconds=float(self.milliseconds or 0))
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(name="easy", iterations=50, milliseconds=None, tolerance=0.10),
-    "medium": Level(name="medium", iterations=400, milliseconds=None, tolerance=0.05),
-    "hard": Level(name="hard", iterations=3000, milliseconds=None, tolerance=0.02),
+    # Per whole turn. easy < medium < hard < expert in time on every game: hard's 10,000 iterations take
+    # about 1 s in Take The Galaxy (the slowest game, 8,000 to 16,000 iterations/s on the shared 2-core
+    # machine), under expert's 2 s. medium's 1,500 keep a Take The Galaxy turn under 0.5 s there even
+    # under heavy load (2,000 reached a p95 of 0.503 s at a load average of 16).
+    "easy": Level(name="easy", iterations=400, milliseconds=None, tolerance=0.10),
+    "medium": Level(name="medium", iterations=1500, milliseconds=None, tolerance=0.05),
+    "hard": Level(name="hard", iterations=10000, milliseconds=None, tolerance=0.02),
     "expert": Level(name="expert", iterations=None, milliseconds=2000, tolerance=0.0),
 }
 

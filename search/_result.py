@@ -150,3 +150,30 @@ def line_labels(observation, line: Sequence[int], seed: int) -> tuple[str, ...]:
     by its id."""
     labels = sampled_line_labels(observation, line, seed)
     return tuple(labels) + tuple(str(a) for a in line[len(labels) :])
+
+
+def forced_result(observation, *, seed: int) -> SearchResult:
+    """The answer for a position with exactly one legal action, without searching: nothing was spent."""
+    legal = observation.legal_actions()
+    if len(legal) != 1:
+        raise ValueError(f"a forced result needs exactly one legal action, got {len(legal)}")
+    action = int(legal[0])
+    label = str(observation.action_to_struct(action)["label"])
+    stats = ActionStats(
+        action=action, label=label, visits=0, mean_reward=0.0, availability=0, principal_variation=(action,)
+    )
+    return SearchResult(
+        best_action=action,
+        best_label=label,
+        actions=(stats,),
+        principal_variation=(action,),
+        principal_variation_labels=(label,),
+        iterations=0,
+        tree_size=0,
+        max_depth=0,
+        elapsed_s=0.0,
+        workers=0,
+        workers_lost=0,
+        cut_short=False,
+        seed=seed,
+    )

@@ -480,6 +480,21 @@ def _bench_db_copy(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_hosted_turn_time(args: argparse.Namespace) -> int:
+    from orrery.service._bench_turns import bench_hosted_turn_time
+
+    result = bench_hosted_turn_time(
+        game=args.game,
+        variant=args.variant,
+        level=args.level,
+        turns=args.turns,
+        seed=args.seed,
+        workers=args.workers,
+    )
+    print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    return 0
+
+
 def _bench_hosted(args: argparse.Namespace) -> int:
     import contextlib
     import tempfile
@@ -766,6 +781,18 @@ def register(commands: Any, bench: Any) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_hosted)
+
+    p = bench.add_parser(
+        "hosted-turn-time", help="an AI seat's whole turn through a server it starts: p50, p95, max"
+    )
+    p.add_argument("--game", default="take_the_galaxy")
+    p.add_argument("--variant", default="", help="the game's variant (default: its default)")
+    p.add_argument("--level", choices=("easy", "medium", "hard", "expert"), default="medium")
+    p.add_argument("--turns", type=int, default=20, help="AI turns to time")
+    p.add_argument("--workers", type=int, default=2, help="search workers of the server it starts")
+    p.add_argument("--seed", type=int, default=1, help="the first match's seed (the next take seed + 1, ...)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_hosted_turn_time)
 
     p = bench.add_parser("db-copy", help="orrery db copy of a generated SQLite store into PostgreSQL")
     p.add_argument("--to", required=True, help="an empty PostgreSQL database: postgresql://...")

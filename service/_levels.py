@@ -1,5 +1,7 @@
 """Budget clamping: what a request may spend. A request's level (orrery.search LEVELS) gives its budget
-when the request names none, and the tolerance within which the answer may leave the best move."""
+when the request names none, and the tolerance within which the answer may leave the best move. A level's
+budget covers a whole turn; one request (a hint) gets what the turn clock gives a turn's first searched
+decision (orrery.search.first_decision_budget)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from orrery.search import LEVELS
+from orrery.search import LEVELS, first_decision_budget
 from orrery.service._errors import invalid
 
 MAX_ITERATIONS = 1_000_000_000  # an iteration budget above this is a mistake, not a request
@@ -95,6 +97,7 @@ def grant_budget(
     arrival: float,
     call_time_remaining: float | None,
     margin_s: float | None = None,
+    expected_decisions: float = 1.0,  # searched decisions per turn of the game (orrery.search)
 ) -> Grant:
     """Validate a requested budget and clamp it by the server's maximum and the call's deadline (less
     margin_s before it; default: the fixed deadline_margin)."""
@@ -107,7 +110,9 @@ def grant_budget(
         lv = LEVELS[level]
         tolerance = lv.tolerance
         if iterations is None and milliseconds is None:
-            iterations, milliseconds = lv.iterations, lv.milliseconds
+            first = first_decision_budget(lv.turn_budget, expected=expected_decisions)
+            iterations = first.iterations
+            milliseconds = None if first.milliseconds is None else max(1, int(first.milliseconds))
     if iterations is None and milliseconds is None:
         milliseconds = int(default_budget_ms)
     wanted_ms = float(milliseconds) if milliseconds is not None else max_budget_ms

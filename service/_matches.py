@@ -115,13 +115,16 @@ class StoredMatchesError(RuntimeError):
 
 @dataclass(frozen=True)
 class AiSpec:
-    """How the server plays an AI seat: a level and/or a search configuration, a per-move budget."""
+    """How the server plays an AI seat: a level and/or a search configuration, budgets per move and per
+    turn (service/_servicer.py, _ai_budget, says how they combine)."""
 
     level: str | None = None  # easy, medium, hard, expert; None: full strength (tolerance 0)
     bot: str = ""  # search configuration name[@version]; "": the server's, else the game's own
-    iterations: int | None = None  # per-move budget; neither: the level's, else the server default
-    milliseconds: int | None = None
+    iterations: int | None = None  # per-move budget (iterations), a cap on each decision
+    milliseconds: int | None = None  # per-move budget (ms)
     seed: int | None = None  # move n searches with seed + n; None: a fresh seed per move
+    turn_iterations: int | None = None  # per-turn budget (iterations over the seat's whole turn)
+    turn_milliseconds: int | None = None  # per-turn budget (ms of search over the seat's whole turn)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

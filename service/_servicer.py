@@ -24,9 +24,16 @@ from typing import Any, cast
 import grpc
 
 from orrery.core_ext import GameInputError, game_bounds, registered_games
-from orrery.search import build_hints, choose_from_result, sampled_line_labels
+from orrery.search import (
+    build_hints,
+    choose_from_result,
+    expected_decisions,
+    forced_result,
+    sampled_line_labels,
+)
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
+from orrery.service._ai_clock import AiTurnClocks, capped, seat_turn_budget
 from orrery.service._auth_interceptor import (
     TOKEN_KEY,
     new_owner_token,
@@ -210,6 +217,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         self.events = MatchEvents()
         self.ai = AiPlayers(turn=self._ai_turn, play=self._ai_play)
         self.store_health = StoreHealth(store.ping)
+        self.ai_clocks = AiTurnClocks()
         self.create_limit = RateLimit(creates_per_minute, "new matches", "--max-matches-per-minute")
         # wrong tokens per client host (AuthInterceptor and ListMatches spend it)
         self.token_failures = FailureLimit(token_failures_per_minute, "--max-token-failures")
@@ -331,19 +339,24 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             level = positions.level_name(ai.level, field=f"{path}.level")
             if ai.bot:
                 positions.search_config(ai.bot, "", request.game, field=f"{path}.bot")
-            which = ai.budget.WhichOneof("limit") if ai.HasField("budget") else None
-            iterations = ai.budget.iterations if which == "iterations" else None
-            milliseconds = ai.budget.milliseconds if which == "milliseconds" else None
-            if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
-                raise invalid(
-                    f"{path}.budget.iterations", f"{iterations} is out of range [1, {MAX_ITERATIONS}]"
-                )
-            if milliseconds is not None and not 1 <= milliseconds <= MAX_MILLISECONDS:
-                raise invalid(
-                    f"{path}.budget.milliseconds", f"{milliseconds} is out of range [1, {MAX_MILLISECONDS}]"
-                )
+            iterations, milliseconds = _budget_fields(
+                ai.budget if ai.HasField("budget") else None, f"{path}.budget"
+            )
+            turn_iterations, turn_milliseconds = _budget_fields(
+                ai.turn_budget if ai.HasField("turn_budget") else None, f"{path}.turn_budget"
+            )
             seed = ai.seed if ai.HasField("seed") else None
-            specs.append(AiSpec(level, ai.bot, iterations, milliseconds, seed))
+            specs.append(
+                AiSpec(
+                    level,
+                    ai.bot,
+                    iterations,
+                    milliseconds,
+                    seed,
+                    turn_iterations=turn_iterations,
+                    turn_milliseconds=turn_milliseconds,
+                )
+            )
         return specs
 
     def _count_active_matches(self) -> None:
@@ -442,52 +455,85 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     # ---- AI seats ----
 
     async def _ai_turn(self, match_id: str) -> AiTurn | None:
-        return await self.db(self.store.ai_turn, match_id)  # type: ignore[no-any-return]
+        turn = await self.db(self.store.ai_turn, match_id)
+        if turn is None:
+            self.ai_clocks.forget(match_id)
+        return turn  # type: ignore[no-any-return]
 
     async def _ai_play(self, turn: AiTurn) -> bool:
-        """Search for an AI seat and apply its move. False: stop playing this match (a drain)."""
-        from orrery.search import CancelToken
+        """Search for an AI seat and apply its move. False: stop playing this match (a drain).
 
+        A forced move (one legal action) is played at once. With a per-turn budget (service/_ai_clock.py)
+        the seat's turn clock allots each decision its share; once a turn's budget and allowance are
+        spent, the rest of the turn is played by the greedy bot."""
+        from orrery.search import CancelToken, make_bot
+
+        started = time.perf_counter()
         spec = turn.spec
-        arrival = time.time()
-        grant = grant_budget(
-            iterations=spec.iterations,
-            milliseconds=spec.milliseconds,
-            level=spec.level,
-            max_budget_ms=self.max_budget_ms,
-            default_budget_ms=self.default_budget_ms,
-            arrival=arrival,
-            call_time_remaining=None,
-        )
         seed = (spec.seed + turn.move_number) % (1 << 63) if spec.seed is not None else secrets.randbits(63)
-        job = SearchJob(
-            observation=turn.observation,
-            config=positions.search_config(spec.bot, self.default_config, turn.game),
-            grant=grant,
-            seed=seed,
-            arrival=arrival,
-            call_deadline=None,
-            cancel=CancelToken(),
-            peer=f"ai@{turn.creator}",
-        )
-        self._ai_jobs[turn.match_id] = job
-        renewal = asyncio.get_running_loop().create_task(self._keep_claim(turn, job))
-        try:
-            result = await self.scheduler.run(job)
+        legal = turn.observation.legal_actions()
+        iterations = 0
+        turn_budget = seat_turn_budget(spec)
+        clock = self.ai_clocks.clock(turn, turn_budget) if turn_budget is not None else None
+        allotment = clock.allot(len(legal)) if clock is not None else None
+        if len(legal) == 1:
+            chosen = int(legal[0])
+        elif allotment is not None and allotment.budget is None:  # the turn's budget is spent
+            chosen = await self.cpu(make_bot("greedy").select_action, turn.observation, seed=seed)
+        else:
+            move_iterations, move_milliseconds = (
+                capped(allotment.budget, spec)
+                if allotment is not None and allotment.budget is not None
+                else (spec.iterations, spec.milliseconds)
+            )
+            arrival = time.time()
+            grant = grant_budget(
+                iterations=move_iterations,
+                milliseconds=move_milliseconds,
+                level=spec.level,
+                max_budget_ms=self.max_budget_ms,
+                default_budget_ms=self.default_budget_ms,
+                arrival=arrival,
+                call_time_remaining=None,
+            )
+            job = SearchJob(
+                observation=turn.observation,
+                config=positions.search_config(spec.bot, self.default_config, turn.game),
+                grant=grant,
+                seed=seed,
+                arrival=arrival,
+                call_deadline=None,
+                cancel=CancelToken(),
+                peer=f"ai@{turn.creator}",
+            )
+            self._ai_jobs[turn.match_id] = job
+            renewal = asyncio.get_running_loop().create_task(self._keep_claim(turn, job))
+            try:
+                result = await self.scheduler.run(job)
+            finally:
+                renewal.cancel()
+                self._ai_jobs.pop(turn.match_id, None)
             if job.stop_reason is not None:  # drained, abandoned, or the claim was lost: leave the move
                 return False
+            iterations = result.iterations
             chosen = choose_from_result(result, grant.tolerance, seed)
-            applied = await self.db(
-                self.store.apply,
-                turn.match_id,
-                turn.seat,
-                action_id=int(chosen),
-                expected_move_number=turn.move_number,
-                by_ai=True,
-            )
-        finally:
-            renewal.cancel()
-            self._ai_jobs.pop(turn.match_id, None)
+        applied = await self.db(
+            self.store.apply,
+            turn.match_id,
+            turn.seat,
+            action_id=int(chosen),
+            expected_move_number=turn.move_number,
+            by_ai=True,
+        )
+        if clock is not None:  # the decision's whole time: a millisecond turn budget covers the overhead too
+            clock.charge(iterations=iterations, elapsed_s=time.perf_counter() - started)
+        self.ai_clocks.moved(
+            turn.match_id,
+            seat=turn.seat,
+            move_number=applied.move_number,
+            seat_to_move=applied.current_player,
+            game_over=applied.game_over,
+        )
         self._published_move(turn.match_id, applied)
         return True
 
@@ -709,18 +755,30 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         level = positions.level_name(params.level)
         positions.top_k(params.top_k)
         which = params.budget.WhichOneof("limit") if params.HasField("budget") else None
+        iterations = params.budget.iterations if which == "iterations" else None
+        milliseconds = params.budget.milliseconds if which == "milliseconds" else None
+        grant_budget(  # range errors before the position is read
+            iterations=iterations,
+            milliseconds=milliseconds,
+            level=None,
+            max_budget_ms=self.max_budget_ms,
+            default_budget_ms=self.default_budget_ms,
+            arrival=arrival,
+            call_time_remaining=None,
+        )
         remaining = context.time_remaining()
+        observation, move_number = await self._position(query)
         grant = grant_budget(
-            iterations=params.budget.iterations if which == "iterations" else None,
-            milliseconds=params.budget.milliseconds if which == "milliseconds" else None,
+            iterations=iterations,
+            milliseconds=milliseconds,
             level=level,
             max_budget_ms=self.max_budget_ms,
             default_budget_ms=self.default_budget_ms,
             arrival=arrival,
             call_time_remaining=remaining,
             margin_s=self.scheduler.margin.for_call(remaining) if remaining is not None else None,
+            expected_decisions=expected_decisions(observation.game.name, observation.game.variant),
         )
-        observation, move_number = await self._position(query)
         config = positions.search_config(params.config, self.default_config, observation.game.name)
         job = SearchJob(
             observation=observation,
@@ -815,15 +873,22 @@ class OrreryServicer(pb_grpc.OrreryServicer):
     async def SuggestMove(self, request: pb.SuggestMoveRequest, context: Any) -> pb.SuggestMoveResponse:
         job = await self._job(request, context, progress_interval_s=3600.0)
         try:
-            result = await self.scheduler.run(job)
+            result = await self._search(job)
         except asyncio.CancelledError:
             self.scheduler.note_missed(job, time.time())
             raise
         top_k = positions.top_k(request.params.top_k)
         answer = self._response(job, result, top_k=top_k, final=True)
         await self._add_hints(job, result, answer)
-        self.scheduler.note_answer(job, time.time())
+        if job.started is not None:  # a forced answer searched nothing: no reserve to learn
+            self.scheduler.note_answer(job, time.time())
         return answer
+
+    async def _search(self, job: SearchJob) -> Any:
+        """The job's search, or at once the forced answer when the position has one legal action."""
+        if len(job.observation.legal_actions()) == 1:
+            return forced_result(job.observation, seed=job.seed)
+        return await self.scheduler.run(job)
 
     async def _add_hints(self, job: SearchJob, result: Any, answer: pb.SuggestMoveResponse) -> None:
         """Fill the final answer's hints (off the event loop: the rollout pass is CPU work)."""
@@ -856,7 +921,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
 
         job.progress = on_progress
         self._queries[query_id] = job
-        search = asyncio.ensure_future(self.scheduler.run(job))
+        search = asyncio.ensure_future(self._search(job))
         search.add_done_callback(_consume_exception)
         sequence = 0
         try:
@@ -873,7 +938,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             sequence += 1
             answer = self._response(job, result, top_k=top_k, final=True)
             await self._add_hints(job, result, answer)
-            self.scheduler.note_answer(job, time.time())
+            if job.started is not None:  # a forced answer searched nothing: no reserve to learn
+                self.scheduler.note_answer(job, time.time())
             yield pb.AnalyzeUpdate(
                 query_id=query_id,
                 sequence=sequence,
@@ -1039,3 +1105,15 @@ def fill_hints(answer: pb.SuggestMoveResponse, hints: Any, observation: Any) -> 
             elapsed_ms=hints.elapsed_s * 1000.0,
         )
     )
+
+
+def _budget_fields(budget: Any, path: str) -> tuple[int | None, int | None]:
+    """(iterations, milliseconds) of an optional Budget message, range-checked; errors name `path`."""
+    which = budget.WhichOneof("limit") if budget is not None else None
+    iterations = budget.iterations if which == "iterations" else None
+    milliseconds = budget.milliseconds if which == "milliseconds" else None
+    if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
+        raise invalid(f"{path}.iterations", f"{iterations} is out of range [1, {MAX_ITERATIONS}]")
+    if milliseconds is not None and not 1 <= milliseconds <= MAX_MILLISECONDS:
+        raise invalid(f"{path}.milliseconds", f"{milliseconds} is out of range [1, {MAX_MILLISECONDS}]")
+    return iterations, milliseconds

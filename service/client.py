@@ -45,8 +45,11 @@ def ai_seat(
     iterations: int | None = None,
     milliseconds: int | None = None,
     seed: int | None = None,
+    turn_iterations: int | None = None,
+    turn_milliseconds: int | None = None,
 ) -> pb.SeatSpec:
-    """A SeatSpec for an AI seat (create_match(seats=[...]))."""
+    """A SeatSpec for an AI seat (create_match(seats=[...])): iterations/milliseconds per move,
+    turn_iterations/turn_milliseconds per whole turn (docs/api.md, AiSeat)."""
     ai = pb.AiSeat(bot=bot)
     if level is not None:
         ai.level = LEVELS[level]
@@ -54,6 +57,10 @@ def ai_seat(
         ai.budget.iterations = iterations
     elif milliseconds is not None:
         ai.budget.milliseconds = milliseconds
+    if turn_iterations is not None:
+        ai.turn_budget.iterations = turn_iterations
+    elif turn_milliseconds is not None:
+        ai.turn_budget.milliseconds = turn_milliseconds
     if seed is not None:
         ai.seed = seed
     return pb.SeatSpec(ai=ai)

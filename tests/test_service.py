@@ -229,10 +229,14 @@ def test_deadline_shorter_than_budget_answers_in_time(client):
 def test_levels_set_budget_and_tolerance(client):
     text, _ = kuhn_observation_json()
     easy = client.suggest(game="kuhn", observation_json=text, level="easy", seed=1)
-    assert easy.stats.tolerance == LEVELS["easy"].tolerance and easy.stats.budget.iterations == 50
-    assert easy.stats.iterations == 50
+    # A level's budget covers a turn; a hint gets the turn's first decision's share: all of it in Kuhn,
+    # whose turns are one decision each (search.EXPECTED_DECISIONS).
+    easy_budget = LEVELS["easy"].iterations
+    assert easy.stats.tolerance == LEVELS["easy"].tolerance and easy.stats.budget.iterations == easy_budget
+    assert easy.stats.iterations == easy_budget
     hard = client.suggest(game="kuhn", observation_json=text, level="hard", seed=1)
-    assert 0 < hard.stats.tolerance < easy.stats.tolerance and hard.stats.iterations == 3000
+    assert 0 < hard.stats.tolerance < easy.stats.tolerance
+    assert hard.stats.iterations == LEVELS["hard"].iterations
     for seed in range(12):  # Kuhn has 2 moves: every candidate is returned, so the rule can be checked
         answer = client.suggest(game="kuhn", observation_json=text, level="easy", seed=seed, top_k=5)
         values = {c.action.id: c.value for c in answer.candidates}
@@ -417,3 +421,28 @@ def test_orrery_play_hint_shows_the_top_candidates(server):
     assert "value" in hint[1] and "% of visits" in hint[1], hint
     assert "this move:" in hint[2] and "by the end of your turn:" in hint[3] and "line: you: " in hint[4]
     assert "game over after" in done.stdout
+
+
+def forced_observation_json(game: str, variant: str, seed: int) -> tuple[str, int]:
+    """The first position of a seeded random game where the seat to move has exactly one legal action."""
+    import random
+
+    state = load_game(game, players=2, variant=variant).new_initial_state(seed)
+    rng = random.Random(seed)
+    while len(state.legal_actions()) != 1:
+        state.apply(rng.choice(state.legal_actions()))
+    return state.observation(state.current_player).to_json(), state.legal_actions()[0]
+
+
+def test_a_forced_position_is_answered_at_once_without_a_search(client):
+    text, only = forced_observation_json("take_the_galaxy", "standard", seed=1)
+    for params in ({"iterations": 10**9}, {"level": "expert"}):  # a search this long would time out
+        answer = client.suggest(game="take_the_galaxy", observation_json=text, seed=2, timeout=30, **params)
+        assert answer.action.id == only and answer.action.label
+        assert answer.stats.iterations == 0 and [c.action.id for c in answer.candidates] == [only]
+        assert answer.stats.budget_share == 0.0 and not answer.stats.cut_short
+    final = final_update(
+        client.analyze(game="take_the_galaxy", observation_json=text, iterations=10**9, seed=2, timeout=30)
+    )
+    assert final.stop_reason == pb.STOP_REASON_BUDGET and final.result.action.id == only
+    assert final.result.stats.iterations == 0

@@ -162,6 +162,13 @@ def test_bad_seats_are_named_by_path(client):
             "seats[1].ai.budget.milliseconds:",
         ),
         ([HUMAN, ai_seat(iterations=10**10)], "seats[1].ai.budget.iterations:"),
+        ([HUMAN, ai_seat(turn_iterations=0)], "seats[1].ai.turn_budget.iterations:"),
+        ([ai_seat(turn_iterations=10**9 + 1), HUMAN], "seats[0].ai.turn_budget.iterations:"),
+        (
+            [HUMAN, pb.SeatSpec(ai=pb.AiSeat(turn_budget=pb.Budget(milliseconds=0)))],
+            "seats[1].ai.turn_budget.milliseconds:",
+        ),
+        ([HUMAN, ai_seat("easy", turn_milliseconds=86_400_001)], "seats[1].ai.turn_budget.milliseconds:"),
     ]
     for seats, field in cases:
         code, details = code_of(lambda seats=seats: create(seats))

@@ -91,7 +91,7 @@ def test_a_level_bot_plays_the_service_level_in_process():
 
     spec = BotSpec(name="easy", kind="level", level="easy")
     bot = build_bot(spec, BudgetSpec(iterations=7), "kuhn")
-    assert bot.version.endswith(f"+50it+tolerance={LEVELS['easy'].tolerance:g}")  # its own budget
+    assert bot.version.endswith(f"+400it/turn+tolerance={LEVELS['easy'].tolerance:g}")  # its own budget
     state = load_game("kuhn", players=2).new_initial_state(seed=3)
     observation = state.observation(state.current_player)
     assert bot.select_action(observation, seed=1) in observation.legal_actions()

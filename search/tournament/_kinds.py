@@ -184,7 +184,7 @@ def _describe_level(spec: BotSpec, budget: BudgetSpec) -> str:
     from orrery.search import LEVELS
 
     level = LEVELS[spec.level or ""]
-    return f"level {level.name}: {level.budget.label}/move, tolerance {level.tolerance:g}"
+    return f"level {level.name}: {level.turn_budget.label}, tolerance {level.tolerance:g}"
 
 
 for _name in ("random", "greedy"):

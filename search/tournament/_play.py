@@ -11,7 +11,8 @@ from orrery.search.tournament._config import BotSpec, BudgetSpec
 from orrery.search.tournament._kinds import bot_kind
 from orrery.search.tournament._schedule import GameTask, move_seed
 
-# Bots keep no memory between calls, so one per spec and budget can serve every game in a process.
+# Bots keep no memory between calls (a LevelBot keeps only the clock of a turn going on, per game and
+# seat), so one per spec and budget can serve every game in a process; games run one at a time.
 _BOTS: dict[tuple[BotSpec, BudgetSpec, str], Any] = {}
 
 

@@ -104,7 +104,9 @@ async function newMatch() {
   if (watchAbort) watchAbort.abort();
   const players = Number($("players").value);
   const seats = [];
-  for (let s = 0; s < players; s++) seats.push(s === SEAT ? { human: {} } : { ai: { level: $("level").value } });
+  const ai = { level: $("level").value };
+  if ($("turn-ms").value) ai.turnBudget = { milliseconds: Number($("turn-ms").value) };  // per whole turn
+  for (let s = 0; s < players; s++) seats.push(s === SEAT ? { human: {} } : { ai });
   setState("waiting", "Creating the match…");
   const created = await client.unary("CreateMatch", {
     game: $("game").value, variant: $("variant").value, players, seats,

@@ -1,0 +1,99 @@
+"""Turn clocks of the AI seats: what each decision of an AI seat may search (issue 25, part 3).
+
+How an AiSeat's budgets combine (docs/api.md, "AI seats"):
+- `turn_budget` set: the seat's whole turn (all its consecutive decisions) gets it, shared out by the
+  turn clock (orrery.search.TurnClock); `budget`, if also set, caps each decision.
+- only `budget` set: every searched decision gets it, as before turn budgets existed.
+- neither, with a level: the level's per-turn budget (LEVELS), through the clock.
+- neither, without a level: every searched decision gets the server's `--default-budget-ms`.
+Whatever the budgets, a decision with one legal action is played at once, without a search.
+
+A turn is tracked per match in memory: the seat's decision continues its turn when the match's previous
+move was that seat's own (an AI move by this server, at the move number before). A human move, another
+seat's move, a restart, or another replica playing the previous move starts a fresh clock: the turn may
+then spend up to its budget again from there (documented in docs/api.md). A millisecond turn budget counts
+the turn's whole wall time on the server: each decision from its start to its move stored, and the gaps
+between decisions (reading the match, building the observation).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from orrery.search import LEVELS, Budget, TurnBudget, TurnClock, expected_decisions
+from orrery.service._matches import AiSpec, AiTurn
+
+
+def seat_turn_budget(spec: AiSpec) -> TurnBudget | None:
+    """The seat's per-turn budget, or None: each decision gets the per-move (or the default) budget."""
+    if spec.turn_iterations is not None:
+        return TurnBudget(iterations=spec.turn_iterations)
+    if spec.turn_milliseconds is not None:
+        return TurnBudget(milliseconds=float(spec.turn_milliseconds))
+    if spec.iterations is None and spec.milliseconds is None and spec.level is not None:
+        return LEVELS[spec.level].turn_budget
+    return None
+
+
+def capped(allotted: Budget, spec: AiSpec) -> tuple[int | None, int | None]:
+    """(iterations, milliseconds) of one decision: the clock's allotment, capped by the per-move budget."""
+    iterations = allotted.iterations
+    milliseconds = None if allotted.milliseconds is None else max(1, int(allotted.milliseconds))
+    if spec.iterations is not None:
+        iterations = spec.iterations if iterations is None else min(iterations, spec.iterations)
+    if spec.milliseconds is not None:
+        milliseconds = spec.milliseconds if milliseconds is None else min(milliseconds, spec.milliseconds)
+    return iterations, milliseconds
+
+
+@dataclass
+class _Running:
+    seat: int
+    next_move_number: int  # the match's move number at which this seat's turn would go on
+    clock: TurnClock
+    last_end: float = 0.0  # time.perf_counter() when the seat's previous decision was applied
+
+
+class AiTurnClocks:
+    """The clock of each match's AI turn going on (one entry per match with an AI seat in its turn)."""
+
+    def __init__(self) -> None:
+        self._running: dict[str, _Running] = {}
+
+    def clock(self, turn: AiTurn, budget: TurnBudget) -> TurnClock:
+        """The clock for `turn`'s decision: the seat's running one if this continues its turn."""
+        running = self._running.get(turn.match_id)
+        if (
+            running is not None
+            and running.seat == turn.seat
+            and running.next_move_number == turn.move_number
+            and running.clock.budget == budget
+        ):
+            # The time between two decisions (reading the match, building the observation) is the
+            # turn's too: a millisecond budget counts it.
+            running.clock.charge(iterations=0, elapsed_s=max(0.0, time.perf_counter() - running.last_end))
+            return running.clock
+        game = turn.observation.game
+        clock = TurnClock(budget, expected=expected_decisions(game.name, game.variant))
+        self._running[turn.match_id] = _Running(turn.seat, turn.move_number, clock)
+        return clock
+
+    def moved(
+        self, match_id: str, *, seat: int, move_number: int, seat_to_move: int, game_over: bool
+    ) -> None:
+        """`seat`'s move was applied, making the match's move number `move_number`."""
+        running = self._running.get(match_id)
+        if running is None:
+            return
+        if game_over or seat_to_move != seat or running.seat != seat:
+            del self._running[match_id]
+        else:
+            running.next_move_number = move_number
+            running.last_end = time.perf_counter()
+
+    def forget(self, match_id: str) -> None:
+        self._running.pop(match_id, None)
+
+    def __len__(self) -> int:
+        return len(self._running)

@@ -1,0 +1,95 @@
+"""`orrery bench hosted-turn-time`: an AI seat's whole turn as a person waits for it, through a server.
+
+It starts a server (in-process search, its own temporary SQLite store) and plays 2-player matches: seat 0
+a person playing seeded random legal moves, seat 1 an AI seat at the level. A turn's time runs from the
+ApplyAction that ends the person's turn (acknowledged) to the stream event of the AI's last move of its
+turn: search, the clock, the store's writes and the events, all counted. Matches from seeds seed,
+seed + 1, ... until `turns` AI turns are timed. orrery bench turn-time measures the bots alone.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import tempfile
+import time
+from typing import Any
+
+from orrery.service._bench import _load_average
+from orrery.service._spawn import start_server
+from orrery.service.client import HUMAN, OrreryClient, ai_seat
+from orrery.v1 import orrery_pb2 as pb
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def _ai_turns(client: OrreryClient, game: str, variant: str, level: str, seed: int, wanted: int, rng):
+    """(seconds, AI moves) per AI turn of one match, at most `wanted`."""
+    match = client.create_match(
+        game, players=2, variant=variant, seed=seed, seats=[HUMAN, ai_seat(level, seed=seed)]
+    )
+    timed: list[tuple[float, int]] = []
+    stream = client.watch(match, 0, token=match.tokens[0], timeout=600)
+    try:
+        event = next(stream)  # SYNC
+        current, sent, moves = event.current_player, None, 0
+        while len(timed) < wanted:
+            if current == 0:
+                view = client.observation(match, 0, token=match.tokens[0])
+                action = rng.choice(view.legal_actions).id
+                client.apply(
+                    match, 0, action_id=action, expected_move_number=view.move_number, token=match.tokens[0]
+                )
+                sent = time.perf_counter()
+            event = next(stream)
+            if event.kind == pb.MATCH_EVENT_END:
+                break
+            if event.kind == pb.MATCH_EVENT_MOVE and event.by_ai:
+                moves += 1
+                if event.current_player != 1 and sent is not None:  # the AI's turn is over
+                    timed.append((time.perf_counter() - sent, moves))
+                    moves = 0
+            current = event.current_player
+    finally:
+        stream.cancel()
+    return timed
+
+
+def bench_hosted_turn_time(
+    *, game: str, variant: str, level: str, turns: int, seed: int, workers: int
+) -> dict[str, Any]:
+    folder = tempfile.mkdtemp(prefix="orrery-turns-")
+    args = ["--backend", "in-process", "--workers", str(workers), "--db", f"{folder}/m.sqlite3"]
+    server = start_server(args, cwd=folder, same_imports=True)
+    started = time.perf_counter()
+    try:
+        with OrreryClient(server.target, timeout=120) as client:
+            rng = random.Random(seed)
+            timed: list[tuple[float, int]] = []
+            matches = 0
+            while len(timed) < turns:
+                timed += _ai_turns(client, game, variant, level, seed + matches, turns - len(timed), rng)
+                matches += 1
+    finally:
+        server.terminate()
+    seconds = [t for t, _ in timed]
+    return {
+        "bench": "hosted-turn-time",
+        "game": game,
+        "variant": variant,
+        "level": level,
+        "workers": workers,
+        "seed": seed,
+        "matches": matches,
+        "turns": len(timed),
+        "p50_s": round(_percentile(seconds, 0.5), 4),
+        "p95_s": round(_percentile(seconds, 0.95), 4),
+        "max_s": round(max(seconds), 4),
+        "mean_ai_moves_per_turn": round(sum(m for _, m in timed) / len(timed), 2),
+        "max_ai_moves_per_turn": max(m for _, m in timed),
+        "load_average_1m": _load_average(),
+        "wall_s": round(time.perf_counter() - started, 2),
+    }

@@ -1,0 +1,137 @@
+"""Hosted AI seats play whole turns on a turn clock (service/_ai_clock.py): the servicer's own AI loop,
+over a real match store, with a scheduler stand-in that runs each search in-process and records it.
+Deterministic: iteration budgets and seeded seats, no timing assertions."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from orrery.search import Budget, TurnBudget, search_observation
+from orrery.search._clock import OVERRUN_SHARE
+from orrery.service._ai_clock import AiTurnClocks, capped, seat_turn_budget
+from orrery.service._matches import AiSpec, MatchStore
+from orrery.service._metrics import ServiceMetrics
+from orrery.service._servicer import OrreryServicer
+
+
+class RecordingScheduler:
+    """SearchScheduler.run's stand-in: the job's search in this thread; (move number, iterations) kept."""
+
+    def __init__(self) -> None:
+        self.searches: list[tuple[int, int]] = []
+        self.move_number = -1  # the AI turn being played (set by the wrapped _ai_play)
+
+    async def run(self, job):
+        grant = job.grant
+        budget = (
+            Budget(iterations=grant.iterations)
+            if grant.iterations
+            else Budget(milliseconds=grant.milliseconds)
+        )
+        result = search_observation(job.observation, job.config, budget, seed=job.seed)
+        self.searches.append((self.move_number, result.iterations))
+        return result
+
+
+def play_hosted(tmp_path, game: str, variant: str, ai: list[AiSpec | None], seed: int):
+    """Create the match and let the servicer's AI loop play until a human seat is to move (or the end).
+    Returns (the stored moves as (seat, move number before it), the searches, legal counts per move)."""
+    store = MatchStore(str(tmp_path / "m.sqlite3"))
+    scheduler = RecordingScheduler()
+    servicer = OrreryServicer(
+        store=store,
+        scheduler=scheduler,  # type: ignore[arg-type]
+        metrics=ServiceMetrics(max_budget_s=10.0),
+        max_budget_ms=10_000.0,
+        default_budget_ms=100.0,
+        default_config="",
+        backend_name="test",
+    )
+    legal_counts: dict[int, int] = {}
+    original = servicer._ai_play
+
+    async def play(turn):
+        scheduler.move_number = turn.move_number
+        legal_counts[turn.move_number] = len(turn.observation.legal_actions())
+        return await original(turn)
+
+    servicer.ai._play = play
+
+    async def main():
+        created = store.create(game, len(ai), variant, seed, ai=ai)
+        servicer.ai.poke(created.match_id)
+        while servicer.ai.running:
+            await asyncio.sleep(0.01)
+        return created.match_id
+
+    match_id = asyncio.run(main())
+    history = store.history(match_id, 0)
+    moves = [(m.seat, m.move_number - 1) for m in history.moves]
+    store.close()
+    return moves, scheduler.searches, legal_counts, servicer
+
+
+def whole_turns(moves):
+    """Consecutive moves of one seat: [(seat, [move numbers before each])]."""
+    turns: list[tuple[int, list[int]]] = []
+    for seat, number in moves:
+        if not turns or turns[-1][0] != seat:
+            turns.append((seat, []))
+        turns[-1][1].append(number)
+    return turns
+
+
+@pytest.mark.parametrize("turn_iterations", [60, 400])
+def test_an_ai_seats_turn_spends_at_most_its_turn_budget(tmp_path, turn_iterations):
+    # Two AI seats play a whole game of Take The Galaxy (turns of many decisions) by themselves.
+    ai = [AiSpec(seed=3, turn_iterations=turn_iterations), AiSpec(seed=5, turn_iterations=turn_iterations)]
+    moves, searches, legal_counts, servicer = play_hosted(tmp_path, "take_the_galaxy", "standard", ai, seed=4)
+    ai_turns = [numbers for _, numbers in whole_turns(moves)]
+    assert max(len(numbers) for numbers in ai_turns) > 5
+    by_move = dict(searches)
+    for numbers in ai_turns:
+        spent = sum(by_move.get(n, 0) for n in numbers)
+        assert spent <= (1 + OVERRUN_SHARE) * turn_iterations
+    long_turn = max(ai_turns, key=len)
+    assert sum(1 for n in long_turn if n in by_move) > 1  # shared over the turn's decisions
+    assert all(legal_counts[n] > 1 for n, _ in searches)  # a forced move is played without a search
+    assert len(servicer.ai_clocks) == 0  # the game is over: no clock is kept
+
+
+def test_a_per_move_budget_alone_gives_every_decision_the_whole_budget(tmp_path):
+    ai = [AiSpec(seed=3, iterations=40), AiSpec(seed=5, iterations=40)]
+    moves, searches, legal_counts, _ = play_hosted(tmp_path, "trian", "full", ai, seed=4)
+    assert len(searches) > 1 and all(iterations == 40 for _, iterations in searches)
+    assert all(legal_counts[n] > 1 for n, _ in searches)
+
+
+def test_budgets_combine_as_documented():
+    assert seat_turn_budget(AiSpec(level="medium")) is not None  # the level's per-turn budget
+    assert seat_turn_budget(AiSpec(level="medium", iterations=10)) is None  # per move only
+    assert seat_turn_budget(AiSpec(iterations=10, turn_iterations=99)) == TurnBudget(iterations=99)
+    assert seat_turn_budget(AiSpec()) is None  # the server default, per move
+    spec = AiSpec(iterations=10, turn_milliseconds=500)
+    assert capped(Budget(iterations=50), spec) == (10, None)  # the per-move budget caps each decision
+    assert capped(Budget(milliseconds=120.5), spec) == (10, 120)  # either limit stops the search
+    assert capped(Budget(milliseconds=120.5), AiSpec(milliseconds=80)) == (None, 80)
+
+
+def test_turn_clocks_go_on_only_for_the_same_seat_at_the_next_move():
+    from types import SimpleNamespace
+
+    game = SimpleNamespace(name="take_the_galaxy", variant="standard")
+    observation = SimpleNamespace(game=game)
+    budget = TurnBudget(iterations=100)
+    clocks = AiTurnClocks()
+
+    def turn(seat, number):
+        return SimpleNamespace(match_id="m", seat=seat, move_number=number, observation=observation)
+
+    first = clocks.clock(turn(0, 7), budget)
+    clocks.moved("m", seat=0, move_number=8, seat_to_move=0, game_over=False)
+    assert clocks.clock(turn(0, 8), budget) is first  # the same turn
+    assert clocks.clock(turn(0, 10), budget) is not first  # someone else moved in between: a new turn
+    clocks.moved("m", seat=0, move_number=11, seat_to_move=1, game_over=False)
+    assert len(clocks) == 0  # the seat's turn ended
