@@ -9,8 +9,10 @@ conformance check on it).
 
 `move_events(before, after, mover=...)` takes the two views (Observations of the same viewer) and
 returns MoveEvents: `events`, short sentences in the order the game resolved them, and `changes`, per
-seat (a seat number as text, or "rogue") the change of each counted quantity ("credits": +3). A client
-sums `changes` over a turn's moves for the turn's summary.
+seat (a seat number as text, or "rogue") the change of each counted quantity ("credits": +3), and
+`touched`, the places on the viewer's board picture that changed (keys of the game's renderer in
+orrery.render, as lists: ["cell", x, y], ["planet", name], ...). A client sums `changes` over a turn's
+moves for the turn's summary; the picture outlines a turn's `touched` places (to_svg(last_turn=...)).
 """
 
 from __future__ import annotations
@@ -29,9 +31,14 @@ ROGUE = "rogue"  # the key of the solo Rogue galaxy (Tiny Epic Galaxies) in `cha
 class MoveEvents:
     events: tuple[str, ...] = ()
     changes: dict[str, dict[str, int]] = field(default_factory=dict)  # seat -> quantity -> change
+    touched: tuple[tuple[Any, ...], ...] = ()  # renderer box keys that changed
 
     def to_json_dict(self) -> dict[str, Any]:
-        return {"events": list(self.events), "changes": self.changes}
+        return {
+            "events": list(self.events),
+            "changes": self.changes,
+            "touched": [list(k) for k in self.touched],
+        }
 
 
 def move_events(before: Any, after: Any, *, mover: int) -> MoveEvents:
@@ -45,8 +52,11 @@ def move_events(before: Any, after: Any, *, mover: int) -> MoveEvents:
         return MoveEvents()
     events: list[str] = []
     changes: dict[str, dict[str, int]] = {}
-    describe(before.to_dict()["state"], after.to_dict()["state"], mover, events, changes)
-    return MoveEvents(tuple(events), {who: c for who, c in changes.items() if c})
+    touched: list[tuple[Any, ...]] = []
+    describe(before.to_dict()["state"], after.to_dict()["state"], mover, events, changes, touched)
+    return MoveEvents(
+        tuple(events), {who: c for who, c in changes.items() if c}, tuple(dict.fromkeys(touched))
+    )
 
 
 def seat_name(who: str) -> str:
@@ -92,7 +102,7 @@ def _plural(n: int, word: str) -> str:
 DIE_FACES = ("move", "energy", "culture", "diplomacy", "economy", "colony")
 
 
-def _teg(before: dict, after: dict, mover: int, events: list[str], changes: dict) -> None:
+def _teg(before: dict, after: dict, mover: int, events: list[str], changes: dict, touched: list) -> None:
     players = len(before["galaxies"]) - (1 if _teg_solo(before) else 0)
     dice_b, dice_a = _teg_dice(before), _teg_dice(after)
     if any(dice_a[f] > dice_b[f] for f in DIE_FACES) and dice_a.total() > 0:
@@ -100,6 +110,7 @@ def _teg(before: dict, after: dict, mover: int, events: list[str], changes: dict
         events.append(f"dice showing: {shown}")
     for planet in _added(before["row"], after["row"]):
         events.append(f"planet revealed: {planet}")
+        touched.append(("planet", planet))
     for g, (gb, ga) in enumerate(zip(before["galaxies"], after["galaxies"], strict=True)):
         who = ROGUE if g >= players else str(g)
         counts_b = {"energy": gb["energy"], "culture": gb["culture"], "empire": gb["empire"]}
@@ -108,6 +119,14 @@ def _teg(before: dict, after: dict, mover: int, events: list[str], changes: dict
         _count_changes(changes, who, counts_b, counts_a)
         for planet in _added(gb["colonies"], ga["colonies"]):
             events.append(f"{seat_name(who)} colonizes {planet}")
+            touched.append(("colony", planet))
+        if gb["empire"] != ga["empire"]:
+            touched.append(("empire", g))
+        for k, (ship_b, ship_a) in enumerate(zip(gb["ships"], ga["ships"], strict=True)):
+            if ship_a != ship_b:
+                touched.append(("ship", g, k))
+                if isinstance(ship_a, dict) and ship_a.get("planet"):
+                    touched.append(("planet", ship_a["planet"]))
         if who == ROGUE:
             for ship_b, ship_a in zip(gb["ships"], ga["ships"], strict=True):
                 if ship_a == ship_b or not isinstance(ship_a, dict):
@@ -137,9 +156,12 @@ def _teg_dice(state: dict) -> Counter[str]:
 # ---- Take The Galaxy ----
 
 
-def _ttg(before: dict, after: dict, mover: int, events: list[str], changes: dict) -> None:
+def _ttg(before: dict, after: dict, mover: int, events: list[str], changes: dict, touched: list) -> None:
     for card in _added([c["card"] for c in before["explored"]], [c["card"] for c in after["explored"]]):
         events.append(f"explored: {card}")
+    for position, card in enumerate(after["explored"]):
+        if position >= len(before["explored"]) or before["explored"][position] != card:
+            touched.append(("explored", position))
     for p, (pb, pa) in enumerate(zip(before["players"], after["players"], strict=True)):
         who = str(p)
         _count_changes(changes, who, _ttg_counts(pb), _ttg_counts(pa))
@@ -149,6 +171,17 @@ def _ttg(before: dict, after: dict, mover: int, events: list[str], changes: dict
             events.append(f"seat {p} loses {system}")
         for ship in _added(_names(pb["ships"]), _names(pa["ships"])):
             events.append(f"seat {p} builds {ship}")
+        for k, ship in enumerate(pa["ships"]):
+            if k >= len(pb["ships"]) or pb["ships"][k] != ship:
+                touched.append(("ship", p, k))
+        for k, system in enumerate(pa["systems"]):
+            old = pb["systems"][k] if k < len(pb["systems"]) else None
+            if old is None or old["card"] != system["card"] or old.get("bounty") != system.get("bounty"):
+                touched.append(("system", p, k))
+                continue
+            for slot, (was, now) in enumerate(zip(old["slots"], system["slots"], strict=False)):
+                if was != now or old["used"][slot] != system["used"][slot]:
+                    touched.append(("slot", p, k, slot))
         for card in _added(_names(pb["renown_pile"]), _names(pa["renown_pile"])):
             events.append(f"seat {p} gains renown: {card}")
     if (
@@ -178,7 +211,7 @@ def _names(items: list[Any]) -> list[str]:
 MINERALS = ("red", "blue", "green", "yellow")
 
 
-def _trian(before: dict, after: dict, mover: int, events: list[str], changes: dict) -> None:
+def _trian(before: dict, after: dict, mover: int, events: list[str], changes: dict, touched: list) -> None:
     for k, (sb, sa) in enumerate(zip(before["stacks"], after["stacks"], strict=True)):
         if sa["size"] < sb["size"]:
             events.append(f"stack {k}: a tile is drawn; {sa['size']} left, the next shows {sa['top_face']}")
@@ -186,11 +219,16 @@ def _trian(before: dict, after: dict, mover: int, events: list[str], changes: di
     for t in after["galaxy"]:
         if (t["x"], t["y"]) in placed:
             events.append(f"tile {t['face']} placed at ({t['x']}, {t['y']})")
+    tiles_b = {(t["x"], t["y"]): t for t in before["galaxy"]}
+    for t in after["galaxy"]:
+        if tiles_b.get((t["x"], t["y"])) != t:
+            touched.append(("cell", t["x"], t["y"]))
     pending_b = _areas(before)
     for area in _added(pending_b, _areas(after)):
         events.append(f"{area[0]} at ({area[1]}, {area[2]}) {area[3]}")
     for nebula in _added(_nebulas(before), _nebulas(after)):
         events.append(f"nebula at ({nebula[0]}, {nebula[1]}) holds {nebula[2]} minerals")
+        touched.append(("cell", nebula[0], nebula[1]))
     why = ""
     if pending_b:
         why = " for " + ", ".join(f"the {a[0]} at ({a[1]}, {a[2]})" for a in pending_b)
@@ -222,7 +260,7 @@ def _trian_counts(player: dict) -> dict[str, int]:
     return out
 
 
-_DESCRIBERS: dict[str, Callable[[dict, dict, int, list[str], dict], None]] = {
+_DESCRIBERS: dict[str, Callable[[dict, dict, int, list[str], dict, list], None]] = {
     "tiny_epic_galaxies": _teg,
     "take_the_galaxy": _ttg,
     "trian": _trian,

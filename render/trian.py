@@ -105,7 +105,10 @@ def _polygon(pts: list[tuple[float, float]], ox: float, oy: float) -> str:
 
 
 def render(
-    obs: dict[str, Any], highlight: dict[str, Any] | None = None, targets: list[dict[str, Any]] | None = None
+    obs: dict[str, Any],
+    highlight: dict[str, Any] | None = None,
+    targets: list[dict[str, Any]] | None = None,
+    last_turn: list[Any] | None = None,
 ) -> str:
     facts = _facts(obs)
     players = int(obs["players"])
@@ -191,6 +194,12 @@ def render(
             f"stroke='#ffe066' stroke-width='3' class='target' visibility='hidden' "
             f"data-cell='{x},{y}' data-actions='{' '.join(map(str, ids))}'/>"
         )
+    for key in last_turn or []:
+        if len(key) == 3 and key[0] == "cell":
+            body.append(
+                f"<polygon points='{_polygon(corners(key[1], key[2]), ox, oy)}' fill='none' "
+                f"stroke='#e8590c' stroke-width='3' class='last-move'/>"
+            )
     for x, y in marks:
         body.append(
             f"<polygon points='{_polygon(corners(x, y), ox, oy)}' fill='#ffe066' fill-opacity='0.35' "

@@ -113,6 +113,7 @@ STATUS_NAMES = {ACTIVE: "active", FINISHED: "finished", RESIGNED: "resigned", AB
 STATUS_NAMES[EXPIRED] = "expired"
 SPECTATOR = PUBLIC_VIEWER  # the "seat" of the spectator token (-1), who sees public information only
 EXPIRE_BATCH = 500  # matches expired or deleted per transaction
+LAST_TURN_MOVES = 80  # the most moves of one turn read back to outline the last turn on the board
 log = logging.getLogger("orrery.service")
 
 
@@ -355,7 +356,8 @@ def events_from_json(text: str | None) -> tuple[tuple[int, MoveEvents], ...]:
     out = []
     for viewer, seen in json.loads(text).items():
         changes = {str(who): {str(k): int(v) for k, v in c.items()} for who, c in seen["changes"].items()}
-        out.append((int(viewer), MoveEvents(tuple(str(e) for e in seen["events"]), changes)))
+        touched = tuple(tuple(key) for key in seen.get("touched", ()))
+        out.append((int(viewer), MoveEvents(tuple(str(e) for e in seen["events"]), changes, touched)))
     return tuple(sorted(out, key=lambda pair: pair[0]))
 
 
@@ -654,6 +656,7 @@ class MatchStore:
             row = self._row(db, match_id)
             meta = self._meta(db, match_id)
             specs = self._ai_specs(db, match_id)
+            last_turn = self._last_turn_touched(db, match_id, seat)
         state = row.state()
         observation = state.observation(seat)
         live = meta.status == ACTIVE and not state.is_terminal()
@@ -672,8 +675,24 @@ class MatchStore:
             ranks=ranks,
             ai=tuple(spec is not None for spec in specs),
             status=meta.status if meta.status != ACTIVE or live else FINISHED,
-            svg=to_svg(observation) if live else to_svg(observation.to_dict()),
+            svg=to_svg(observation, last_turn=last_turn) if live else to_svg(observation.to_dict()),
         )
+
+    @staticmethod
+    def _last_turn_touched(db: Any, match_id: str, viewer: int) -> list[tuple[Any, ...]]:
+        """The places the last turn (the latest run of moves by one seat) changed, as `viewer` saw them."""
+        rows = db.execute(
+            "SELECT seat, events_json FROM moves WHERE match_id = ? ORDER BY move_number DESC LIMIT ?",
+            (match_id, LAST_TURN_MOVES),
+        ).fetchall()
+        touched: list[tuple[Any, ...]] = []
+        for seat, events_json in rows:
+            if seat != rows[0][0]:
+                break
+            for who, seen in events_from_json(events_json):
+                if who == viewer:
+                    touched.extend(seen.touched)
+        return list(dict.fromkeys(touched))
 
     def observation(self, match_id: str, seat: int) -> Any:
         """The seat's Observation object (for search), after checking it is that seat's turn."""

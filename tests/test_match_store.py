@@ -352,3 +352,23 @@ def test_each_watcher_gets_what_a_move_set_off_as_it_saw_it(store, db):
             conn.execute("UPDATE moves SET events_json = NULL WHERE match_id = ?", (mid,))
         message = _as_seen_by(_history_events(store.history(mid, 0))[0], 0)
         assert list(message.events) == [] and message.changes_json == ""
+
+
+def test_the_picture_outlines_what_the_last_turn_changed(store):
+    """A seat's picture outlines (class "last-move") the places the latest turn changed as that seat saw
+    them: after the other seat places a tile in Trian, the new cell (issue 27)."""
+    created = store.create("trian", 2, "beginner", 5)
+    mid = created.match_id
+    for _ in range(60):
+        seat = store.seat_view(mid, 0).current_player
+        choices = legal(store, mid, seat)
+        placing = [a for a in choices if a >= 1024]
+        applied = store.apply(mid, seat, action_id=(placing or choices)[0])
+        if seat == 1 and placing:
+            break
+    else:
+        pytest.fail("seat 1 never placed a tile")
+    (cell,) = [key for key in applied.action.events_for(0).touched if key[0] == "cell"][:1]
+    svg = store.seat_view(mid, 0).svg
+    assert svg.count("class='last-move'") >= 1
+    assert "tile " in " ".join(applied.action.events_for(0).events) and cell[0] == "cell"
