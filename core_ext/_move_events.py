@@ -107,7 +107,11 @@ def _teg(before: dict, after: dict, mover: int, events: list[str], changes: dict
     dice_b, dice_a = _teg_dice(before), _teg_dice(after)
     if any(dice_a[f] > dice_b[f] for f in DIE_FACES) and dice_a.total() > 0:
         shown = ", ".join(f"{dice_a[f]} {f}" for f in DIE_FACES if dice_a[f])
-        events.append(f"dice showing: {shown}")
+        roller = seat_name(ROGUE if after["active"] >= players else str(after["active"]))
+        if after["active"] != before["active"] or after["round"] != before["round"]:
+            events.append(f"{roller} rolls: {shown}")
+        else:
+            events.append(f"{roller}'s dice now show: {shown}")
     for planet in _added(before["row"], after["row"]):
         events.append(f"planet revealed: {planet}")
         touched.append(("planet", planet))

@@ -48,7 +48,8 @@ def all_events(name, variant, players, seed, steps, viewer):
 def test_teg_solo_names_the_dice_and_the_rogues_turn():
     events = all_events("tiny_epic_galaxies", "base", 1, 3, 60, 0)
     texts = [t for _, e in events for t in e.events]
-    assert "dice showing: 1 energy, 1 diplomacy" in texts  # a reroll's result
+    assert "seat 0's dice now show: 1 energy, 1 diplomacy" in texts  # a reroll's result
+    assert "seat 0 rolls: 2 move, 1 economy, 1 colony" in texts  # the next turn's dice, after the Rogue's
     assert "planet revealed: Piedes" in texts
     assert "the Rogue colonizes Vici-KS156" in texts
     rogue_turn = next(e for label, e in events if label == "end the turn" and "rogue" in e.changes)

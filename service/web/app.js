@@ -300,7 +300,7 @@ function turnEntry(m, ev) {
   const moves = turn.querySelector("ol");
   const count = moves.children.length + 1;
   const who = `seat ${ev.seat}${ev.seat === SEAT ? " (you)" : ev.byAi ? " (AI)" : ""}`;
-  const summary = changesSummary(turn.changes);
+  const summary = changesSummary(turn.changes, String(ev.seat));
   turn.querySelector("summary").textContent =
     `${who}: ${count === 1 ? ev.action.label : `${count} moves`}${summary ? ` — ${summary}` : ""}`;
   return moves;
@@ -314,12 +314,16 @@ function addChanges(total, json) {
   }
 }
 
-function changesSummary(total) {
+// "+1 empire, -2 energy; seat 0 +3 credits": the turn's own seat first and unnamed, then the others.
+function changesSummary(total, mover) {
   const parts = [];
-  for (const [who, quantities] of Object.entries(total)) {
-    const said = Object.entries(quantities).filter(([, d]) => d !== 0)
+  const order = Object.keys(total).sort((a, b) => (b === mover) - (a === mover));
+  for (const who of order) {
+    const said = Object.entries(total[who]).filter(([, d]) => d !== 0)
       .map(([name, d]) => `${d > 0 ? "+" : ""}${d} ${name}`);
-    if (said.length) parts.push(`${who === "rogue" ? "the Rogue" : `seat ${who}`} ${said.join(", ")}`);
+    if (!said.length) continue;
+    const name = who === mover ? "" : `${who === "rogue" ? "the Rogue" : `seat ${who}`} `;
+    parts.push(`${name}${said.join(", ")}`);
   }
   return parts.join("; ");
 }
