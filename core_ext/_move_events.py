@@ -161,11 +161,10 @@ def _teg_dice(state: dict) -> Counter[str]:
 
 
 def _ttg(before: dict, after: dict, mover: int, events: list[str], changes: dict, touched: list) -> None:
-    for card in _added([c["card"] for c in before["explored"]], [c["card"] for c in after["explored"]]):
+    explored = [c["card"] for c in after["explored"]]
+    for card in _added([c["card"] for c in before["explored"]], explored):
         events.append(f"explored: {card}")
-    for position, card in enumerate(after["explored"]):
-        if position >= len(before["explored"]) or before["explored"][position] != card:
-            touched.append(("explored", position))
+        touched.append(("explored", explored.index(card)))  # a card's position, not the row's shift
     for p, (pb, pa) in enumerate(zip(before["players"], after["players"], strict=True)):
         who = str(p)
         _count_changes(changes, who, _ttg_counts(pb), _ttg_counts(pa))
