@@ -107,11 +107,12 @@ def _teg(before: dict, after: dict, mover: int, events: list[str], changes: dict
     dice_b, dice_a = _teg_dice(before), _teg_dice(after)
     if any(dice_a[f] > dice_b[f] for f in DIE_FACES) and dice_a.total() > 0:
         shown = ", ".join(f"{dice_a[f]} {f}" for f in DIE_FACES if dice_a[f])
-        roller = seat_name(ROGUE if after["active"] >= players else str(after["active"]))
+        roller = seat_name(_teg_who(after["active"], players))
         if after["active"] != before["active"] or after["round"] != before["round"]:
             events.append(f"{roller} rolls: {shown}")
         else:
             events.append(f"{roller}'s dice now show: {shown}")
+    _btb(before, after, players, events)
     for planet in _added(before["row"], after["row"]):
         events.append(f"planet revealed: {planet}")
         touched.append(("planet", planet))
@@ -120,6 +121,16 @@ def _teg(before: dict, after: dict, mover: int, events: list[str], changes: dict
         counts_b = {"energy": gb["energy"], "culture": gb["culture"], "empire": gb["empire"]}
         counts_a = {"energy": ga["energy"], "culture": ga["culture"], "empire": ga["empire"]}
         counts_b["colonies"], counts_a["colonies"] = len(gb["colonies"]), len(ga["colonies"])
+        if "exploration_cards" in ga:
+            counts_b["exploration cards"] = len(gb.get("exploration_cards", [])) + len(
+                gb.get("hidden_cards", [])
+            )
+            counts_a["exploration cards"] = len(ga["exploration_cards"]) + len(ga.get("hidden_cards", []))
+            for card in _added(gb.get("exploration_cards", []), ga["exploration_cards"]):
+                events.append(f"{seat_name(who)} keeps {card} face up")
+            for kind, hired in (ga.get("hangar") or {}).items():
+                if hired and hired != (gb.get("hangar") or {}).get(kind):
+                    events.append(f"{seat_name(who)} hires {hired['pilot']} for the {kind}")
         _count_changes(changes, who, counts_b, counts_a)
         for planet in _added(gb["colonies"], ga["colonies"]):
             events.append(f"{seat_name(who)} colonizes {planet}")
@@ -143,6 +154,27 @@ def _teg(before: dict, after: dict, mover: int, events: list[str], changes: dict
             events.append(f"{seat_name(who)}'s secret mission: {ga['mission']}")
     if after.get("over") and not before.get("over"):
         events.append("the game is over")
+
+
+def _teg_who(active: Any, players: int) -> str:
+    """The `changes` key of a galaxy named by `active` (a number, or "rogue" in solo)."""
+    return ROGUE if active == ROGUE or (isinstance(active, int) and active >= players) else str(active)
+
+
+def _btb(before: dict, after: dict, players: int, events: list[str]) -> None:
+    """Beyond the Black: pilots and exploration cards turned face up, a discovery revealed."""
+    row_b, row_a = before.get("beyond_the_black") or {}, after.get("beyond_the_black") or {}
+    for pilot in _added(row_b.get("pilot_row", []), row_a.get("pilot_row", [])):
+        events.append(f"pilot revealed: {pilot}")
+    for card in _added(row_b.get("exploration_row", []), row_a.get("exploration_row", [])):
+        events.append(f"exploration card face up: {card}")
+    revealed_b = [t.get("revealed") for t in before.get("pending", []) if t.get("revealed")]
+    for card in _added(
+        revealed_b, [t.get("revealed") for t in after.get("pending", []) if t.get("revealed")]
+    ):
+        who = next((t.get("galaxy") for t in after["pending"] if t.get("revealed") == card), None)
+        name = f"{seat_name(_teg_who(who, players))} explores and reveals" if who is not None else "revealed:"
+        events.append(f"{name} {card}")
 
 
 def _teg_solo(state: dict) -> bool:

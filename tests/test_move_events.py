@@ -120,3 +120,17 @@ def test_full_states_are_refused():
     state = game.new_initial_state(1)
     with pytest.raises(TypeError):
         move_events(state, state, mover=0)
+
+
+def test_beyond_the_black_names_revealed_pilots_and_hires():
+    events = all_events("tiny_epic_galaxies", "beyond_the_black", 2, 3, 40, 1)
+    hire = next(e for label, e in events if label == "the advanced ship replaces ship 0 (galaxy)")
+    assert hire.events == ("pilot revealed: Rho Sela", "seat 0 hires Brannic for the Nexus")
+
+
+def test_the_beyond_the_black_rogue_takes_its_turn_in_the_feed():
+    """Solo against a Beyond the Black Rogue (its galaxy is named "rogue" while it plays)."""
+    events = all_events("tiny_epic_galaxies", "beyond_the_black_rogue_1", 1, 3, 40, 0)
+    texts = [t for _, e in events for t in e.events]
+    assert "the Rogue's ship goes to Vesper" in texts and "the Rogue colonizes Vici-KS156" in texts
+    assert any("rogue" in e.changes for _, e in events)
