@@ -31,14 +31,16 @@ def has_renderer(game: str) -> bool:
     return game in RENDERERS
 
 
-def to_svg(observation: Any, *, highlight: Any = None) -> str:
+def to_svg(observation: Any, *, highlight: Any = None, last_turn: Any = None) -> str:
     """The picture of `observation` (an Observation, or its to_dict() / JSON form) as SVG text.
 
     `highlight`: an action id or its struct (dict); the board marks what that move touches where the
     game's renderer knows how (Trian: the cells a tile or piece comes from and goes to). Given an
     Observation, the picture also carries hidden outlines (class "target", data-actions="ids") of what
-    each legal move touches, which a web page can show on hover. A game with no renderer yet gets its
-    text render in a framed box, so every game has a picture."""
+    each legal move touches, which a web page can show on hover. `last_turn`: the places the last turn
+    changed, as the viewer saw them (MoveEvents.touched of its moves), outlined in solid orange (class
+    "last-move"). A game with no renderer yet gets its text render in a framed box, so every game has a
+    picture."""
     data, text, struct = _inputs(observation, highlight)
     game = data.get("game", "")
     if game not in RENDERERS:
@@ -47,7 +49,7 @@ def to_svg(observation: Any, *, highlight: Any = None) -> str:
     if hasattr(observation, "legal_actions") and not observation.is_terminal():
         targets = [observation.action_to_struct(a) for a in observation.legal_actions()]
     module = importlib.import_module(RENDERERS[game])
-    return str(module.render(data, struct, targets))
+    return str(module.render(data, struct, targets, last_turn=list(last_turn or [])))
 
 
 def write_svg(observation: Any, path: str, *, highlight: Any = None) -> None:

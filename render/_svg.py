@@ -119,6 +119,31 @@ def marks(
     return out
 
 
+def last_turn_marks(
+    boxes: dict[Any, tuple[float, float, float, float]], last_turn: list[Any] | None
+) -> list[str]:
+    """Solid orange frames (class "last-move") over the boxes the last turn changed: renderer keys as
+    core_ext._move_events gives them (lists), from the viewer's own views."""
+    out = []
+    for key in last_turn or []:
+        box = boxes.get(tuple(key))
+        if box is not None:
+            x, y, w, h = box
+            out.append(
+                rect(
+                    x - 3,
+                    y - 3,
+                    w + 6,
+                    h + 6,
+                    fill="none",
+                    stroke="#e8590c",
+                    width=3,
+                    extra="class='last-move'",
+                )
+            )
+    return out
+
+
 def _glow(box: tuple[float, float, float, float], extra: str) -> str:
     """A translucent yellow frame just outside a box; `extra` adds the attributes that say what it is."""
     x, y, w, h = box

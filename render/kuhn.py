@@ -16,7 +16,10 @@ def _card_name(card: int, players: int) -> str:
 
 
 def render(
-    obs: dict[str, Any], highlight: dict[str, Any] | None = None, targets: list[dict[str, Any]] | None = None
+    obs: dict[str, Any],
+    highlight: dict[str, Any] | None = None,
+    targets: list[dict[str, Any]] | None = None,
+    last_turn: list[Any] | None = None,
 ) -> str:
     state = obs["state"]
     players = int(obs["players"])

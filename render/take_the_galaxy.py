@@ -13,7 +13,7 @@ import functools
 from collections import Counter
 from typing import Any
 
-from orrery.render._svg import INK, clip, document, marks, rect, seat_colour, text, wrap
+from orrery.render._svg import INK, clip, document, last_turn_marks, marks, rect, seat_colour, text, wrap
 
 WIDTH = 1130
 CARD_W = 206
@@ -104,7 +104,10 @@ def deck_by_sector(state: dict[str, Any], players: int) -> dict[str, int] | None
 
 
 def render(
-    obs: dict[str, Any], highlight: dict[str, Any] | None = None, targets: list[dict[str, Any]] | None = None
+    obs: dict[str, Any],
+    highlight: dict[str, Any] | None = None,
+    targets: list[dict[str, Any]] | None = None,
+    last_turn: list[Any] | None = None,
 ) -> str:
     state = obs["state"]
     players = int(obs["players"])
@@ -172,6 +175,7 @@ def render(
         y += h + 12
 
     body += marks(boxes, lambda a: _keys(a, current, team, players), highlight, targets)
+    body += last_turn_marks(boxes, last_turn)
     return document(WIDTH, y + 4, body, title=f"Take The Galaxy, seat {observer}'s view")
 
 

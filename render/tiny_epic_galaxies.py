@@ -17,7 +17,7 @@ import functools
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from orrery.render._svg import INK, clip, document, marks, rect, seat_colour, text, wrap
+from orrery.render._svg import INK, clip, document, last_turn_marks, marks, rect, seat_colour, text, wrap
 
 WIDTH = 1130
 CARD_W = 176
@@ -132,7 +132,10 @@ def _galaxy_name(g: int, solo: bool) -> str:
 
 
 def render(
-    obs: dict[str, Any], highlight: dict[str, Any] | None = None, targets: list[dict[str, Any]] | None = None
+    obs: dict[str, Any],
+    highlight: dict[str, Any] | None = None,
+    targets: list[dict[str, Any]] | None = None,
+    last_turn: list[Any] | None = None,
 ) -> str:
     state = obs["state"]
     players = int(obs["players"])
@@ -219,6 +222,7 @@ def render(
 
     current = active if isinstance(active, int) else None
     body += marks(boxes, lambda a: _keys(a, current, row), highlight, targets)
+    body += last_turn_marks(boxes, last_turn)
     return document(WIDTH, y, body, title=f"Tiny Epic Galaxies, seat {observer}'s view")
 
 

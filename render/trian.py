@@ -105,7 +105,10 @@ def _polygon(pts: list[tuple[float, float]], ox: float, oy: float) -> str:
 
 
 def render(
-    obs: dict[str, Any], highlight: dict[str, Any] | None = None, targets: list[dict[str, Any]] | None = None
+    obs: dict[str, Any],
+    highlight: dict[str, Any] | None = None,
+    targets: list[dict[str, Any]] | None = None,
+    last_turn: list[Any] | None = None,
 ) -> str:
     facts = _facts(obs)
     players = int(obs["players"])
@@ -119,7 +122,7 @@ def render(
     cells = [(t["x"], t["y"]) for t in galaxy] + marks + list(touched) or [(0, 0)]
     xs = [p[0] for c in cells for p in corners(*c)]
     ys = [p[1] for c in cells for p in corners(*c)]
-    margin = 24.0
+    margin = 34.0  # room for the coordinates along the top and the left
     board_w = max(xs) - min(xs) + 2 * margin
     board_h = max(ys) - min(ys) + 2 * margin
     panel_w = 300.0
@@ -191,14 +194,72 @@ def render(
             f"stroke='#ffe066' stroke-width='3' class='target' visibility='hidden' "
             f"data-cell='{x},{y}' data-actions='{' '.join(map(str, ids))}'/>"
         )
+    for key in last_turn or []:
+        if len(key) == 3 and key[0] == "cell":
+            body.append(
+                f"<polygon points='{_polygon(corners(key[1], key[2]), ox, oy)}' fill='none' "
+                f"stroke='#e8590c' stroke-width='3' class='last-move'/>"
+            )
     for x, y in marks:
         body.append(
             f"<polygon points='{_polygon(corners(x, y), ox, oy)}' fill='#ffe066' fill-opacity='0.35' "
             f"stroke='#ffe066' stroke-width='3' stroke-dasharray='6 3' class='highlight'/>"
         )
-    body += _panel(facts, players, observer, width - panel_w + 8, 70)
-    height = max(board_h + 80, 120 + 118 * players + 60)
+    body += _coordinates(cells, ox, oy)
+    panel = _panel(facts, players, observer, width - panel_w + 8, 70)
+    legend_y = 70 + 28 * (len(facts.get("stacks", [])) + (1 if facts.get("hand") else 0)) + 10 + 118 * players
+    body += panel + _legend(width - panel_w + 8, legend_y)
+    height = max(board_h + 80, legend_y + LEGEND_H + 10)
     return document(width, height, body, title=f"Galaxy of Trian, seat {observer}'s view")
+
+
+# The legend under the seats' panels: each code of the board with its colour (FAMILIES, SHORT, LEVELS).
+LEGEND = (
+    ("nebula", "n1 n2 n3 nebula"),
+    ("extractor", "x1 x2 x3 extractor"),
+    ("planet", "p1 p2 p3 planet"),
+    ("starlight", "-- starlight path"),
+    ("gas", "g1 g2 g3 gas cloud"),
+    ("mixed", "ng nb gb n- pg -g p: two features"),
+    ("trade", "$$ trade outpost, TT teleport, EX exmitter"),
+    ("space", ".. empty space"),
+)
+LEGEND_H = 22 + 18 * len(LEGEND) + 40
+
+
+def _legend(x: float, y: float) -> list[str]:
+    """What the codes on the tiles mean, how the score is counted and what the outlines say."""
+    out = [
+        text(x + 4, y + 14, "Tile codes", size=12, weight="bold"),
+        text(x + 80, y + 14, "1 cap/end, 2 bend/link, 3 core/hub", size=12),
+    ]
+    for k, (family, words) in enumerate(LEGEND):
+        fill = "#5b7fa8" if family == "mixed" else FAMILIES[family][0]
+        top = y + 22 + 18 * k
+        out.append(f"<rect x='{x + 4}' y='{top}' width='14' height='14' fill='{fill}' stroke='{INK}'/>")
+        out.append(text(x + 24, top + 12, words, size=12))
+    end = y + 22 + 18 * len(LEGEND)
+    out.append(text(x + 4, end + 14, "score: credits + 3 per mineral", size=12))
+    out.append(text(x + 4, end + 32, "orange outline: what the last turn changed", size=12, fill="#b8430a"))
+    return out
+
+
+def _coordinates(cells: list[tuple[int, int]], ox: float, oy: float) -> list[str]:
+    """x along the top and y down the left of the board, as move labels name cells: "(x, y)"."""
+    xs = sorted({c[0] for c in cells})
+    ys = sorted({c[1] for c in cells})
+    top = min(p[1] for c in cells for p in corners(*c)) + oy - 8
+    left = min(p[0] for c in cells for p in corners(*c)) + ox - 14
+    out = [text(left, top, "y\\x", size=11, anchor="middle", fill="#c9d1e0")]
+    out += [
+        text(x * SIDE / 2 + ox, top, x, size=11, anchor="middle", fill="#c9d1e0")
+        for x in range(xs[0], xs[-1] + 1)
+    ]
+    out += [
+        text(left, y * HEIGHT + HEIGHT / 2 + oy + 4, y, size=11, anchor="middle", fill="#c9d1e0")
+        for y in range(ys[0], ys[-1] + 1)
+    ]
+    return out
 
 
 def _panel(facts: dict[str, Any], players: int, observer: int, x: float, y: float) -> list[str]:

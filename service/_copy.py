@@ -59,7 +59,17 @@ COPIED_TABLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("seats", ("match_id", "seat", "token_sha256", "ai_json"), "match_id, seat"),
     (
         "moves",
-        ("match_id", "move_number", "seat", "action", "label", "struct_json", "by_ai", "labels_json"),
+        (
+            "match_id",
+            "move_number",
+            "seat",
+            "action",
+            "label",
+            "struct_json",
+            "by_ai",
+            "labels_json",
+            "events_json",
+        ),
         "match_id, move_number",
     ),
 )

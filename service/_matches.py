@@ -26,6 +26,10 @@ before the move when it is applied ({"-1": the spectator's, "0": seat 0's, ...};
 full label, the others are built from that viewer's own observation by State.move_label). Rows stored
 before schema 5 have NULL there: every viewer but the mover gets the action's kind from its id alone
 (`id_kind`), never the stored full label (docs/api.md, "What each viewer sees of a move").
+
+Schema 6 adds `moves.events_json`: what each move set off as each viewer saw it ({"-1": {"events": [..],
+"changes": {..}}, "0": ..}), from that viewer's own views before and after the move (core_ext/_move_events).
+Rows stored before schema 6 have NULL there: no events.
 """
 
 from __future__ import annotations
@@ -47,11 +51,12 @@ from typing import Any
 
 from orrery.core_ext import GameInputError, StateFormatError, game_info, load_game
 from orrery.core_ext._action_kinds import id_kind
+from orrery.core_ext._move_events import MoveEvents, move_events
 from orrery.core_ext.game import PUBLIC_VIEWER
 from orrery.render import to_svg
 from orrery.service._errors import invalid, not_found, precondition
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     match_id TEXT PRIMARY KEY,
@@ -95,6 +100,8 @@ MIGRATE_TO_2 = (
 )
 # Schema 4 -> 5: each move's label per viewer (JSON {"viewer": label}); NULL in rows stored before.
 MIGRATE_TO_5 = ("ALTER TABLE moves ADD COLUMN labels_json TEXT",)
+# Schema 5 -> 6: what each move set off, per viewer (JSON {"viewer": {"events", "changes"}}); NULL before.
+MIGRATE_TO_6 = ("ALTER TABLE moves ADD COLUMN events_json TEXT",)
 INDEXES = """
 CREATE INDEX IF NOT EXISTS matches_active_by_age ON matches(updated_at) WHERE status = 1;
 CREATE INDEX IF NOT EXISTS matches_ended_by_age ON matches(updated_at) WHERE status != 1;
@@ -106,6 +113,7 @@ STATUS_NAMES = {ACTIVE: "active", FINISHED: "finished", RESIGNED: "resigned", AB
 STATUS_NAMES[EXPIRED] = "expired"
 SPECTATOR = PUBLIC_VIEWER  # the "seat" of the spectator token (-1), who sees public information only
 EXPIRE_BATCH = 500  # matches expired or deleted per transaction
+LAST_TURN_MOVES = 80  # the most moves of one turn read back to outline the last turn on the board
 log = logging.getLogger("orrery.service")
 
 
@@ -144,6 +152,14 @@ class ActionView:
     label: str
     struct_json: str
     labels: tuple[tuple[int, str], ...] = ()
+    events: tuple[tuple[int, MoveEvents], ...] = ()  # (viewer, what the move set off as it saw it)
+
+    def events_for(self, viewer: int) -> MoveEvents:
+        """What the move set off as `viewer` saw it; nothing for a viewer with no entry."""
+        for who, seen in self.events:
+            if who == viewer:
+                return seen
+        return MoveEvents()
 
     def label_for(self, viewer: int) -> str:
         """The label `viewer` may see (a seat, or SPECTATOR); a viewer with no entry gets the id only."""
@@ -319,8 +335,44 @@ def viewer_labels(state: Any, action: int, full_label: str) -> dict[int, str]:
     return {v: full_label if v == mover else str(state.move_label(action, v)) for v in viewers}
 
 
+def viewer_views(state: Any) -> dict[int, Any]:
+    """Every viewer's own view of `state`: SPECTATOR's public observation and each seat's observation."""
+    views = {PUBLIC_VIEWER: state.public_observation()}
+    views.update({seat: state.observation(seat) for seat in range(state.game.num_players)})
+    return views
+
+
+def viewer_events(before: dict[int, Any], state: Any, mover: int) -> dict[int, MoveEvents]:
+    """What a move set off as each viewer sees it, from that viewer's views before (viewer_views of the
+    position before the move) and after (`state`, the move applied)."""
+    after = viewer_views(state)
+    return {viewer: move_events(before[viewer], after[viewer], mover=mover) for viewer in before}
+
+
+def events_to_json(events: dict[int, MoveEvents]) -> str:
+    return json.dumps({str(v): e.to_json_dict() for v, e in events.items()}, sort_keys=True)
+
+
+def events_from_json(text: str | None) -> tuple[tuple[int, MoveEvents], ...]:
+    if text is None:
+        return ()
+    out = []
+    for viewer, seen in json.loads(text).items():
+        changes = {str(who): {str(k): int(v) for k, v in c.items()} for who, c in seen["changes"].items()}
+        touched = tuple(tuple(key) for key in seen.get("touched", ()))
+        out.append((int(viewer), MoveEvents(tuple(str(e) for e in seen["events"]), changes, touched)))
+    return tuple(sorted(out, key=lambda pair: pair[0]))
+
+
 def stored_action(
-    game: str, players: int, seat: int, action: int, label: str, struct_json: str, labels_json: str | None
+    game: str,
+    players: int,
+    seat: int,
+    action: int,
+    label: str,
+    struct_json: str,
+    labels_json: str | None,
+    events_json: str | None = None,
 ) -> ActionView:
     """A stored move as an ActionView with its label per viewer. A row stored before schema 5 has no
     labels_json: every viewer but the mover gets the action's kind from its id alone, never `label`
@@ -331,7 +383,8 @@ def stored_action(
         kind = id_kind(game, action) or f"action {action}"
         labels = {v: kind for v in (PUBLIC_VIEWER, *range(players))}
     labels[seat] = label
-    return ActionView(action, label, struct_json, tuple(sorted(labels.items())))
+    seen = events_from_json(events_json)
+    return ActionView(action, label, struct_json, tuple(sorted(labels.items())), seen)
 
 
 def resolve_game(name: str, players: int, variant: str | None) -> Any:
@@ -388,7 +441,7 @@ class MatchStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, 1, 2, 3, 4, SCHEMA_VERSION):
+        if version not in (0, 1, 2, 3, 4, 5, SCHEMA_VERSION):
             raise RuntimeError(f"{path}: match database schema {version}, this server knows {SCHEMA_VERSION}")
         self._db.executescript(SCHEMA)
         if version in (1, 2, 3):
@@ -400,7 +453,9 @@ class MatchStore:
         if version < 2:
             self._migrate_to_2()
         if version < 5:
-            self._migrate_to_5()
+            self._add_column("labels_json", MIGRATE_TO_5)
+        if version < 6:
+            self._add_column("events_json", MIGRATE_TO_6)
         self._db.executescript(INDEXES)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         # Counted once (through the partial index), then kept up to date with every change.
@@ -443,14 +498,14 @@ class MatchStore:
             raise
         self._db.execute("COMMIT")
 
-    def _migrate_to_5(self) -> None:
-        """moves.labels_json (each move's label per viewer); rows already stored keep NULL there."""
+    def _add_column(self, column: str, statements: tuple[str, ...]) -> None:
+        """Schemas 5 and 6: a column of moves (labels_json, events_json); rows already stored keep NULL."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(moves)")}
-        if "labels_json" in columns:
+        if column in columns:
             return
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            for statement in MIGRATE_TO_5:
+            for statement in statements:
                 self._db.execute(statement)
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -615,6 +670,7 @@ class MatchStore:
             row = self._row(db, match_id)
             meta = self._meta(db, match_id)
             specs = self._ai_specs(db, match_id)
+            last_turn = self._last_turn_touched(db, match_id, seat)
         state = row.state()
         observation = state.observation(seat)
         live = meta.status == ACTIVE and not state.is_terminal()
@@ -633,8 +689,24 @@ class MatchStore:
             ranks=ranks,
             ai=tuple(spec is not None for spec in specs),
             status=meta.status if meta.status != ACTIVE or live else FINISHED,
-            svg=to_svg(observation) if live else to_svg(observation.to_dict()),
+            svg=to_svg(observation, last_turn=last_turn) if live else to_svg(observation.to_dict()),
         )
+
+    @staticmethod
+    def _last_turn_touched(db: Any, match_id: str, viewer: int) -> list[tuple[Any, ...]]:
+        """The places the last turn (the latest run of moves by one seat) changed, as `viewer` saw them."""
+        rows = db.execute(
+            "SELECT seat, events_json FROM moves WHERE match_id = ? ORDER BY move_number DESC LIMIT ?",
+            (match_id, LAST_TURN_MOVES),
+        ).fetchall()
+        touched: list[tuple[Any, ...]] = []
+        for seat, events_json in rows:
+            if seat != rows[0][0]:
+                break
+            for who, seen in events_from_json(events_json):
+                if who == viewer:
+                    touched.extend(seen.touched)
+        return list(dict.fromkeys(touched))
 
     def observation(self, match_id: str, seat: int) -> Any:
         """The seat's Observation object (for search), after checking it is that seat's turn."""
@@ -682,8 +754,12 @@ class MatchStore:
             action = self._resolve_action(observation, action_id, action_json)
             applied = action_view(observation, action)
             labels = viewer_labels(state, action, applied.label)  # from the position before the move
-            applied = dataclasses.replace(applied, labels=tuple(sorted(labels.items())))
+            before = viewer_views(state)
             state.apply(action)
+            seen = viewer_events(before, state, seat)
+            applied = dataclasses.replace(
+                applied, labels=tuple(sorted(labels.items())), events=tuple(sorted(seen.items()))
+            )
             move_number = row.move_number + 1
             over = state.is_terminal()
             db.execute(
@@ -701,7 +777,7 @@ class MatchStore:
             )
             db.execute(
                 "INSERT INTO moves (match_id, move_number, seat, action, label, struct_json, by_ai, "
-                "labels_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "labels_json, events_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match_id,
                     move_number,
@@ -711,6 +787,7 @@ class MatchStore:
                     applied.struct_json,
                     int(by_ai),
                     json.dumps({str(v): text for v, text in labels.items()}, sort_keys=True),
+                    events_to_json(seen),
                 ),
             )
             self._changed(db, match_id, move_number)
@@ -831,13 +908,14 @@ class MatchStore:
             row = self._row(db, match_id)
             meta = self._meta(db, match_id)
             moves = db.execute(
-                "SELECT move_number, seat, action, label, struct_json, by_ai, labels_json FROM moves "
+                "SELECT move_number, seat, action, label, struct_json, by_ai, labels_json, events_json "
+                "FROM moves "
                 "WHERE match_id = ? AND move_number > ? ORDER BY move_number",
                 (match_id, after),
             ).fetchall()
         records = tuple(
-            MoveRecord(n, s, stored_action(row.game, row.players, s, a, label, sj, lj), bool(ai))
-            for n, s, a, label, sj, ai, lj in moves
+            MoveRecord(n, s, stored_action(row.game, row.players, s, a, label, sj, lj, ej), bool(ai))
+            for n, s, a, label, sj, ai, lj, ej in moves
         )
         scores: tuple = ()
         ranks: tuple = ()

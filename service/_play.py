@@ -5,8 +5,12 @@ is created with AI seats (the server plays them itself), the AI seats' moves arr
 as they happen, the person's view comes from GetObservation, and the `hint` command shows the top
 three candidates of the same Analyze call a frontend would make, in the game's terms (win chance or
 expected place, final score, the gap to the best move, what the move changes, the line by turn).
-A move of another seat is printed with the label WatchMatch sent this seat (built from its own view, so
-it never names another seat's hidden choice); nothing here labels a move itself.
+Another seat's turn is printed as one summary line when it ends ("seat 1 (AI): 7 moves — +4 credits;
+seat 0 +2 credits", the changes summed from WatchMatch's changes_json), its moves indented under it with
+what each set off (MatchEvent.events: dice, revealed cards and tiles, the Rogue's turn, areas closed and
+who was paid); what the person's own moves set off is printed under them the same way. Labels, events
+and changes are the ones WatchMatch sent this seat (built from its own view, so they never name another
+seat's hidden choice); nothing here labels a move itself.
 
 At the prompt, besides a move: `hint` (or `?`), `resign` (asks first; ResignMatch), `quit` (leaves the
 match as it is and prints how to resume it) and `help`. Every match this command creates is saved with
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import sys
@@ -293,19 +298,82 @@ def _print_end(client: OrreryClient, me: Seat, end: Any, stdout: TextIO) -> None
     print(f"game over after {len(replay.moves)} moves; deal seed {replay.seed}", file=stdout)
 
 
+@dataclass
+class TurnFeed:
+    """Another seat's moves, held until its turn ends, then printed as one summary line with the moves
+    indented under it; the person's own moves print only what they set off."""
+
+    me: int
+    stdout: TextIO
+    moves: list[Any] = dataclasses.field(default_factory=list)
+
+    def add(self, event: Any) -> None:
+        if event.seat == self.me:
+            self.flush()
+            for text in event.events:
+                print(f"    {text}", file=self.stdout)
+            return
+        if self.moves and self.moves[-1].seat != event.seat:
+            self.flush()
+        self.moves.append(event)
+        if event.current_player != event.seat:  # the turn passed on (or the game ended)
+            self.flush()
+
+    def flush(self) -> None:
+        if self.moves:
+            for line in turn_lines(self.moves):
+                print(line, file=self.stdout)
+        self.moves = []
+
+
+def turn_lines(moves: list[Any]) -> list[str]:
+    """One seat's turn (its MOVE events, in order) as a summary line, then each move and what it set
+    off, indented."""
+    first = moves[0]
+    total: dict[str, dict[str, int]] = {}
+    for event in moves:
+        for who, quantities in (json.loads(event.changes_json) if event.changes_json else {}).items():
+            mine = total.setdefault(who, {})
+            for name, delta in quantities.items():
+                mine[name] = mine.get(name, 0) + int(delta)
+    what = first.action.label if len(moves) == 1 else f"{len(moves)} moves"
+    changed = changes_line(total, str(first.seat))
+    head = f"seat {first.seat}{' (AI)' if first.by_ai else ''}: {what}{f' — {changed}' if changed else ''}"
+    lines = [head]
+    for event in moves if len(moves) > 1 or first.events else ():
+        if len(moves) > 1:
+            lines.append(f"    {event.action.label}")
+        lines += [f"      {text}" for text in event.events]
+    return lines
+
+
+def changes_line(total: dict[str, dict[str, int]], mover: str) -> str:
+    """'+1 empire, -2 energy; seat 0 +3 credits': the turn's own seat first and unnamed."""
+    parts = []
+    for who in sorted(total, key=lambda w: w != mover):
+        said = ", ".join(f"{d:+d} {name}" for name, d in total[who].items() if d)
+        if said:
+            name = "" if who == mover else ("the Rogue " if who == "rogue" else f"seat {who} ")
+            parts.append(f"{name}{said}")
+    return "; ".join(parts)
+
+
 def _watch_and_play(client: OrreryClient, me: Seat, turns: _Turns, after_move: int) -> Any:
     """Follow the match from after_move, playing the person's turns; the END event, or raises."""
     acted_at = -1
+    feed = TurnFeed(me.seat, turns.stdout)
     stream = client.watch(me.match_id, me.seat, after_move=after_move, token=me.token)
     try:
         for event in stream:
-            if event.kind == pb.MATCH_EVENT_MOVE and event.seat != me.seat:
-                turns.numbers.reset()
-                who = " (AI)" if event.by_ai else ""
-                print(f"seat {event.seat}{who} plays {event.action.label}", file=turns.stdout)
+            if event.kind == pb.MATCH_EVENT_MOVE:
+                if event.seat != me.seat:
+                    turns.numbers.reset()
+                feed.add(event)
             if event.kind == pb.MATCH_EVENT_END:
+                feed.flush()
                 return event
             if event.current_player == me.seat and acted_at != event.move_number:
+                feed.flush()
                 acted_at = event.move_number
                 turns.play_one()
     finally:

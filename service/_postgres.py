@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
-from orrery.service._matches import INDEXES, MIGRATE_TO_5, AiTurn, Ended, MatchStore
+from orrery.service._matches import INDEXES, MIGRATE_TO_5, MIGRATE_TO_6, AiTurn, Ended, MatchStore
 
 log = logging.getLogger("orrery.service")
 NOTIFY_CHANNEL = "orrery_matches"
@@ -98,6 +98,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "matches, seats and moves (the SQLite store's schema 3) with their indexes", MATCHES_SQL + INDEXES),
     (2, "ai_claims: which replica plays an AI turn", AI_CLAIMS_SQL),
     (3, "moves.labels_json: each move's label per viewer (the SQLite store's schema 5)", MIGRATE_TO_5[0]),
+    (4, "moves.events_json: what each move set off, per viewer (the SQLite store's 6)", MIGRATE_TO_6[0]),
 )
 SCHEMA_VERSION_SQL = """
 CREATE TABLE IF NOT EXISTS schema_version (

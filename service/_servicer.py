@@ -1042,6 +1042,10 @@ def _as_seen_by(event: _Published, watcher: int) -> pb.MatchEvent:
     copy = pb.MatchEvent()
     copy.CopyFrom(message)
     copy.action.CopyFrom(_action_seen_by(event.action, message.seat, watcher))
+    if event.action.events:  # a move stored before schema 6 has none
+        seen = event.action.events_for(watcher)
+        copy.events.extend(seen.events)
+        copy.changes_json = json.dumps(seen.changes, sort_keys=True)
     return copy
 
 

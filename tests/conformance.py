@@ -270,6 +270,42 @@ def check_move_labels_follow_the_viewer(game, seed, max_steps, samples=3):
                         )
 
 
+def check_move_events_follow_the_viewer(game, seed, max_steps, samples=2):
+    """What a move set off (core_ext/_move_events.py: events, changes, touched places) as another seat
+    or a spectator sees it names nothing that viewer cannot see: in two positions that viewer cannot tell
+    apart (the real one and determinizations of its view), the same move gives the same events whenever
+    the viewer's views after the move are the same too (where chance went another way, different events
+    are right) (issue 27)."""
+    from orrery.core_ext._move_events import move_events
+
+    def view(state, viewer):
+        return state.public_observation() if viewer == PUBLIC_VIEWER else state.observation(viewer)
+
+    for state in trajectory(game, seed, max_steps):
+        if state.is_terminal():
+            break
+        mover = state.current_player
+        for seat in range(game.num_players):
+            viewers = [v for v in (seat, PUBLIC_VIEWER) if v != mover]
+            for k in range(samples):
+                twin = state.observation(seat).determinize(seed * 1000 + k)
+                if twin.current_player != mover:
+                    continue
+                for action in sorted(set(state.legal_actions()) & set(twin.legal_actions()))[:6]:
+                    real_after, twin_after = state.clone(), twin.clone()
+                    real_after.apply(action)
+                    twin_after.apply(action)
+                    for viewer in viewers:
+                        if view(real_after, viewer) != view(twin_after, viewer):
+                            continue
+                        seen_real = move_events(view(state, viewer), view(real_after, viewer), mover=mover)
+                        seen_twin = move_events(view(twin, viewer), view(twin_after, viewer), mover=mover)
+                        assert seen_real == seen_twin, (
+                            f"seat {mover}'s action {action} sets off different events for viewer {viewer} "
+                            "in two positions that viewer cannot tell apart"
+                        )
+
+
 def check_an_observation_is_a_view_of_its_seat(game, seed, max_steps):
     """An observation relabelled with another observer is refused unless the two seats' views are the
     same: a view that shows what its seat cannot see, or hides what it can, is no seat's view (issue 26)."""

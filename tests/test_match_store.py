@@ -7,6 +7,7 @@ not at all, AI turns claimed by one replica, notifications of other replicas' ch
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 import sqlite3
 import threading
 
@@ -313,3 +314,61 @@ def test_a_schema_4_file_gains_viewer_labels_and_keeps_its_moves(tmp_path):
         store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_each_watcher_gets_what_a_move_set_off_as_it_saw_it(store, db):
+    """moves.events_json (schema 6): every viewer's events and changes, as WatchMatch sends them; equal to
+    move_events on that viewer's own views, recomputed by replaying the seed; a row without them
+    (stored before schema 6) sends none (issue 27)."""
+    from orrery.core_ext import load_game
+    from orrery.core_ext._move_events import move_events
+    from orrery.service._servicer import _as_seen_by, _history_events
+
+    created = store.create("take_the_galaxy", 2, None, 5)
+    mid = created.match_id
+    state = load_game("take_the_galaxy", players=2).new_initial_state(5)
+    expected = []
+    for _ in range(30):
+        seat = state.current_player
+        action = legal(store, mid, seat)[-1]
+        store.apply(mid, seat, action_id=action)
+        before = {
+            v: (state.public_observation() if v == SPECTATOR else state.observation(v)) for v in (-1, 0, 1)
+        }
+        state.apply(action)
+        after = {
+            v: (state.public_observation() if v == SPECTATOR else state.observation(v)) for v in (-1, 0, 1)
+        }
+        expected.append({v: move_events(before[v], after[v], mover=seat) for v in before})
+    sent = _history_events(store.history(mid, 0))
+    assert any(seen[SPECTATOR].events for seen in expected)  # something happened to say
+    for watcher in (SPECTATOR, 0, 1):
+        for event, want in zip(sent, expected, strict=True):
+            message = _as_seen_by(event, watcher)
+            assert tuple(message.events) == want[watcher].events
+            assert json.loads(message.changes_json) == want[watcher].changes
+    if not db.startswith("postgresql"):
+        with sqlite3.connect(db) as conn:
+            conn.execute("UPDATE moves SET events_json = NULL WHERE match_id = ?", (mid,))
+        message = _as_seen_by(_history_events(store.history(mid, 0))[0], 0)
+        assert list(message.events) == [] and message.changes_json == ""
+
+
+def test_the_picture_outlines_what_the_last_turn_changed(store):
+    """A seat's picture outlines (class "last-move") the places the latest turn changed as that seat saw
+    them: after the other seat places a tile in Trian, the new cell (issue 27)."""
+    created = store.create("trian", 2, "beginner", 5)
+    mid = created.match_id
+    for _ in range(60):
+        seat = store.seat_view(mid, 0).current_player
+        choices = legal(store, mid, seat)
+        placing = [a for a in choices if a >= 1024]
+        applied = store.apply(mid, seat, action_id=(placing or choices)[0])
+        if seat == 1 and placing:
+            break
+    else:
+        pytest.fail("seat 1 never placed a tile")
+    (cell,) = [key for key in applied.action.events_for(0).touched if key[0] == "cell"][:1]
+    svg = store.seat_view(mid, 0).svg
+    assert svg.count("class='last-move'") >= 1
+    assert "tile " in " ".join(applied.action.events_for(0).events) and cell[0] == "cell"

@@ -189,3 +189,57 @@ def test_the_saved_seats_file_is_json_in_the_data_folder(data_folder, capsys):
     }
     assert main(["play", "--list"]) == 0
     assert capsys.readouterr().out == "abc  seat 1: orrery play --resume abc\n"
+
+
+def _move(seat, number, label, current, events=(), changes=None, by_ai=True):
+    from orrery.v1 import orrery_pb2 as pb
+
+    return pb.MatchEvent(
+        kind=pb.MATCH_EVENT_MOVE,
+        move_number=number,
+        seat=seat,
+        action=pb.Action(id=number, label=label),
+        by_ai=by_ai,
+        current_player=current,
+        events=list(events),
+        changes_json=json.dumps(changes) if changes is not None else "",
+    )
+
+
+def test_another_seats_turn_prints_as_one_summary_line_with_its_moves_under_it():
+    from orrery.service._play import TurnFeed
+
+    out = io.StringIO()
+    feed = TurnFeed(0, out)
+    feed.add(_move(0, 1, "buy a red mineral", 0, changes={"0": {"credits": -6, "red": 1}}, by_ai=False))
+    feed.add(_move(0, 2, "end phase 3", 1, events=["stack 0: a tile is drawn; 40 left"], by_ai=False))
+    feed.add(_move(1, 3, "draw from stack 0", 1, events=["stack 0: a tile is drawn; 39 left"]))
+    feed.add(
+        _move(1, 4, "place the tile at (1, 0)", 1, ["tile p1 placed at (1, 0)", "system at (1, 1) closed"])
+    )
+    feed.add(
+        _move(1, 5, "expedition", 0, ["seat 0 is paid 4 credits"], {"0": {"credits": 4}, "1": {"credits": 3}})
+    )
+    assert out.getvalue().splitlines() == [
+        "    stack 0: a tile is drawn; 40 left",  # what the person's own move set off
+        "seat 1 (AI): 3 moves — +3 credits; seat 0 +4 credits",
+        "    draw from stack 0",
+        "      stack 0: a tile is drawn; 39 left",
+        "    place the tile at (1, 0)",
+        "      tile p1 placed at (1, 0)",
+        "      system at (1, 1) closed",
+        "    expedition",
+        "      seat 0 is paid 4 credits",
+    ]
+    feed.add(_move(1, 6, "pass", 0))
+    assert out.getvalue().splitlines()[-1] == "seat 1 (AI): pass"  # one move, nothing set off: one line
+
+
+@pytest.mark.slow
+def test_a_trian_match_in_the_terminal_summarises_the_ais_turns(server, tmp_path):
+    saved = SavedSeats(tmp_path / "seats.json")
+    code, out = _play(server, saved, "0\n" * 30 + "quit\n", game="trian", variant="beginner", seed=3)
+    assert code == 0
+    summaries = [line for line in out.splitlines() if line.startswith("seat 1 (AI): ")]
+    assert summaries and any("moves" in line for line in summaries), out[-3000:]
+    assert any(line.startswith("      stack ") and "a tile is drawn" in line for line in out.splitlines())

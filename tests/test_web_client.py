@@ -189,11 +189,11 @@ def test_play_kuhn_against_the_ai_in_a_browser(browser, gateway) -> None:  # typ
     # Bet every time: the AI must answer (call or fold), and the hand ends.
     while browser.execute_script("return document.body.dataset.state") != "over":
         play_move(browser, "#moves button[data-action='1']")
-    wait_for(browser, "return document.querySelectorAll('#log li').length >= 2", "the moves log")
-    log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
-    assert any("(AI)" in line for line in log) and any("(you)" in line for line in log)
+    wait_for(browser, "return document.querySelectorAll('#log li.move').length >= 2", "the moves log")
+    turns = turn_summaries(browser)
+    assert any("(AI)" in line for line in turns) and any("(you)" in line for line in turns)
     assert "Game over" in browser.find_element(By.ID, "status").text
-    step_replay(browser, len(log))  # the finished match, move by move
+    step_replay(browser, len(logged_moves(browser)))  # the finished match, move by move
     screenshot(browser, "kuhn-replay")
 
 
@@ -229,7 +229,9 @@ def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str
     assert ai_answered(browser)
     picture = browser.execute_script("return document.getElementById('board').innerHTML")
     assert picture != first_picture and "<svg" in picture
+    check_turn_summaries(browser)
     screenshot(browser, f"{game}-{variant}")
+    shot_at(browser, 390, 844, f"{game}-{variant}-390x844")
     # Resign ends the match; its replay opens, picture by picture.
     if browser.execute_script("return document.body.dataset.state") != "over":
         browser.find_element(By.ID, "resign").click()
@@ -261,18 +263,18 @@ def test_the_match_survives_a_reload_and_leaving_or_resigning_asks_first(  # typ
         assert seats[match_id]["token"] and seats[match_id]["seat"] == 0
         wait_for(browser, LIVE, "the match going on")
         moves = int(browser.execute_script("return document.body.dataset.moves"))
-        logged = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+        logged = logged_moves(browser)
         # A reload resumes the match: the same position or later, the log rebuilt from the first move.
         browser.refresh()
         wait_for(browser, f"return Number(document.body.dataset.moves) >= {moves}", "the resumed match")
-        wait_for(browser, f"return document.querySelectorAll('#log li').length >= {moves}", "the log")
+        wait_for(browser, f"return document.querySelectorAll('#log li.move').length >= {moves}", "the log")
         wait_for(browser, LIVE, "the resumed match going on")
         assert browser.current_url == url
         chosen = browser.execute_script(
             "return ['game', 'variant', 'players'].map((id) => document.getElementById(id).value)"
         )
         assert chosen == ["take_the_galaxy", "standard", "2"]  # the form shows the resumed match
-        again = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+        again = logged_moves(browser)
         assert again[: len(logged)] == logged
         # New match and Resign ask first; saying no keeps the match as it is.
         browser.find_element(By.ID, "new-match").click()
@@ -345,11 +347,64 @@ def test_the_hint_panel_reads_in_the_games_terms(browser, gateway, game, variant
         browser.set_window_size(1300, 900)
 
 
+def logged_moves(browser) -> list[str]:  # type: ignore[no-untyped-def]
+    """Each logged move's text (its label and what it set off), collapsed turns included."""
+    return list(
+        browser.execute_script(
+            "return [...document.querySelectorAll('#log li.move')].map((li) => li.textContent)"
+        )
+    )
+
+
+def turn_summaries(browser) -> list[str]:  # type: ignore[no-untyped-def]
+    return list(
+        browser.execute_script(
+            "return [...document.querySelectorAll('#log li.turn summary')].map((s) => s.textContent)"
+        )
+    )
+
+
+def check_turn_summaries(browser) -> None:  # type: ignore[no-untyped-def]
+    """One collapsible entry per turn: 'seat N (AI|you): <the move, or N moves>[ — what changed]', the
+    moves inside it in order; only the latest is open; what a move set off is said under it (issue 27)."""
+    import re
+
+    turns = turn_summaries(browser)
+    assert turns and all(re.match(r"seat \d+( \((AI|you)\))?: .+", t) for t in turns), turns
+    seats = browser.execute_script(
+        "return [...document.querySelectorAll('#log li.turn')].map((li) => li.dataset.seat)"
+    )
+    assert all(a != b for a, b in zip(seats, seats[1:], strict=False))  # a new entry when the seat changes
+    opened = browser.execute_script(
+        "return [...document.querySelectorAll('#log li.turn details')].map((d) => d.open)"
+    )
+    assert opened[-1] and not any(opened[:-1])
+    values = browser.execute_script(
+        "return [...document.querySelectorAll('#log li.move')].map((li) => li.value)"
+    )
+    assert values == list(range(1, len(values) + 1))
+    said = browser.execute_script(
+        "return [...document.querySelectorAll('#log .said')].map((d) => d.textContent)"
+    )
+    assert said, "no move said what it set off (a drawn tile, explored card, dice, changes)"
+
+
+def shot_at(browser, width: int, height: int, name: str) -> None:  # type: ignore[no-untyped-def]
+    """A screenshot at another window size, then back (for people to look at)."""
+    size = browser.get_window_size()
+    browser.set_window_size(width, height)
+    try:
+        browser.execute_script("document.getElementById('log').scrollIntoView()")
+        screenshot(browser, name)
+    finally:
+        browser.set_window_size(size["width"], size["height"])
+
+
 def ai_answered(browser) -> bool:  # type: ignore[no-untyped-def]
     """The log shows a move of the AI seat after one of ours."""
     return bool(
         browser.execute_script(
-            "const log = [...document.querySelectorAll('#log li')];"
+            "const log = [...document.querySelectorAll('#log li.turn')];"
             "const ours = log.findIndex((li) => !li.classList.contains('ai'));"
             "return ours >= 0 && log.slice(ours).some((li) => li.classList.contains('ai'));"
         )
@@ -377,9 +432,11 @@ def test_the_page_follows_the_match_across_a_gateway_restart(browser, service) -
             play_move(browser)
             played += 1
         moves = int(browser.execute_script("return document.body.dataset.moves"))
-        wait_for(browser, f"return document.querySelectorAll('#log li').length >= {moves}", "the whole log")
+        wait_for(
+            browser, f"return document.querySelectorAll('#log li.move').length >= {moves}", "the whole log"
+        )
         logged = browser.execute_script(
-            "return [...document.querySelectorAll('#log li')].map((li) => li.value)"
+            "return [...document.querySelectorAll('#log li.move')].map((li) => li.value)"
         )
         assert logged == list(range(1, moves + 1))
 

@@ -268,10 +268,66 @@ function logMove(m, ev) {
   const log = $("log");
   const li = document.createElement("li");
   li.value = ev.moveNumber;
-  li.textContent = `seat ${ev.seat}${ev.byAi ? " (AI)" : " (you)"}: ${ev.action.label}`;
-  if (ev.byAi) li.classList.add("ai");
-  log.append(li);
+  li.classList.add("move");
+  li.textContent = `${ev.action.label}`;
+  for (const text of ev.events || []) {
+    const said = document.createElement("div");
+    said.className = "said";
+    said.textContent = text;  // what the move set off, as this seat saw it (MatchEvent.events)
+    li.append(said);
+  }
+  turnEntry(m, ev).append(li);
   log.scrollTop = log.scrollHeight;  // scroll the list, never the page
+}
+
+// The turn a move belongs to: consecutive moves of one seat share one collapsible entry whose summary
+// names the seat, counts its moves and adds up what changed for each seat (MatchEvent.changesJson).
+// Only the latest turn stays open; its moves are the ones marked as the last turn.
+function turnEntry(m, ev) {
+  const log = $("log");
+  let turn = log.lastElementChild;
+  if (!turn || Number(turn.dataset.seat) !== ev.seat) {
+    if (turn) turn.querySelector("details").open = false;
+    turn = document.createElement("li");
+    turn.className = ev.byAi ? "turn ai" : "turn";
+    turn.dataset.seat = String(ev.seat);
+    turn.changes = {};
+    const details = document.createElement("details");
+    details.open = true;
+    details.append(document.createElement("summary"), document.createElement("ol"));
+    turn.append(details);
+    log.append(turn);
+  }
+  addChanges(turn.changes, ev.changesJson);
+  const moves = turn.querySelector("ol");
+  const count = moves.children.length + 1;
+  const who = `seat ${ev.seat}${ev.seat === SEAT ? " (you)" : ev.byAi ? " (AI)" : ""}`;
+  const summary = changesSummary(turn.changes, String(ev.seat));
+  turn.querySelector("summary").textContent =
+    `${who}: ${count === 1 ? ev.action.label : `${count} moves`}${summary ? ` — ${summary}` : ""}`;
+  return moves;
+}
+
+function addChanges(total, json) {
+  if (!json) return;
+  for (const [who, quantities] of Object.entries(JSON.parse(json))) {
+    const mine = total[who] || (total[who] = {});
+    for (const [name, delta] of Object.entries(quantities)) mine[name] = (mine[name] || 0) + delta;
+  }
+}
+
+// "+1 empire, -2 energy; seat 0 +3 credits": the turn's own seat first and unnamed, then the others.
+function changesSummary(total, mover) {
+  const parts = [];
+  const order = Object.keys(total).sort((a, b) => (b === mover) - (a === mover));
+  for (const who of order) {
+    const said = Object.entries(total[who]).filter(([, d]) => d !== 0)
+      .map(([name, d]) => `${d > 0 ? "+" : ""}${d} ${name}`);
+    if (!said.length) continue;
+    const name = who === mover ? "" : `${who === "rogue" ? "the Rogue" : `seat ${who}`} `;
+    parts.push(`${name}${said.join(", ")}`);
+  }
+  return parts.join("; ");
 }
 
 async function refresh() {
@@ -610,7 +666,7 @@ async function replay() {
     showBoard(frames[i].svg);
     $("replay-pos").textContent = `${i} / ${frames.length - 1} — ${frames[i].text}`;
     document.body.dataset.replay = String(i);
-    for (const li of $("log").children) li.classList.toggle("current", li.value === i);
+    for (const li of $("log").querySelectorAll("li.move")) li.classList.toggle("current", li.value === i);
     const current = $("log").querySelector("li.current");
     if (current) $("log").scrollTop = current.offsetTop - $("log").offsetTop - 40;
   };
