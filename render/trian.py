@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from orrery.render._svg import INK, document, seat_colour, text
+from orrery.render._svg import INK, document, seat_colour, text, view_name
 
 SIDE = 64.0  # triangle side (px)
 HEIGHT = SIDE * math.sqrt(3) / 2
@@ -133,7 +133,7 @@ def render(
     )
     body.append(text(16, 28, head, size=16, weight="bold"))
     body.append(
-        text(16, 50, f"{obs.get('variant', '')} variant, {players} players — seat {observer}'s view", size=13)
+        text(16, 50, f"{obs.get('variant', '')} variant, {players} players — {view_name(observer)}", size=13)
     )
     body.append(
         f"<rect x='8' y='62' width='{board_w - 8:.0f}' height='{board_h:.0f}' rx='10' fill='#0b1226'/>"
@@ -198,7 +198,7 @@ def render(
         )
     body += _panel(facts, players, observer, width - panel_w + 8, 70)
     height = max(board_h + 80, 120 + 118 * players + 60)
-    return document(width, height, body, title=f"Galaxy of Trian, seat {observer}'s view")
+    return document(width, height, body, title=f"Galaxy of Trian, {view_name(observer)}")
 
 
 def _panel(facts: dict[str, Any], players: int, observer: int, x: float, y: float) -> list[str]:
