@@ -921,16 +921,20 @@ class MatchStore:
 
 
 def replay_pictures(replay: Replay, seat: int, *, first: int = 0) -> dict[int, str]:
-    """The board pictures of a match as `seat` saw it, by position (0 = before the first move, n = after
-    move n), from position `first` on. Earlier moves are replayed but not drawn: drawing is the dear part.
-    Each picture is drawn from `seat`'s observation only, so a match still being played may be drawn for
-    the seat that asks (the seed and the other seats' moves stay on the server)."""
+    """The board pictures of a match as `seat` (SPECTATOR: the public view) saw it, by position (0 = before
+    the first move, n = after move n), from position `first` on. Earlier moves are replayed but not drawn:
+    drawing is the dear part. Each picture is drawn from that viewer's observation only, so a match still
+    being played may be drawn for the viewer that asks (the seed and the hidden moves stay on the server)."""
     state = load_game(replay.game, players=replay.players, variant=replay.variant).new_initial_state(
         replay.seed
     )
-    pictures = {0: to_svg(state.observation(seat).to_dict())} if first <= 0 else {}
+
+    def view() -> Any:
+        return state.public_observation() if seat == SPECTATOR else state.observation(seat)
+
+    pictures = {0: to_svg(view().to_dict())} if first <= 0 else {}
     for number, (_, _, action) in enumerate(replay.moves, start=1):
         state.apply(action.id)
         if number >= first:
-            pictures[number] = to_svg(state.observation(seat).to_dict())
+            pictures[number] = to_svg(view().to_dict())
     return pictures

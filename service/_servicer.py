@@ -107,7 +107,7 @@ def _replay_window(replay: Replay, request: pb.GetReplayRequest) -> range:
     """The positions whose pictures GetReplay asks for (0 = before move 1, n = after move n): svg_from ..
     svg_from + svg_count - 1, or to the end when svg_count is 0. A window keeps a long match's answer
     under the message limit (a 1,431-move Tiny Epic Galaxies game is 46.6 MB of pictures)."""
-    if request.svg_seat >= replay.players:
+    if request.HasField("svg_seat") and request.svg_seat >= replay.players:
         raise invalid("svg_seat", f"must be below players ({replay.players})")
     total = len(replay.moves) + 1
     if request.svg_from >= total:
@@ -127,10 +127,16 @@ def _replay_viewer(replay: Replay, request: pb.GetReplayRequest) -> int:
         viewer = int(request.svg_seat)
     else:
         viewer = SPECTATOR
+    if request.svg_public and (request.HasField("svg_seat") or request.HasField("seat")):
+        raise invalid(
+            "svg_public", "pictures of the public view are the spectator's: not with svg_seat or seat"
+        )
     if request.HasField("svg_seat") and request.svg_seat != viewer:
         if replay.status == ACTIVE:
             if viewer == SPECTATOR:
-                raise invalid("svg_seat", "the match is being played: pictures only for a seat's own view")
+                raise invalid(
+                    "svg_seat", "the match is being played: the spectator's pictures are svg_public"
+                )
             raise invalid("svg_seat", f"the match is being played: pictures only as seat {viewer} sees it")
         raise invalid("svg_seat", f"must equal seat ({viewer}) when both are given")
     return viewer
@@ -568,11 +574,12 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         if replay.status == ACTIVE:
             await self._check_replay_token(request.match_id, viewer, context)
         pictures: dict[int, str] = {}  # position (0 = before move 1, n = after move n) -> SVG
-        if request.HasField("svg_seat"):
+        if request.HasField("svg_seat") or request.svg_public:
             window = _replay_window(replay, request)
-            pictures = await self.cpu(_window_pictures, replay, request.svg_seat, window)
+            drawn_for = SPECTATOR if request.svg_public else request.svg_seat
+            pictures = await self.cpu(_window_pictures, replay, drawn_for, window)
         elif request.svg_from or request.svg_count:
-            raise invalid("svg_from" if request.svg_from else "svg_count", "needs svg_seat")
+            raise invalid("svg_from" if request.svg_from else "svg_count", "needs svg_seat or svg_public")
         moves = [
             pb.ReplayMove(
                 move_number=n, seat=s, action=_action_seen_by(a, s, viewer), svg=pictures.get(n, "")

@@ -194,13 +194,16 @@ class OrreryClient:
         svg_count: int = 0,
         seat: int | None = None,
         token: str | None = None,
+        svg_public: bool = False,
     ) -> pb.GetReplayResponse:
         """A match's moves as a viewer saw them: `seat`'s, else svg_seat's once ended, else the spectator's
         (while the match is played, with that viewer's token: the one given or the one this client holds).
-        With svg_seat, pictures as that seat saw them: positions svg_from .. svg_from + svg_count - 1 (0 =
-        before move 1; svg_count 0 = to the end)."""
+        With svg_seat, pictures as that seat saw them (svg_public: the public view's): positions svg_from ..
+        svg_from + svg_count - 1 (0 = before move 1; svg_count 0 = to the end)."""
         mid = self._id(match)
-        request = pb.GetReplayRequest(match_id=mid, svg_from=svg_from, svg_count=svg_count)
+        request = pb.GetReplayRequest(
+            match_id=mid, svg_from=svg_from, svg_count=svg_count, svg_public=svg_public
+        )
         if svg_seat is not None:
             request.svg_seat = svg_seat
         if seat is not None:

@@ -149,6 +149,12 @@ def test_match_errors_name_the_field(client):
     assert code == grpc.StatusCode.PERMISSION_DENIED and details.startswith("metadata x-orrery-seat-token")
     code, details = code_of(lambda: client.replay(match, seat=0, svg_seat=1))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("svg_seat:")
+    code, details = code_of(lambda: client.replay(match, svg_seat=1))  # the spectator: svg_public
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("svg_seat:")
+    code, details = code_of(lambda: client.replay(match, seat=0, svg_public=True))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("svg_public:")
+    public = client.replay(match, svg_public=True)
+    assert "the public view" in public.initial_svg
     live = client.replay(match)  # the spectator's view, with the spectator token
     assert live.status == pb.MATCH_STATUS_ACTIVE and live.moves == [] and live.seed == 0
     assert live.final_state_json == "" and list(live.scores) == [] and list(live.ranks) == []

@@ -82,7 +82,7 @@ class LiveLook:
 def look_while_played(client, match, view) -> LiveLook:
     n = view.move_number
     as_seat = client.replay(match, seat=HUMAN_SEAT, svg_seat=HUMAN_SEAT, svg_from=n, svg_count=1)
-    as_spectator = client.replay(match)
+    as_spectator = client.replay(match, svg_public=True, svg_from=n, svg_count=1)
     listed = client.list_matches([match.tokens[HUMAN_SEAT]])
     return LiveLook(n, view, as_seat, as_spectator, listed)
 
@@ -166,9 +166,10 @@ def check_looks_while_played(game: str, replay, expected: list[dict[int, str]], 
             labels = [m.action.label for m in answer.moves]
             assert labels == [e[viewer] for e in expected[: look.move_number]], viewer
             assert all(bool(m.action.struct_json) == (m.seat == viewer) for m in answer.moves)
-        pictures = [m.svg for m in look.as_seat.moves]
-        assert pictures[-1] == to_svg(mine.to_dict()) and not any(pictures[:-1])
-        assert not any(m.svg for m in look.as_spectator.moves) and not look.as_spectator.initial_svg
+        public = to_svg(state.public_observation().to_dict())
+        for answer, picture in ((look.as_seat, to_svg(mine.to_dict())), (look.as_spectator, public)):
+            pictures = [m.svg for m in answer.moves]
+            assert pictures[-1] == picture and not any(pictures[:-1]) and not answer.initial_svg
         (summary,) = look.listed
         assert (summary.seat, summary.move_number, summary.current_player) == (HUMAN_SEAT, played, HUMAN_SEAT)
         assert summary.status == pb.MATCH_STATUS_ACTIVE and list(summary.ai_seats) == [False, True]
