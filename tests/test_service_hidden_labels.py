@@ -173,3 +173,28 @@ def check_looks_while_played(game: str, replay, expected: list[dict[int, str]], 
         (summary,) = look.listed
         assert (summary.seat, summary.move_number, summary.current_player) == (HUMAN_SEAT, played, HUMAN_SEAT)
         assert summary.status == pb.MATCH_STATUS_ACTIVE and list(summary.ai_seats) == [False, True]
+
+
+def test_orrery_play_never_prints_the_ai_seats_secret_mission(served):
+    """`orrery play` as a person uses it (always the first listed move) against an AI seat in Tiny Epic
+    Galaxies, to the end: no line printed before the end names either mission dealt to the AI, while
+    the person's own dealt missions are printed (so the check can see a mission name)."""
+    import argparse
+    import io
+
+    from orrery.service._play import play_in_terminal
+
+    server, _ = served
+    args = argparse.Namespace(
+        game="tiny_epic_galaxies", variant="base", players=2, seat=0, level="easy", seed=7
+    )
+    out = io.StringIO()
+    assert play_in_terminal(server.target, args, stdin=io.StringIO("0\n" * 5000), stdout=out) == 0
+    text = out.getvalue()
+    match_id = text.split()[1].rstrip(":")
+    with OrreryClient(server.target, timeout=120) as client:
+        final = json.loads(client.replay(match_id).final_state_json)["state"]
+    during = text.split("game over after")[0].rsplit("Tiny Epic Galaxies", 1)[0]  # before the final board
+    ai_dealt, my_dealt = final["galaxies"][AI]["dealt"], final["galaxies"][HUMAN_SEAT]["dealt"]
+    assert any(re.search(rf"\b{re.escape(m)}\b", during) for m in my_dealt)
+    assert not [m for m in ai_dealt if re.search(rf"\b{re.escape(m)}\b", during)]
