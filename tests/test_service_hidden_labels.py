@@ -1,11 +1,12 @@
 """Each viewer's move labels through a real server (in-process search; issue 26, part 1): a hosted match
-with an AI seat, played to its end by a seat of seeded random moves, is watched through WatchMatch as
-that seat and as the spectator (the AI seat has no token to watch with, so its view goes through the
-same code on the stored history). Every move label a viewer receives is State.move_label(action,
-viewer), recomputed here by replaying the match from its seed; the AI's secret mission never reaches
-another seat or the spectator while the match is played. GetReplay labels follow its viewer, while the
-match is played (for the seat and the spectator, by token, without the seed) and after its end;
-GetObservation and ListMatches during play show the seat nothing more than its own observation."""
+(Tiny Epic Galaxies, also Beyond the Black; Galaxy of Trian; Take The Galaxy) with an AI seat, played to
+its end by a seat of seeded random moves, is watched through WatchMatch as that seat and as the
+spectator (the AI seat has no token to watch with, so its view goes through the same code on the stored
+history). Every move label a viewer receives is State.move_label(action, viewer), recomputed here by
+replaying the match from its seed; the AI's secret mission never reaches another seat or the spectator
+while the match is played. GetReplay labels follow its viewer, while the match is played (for the seat
+and the spectator, by token, without the seed) and after its end; GetObservation and ListMatches during
+play show the seat nothing more than its own observation."""
 
 from __future__ import annotations
 
@@ -43,10 +44,11 @@ def served(tmp_path_factory):
     spawned.terminate()
 
 
-def play_to_the_end(client, game: str, seed: int):
+def play_to_the_end(client, game: str, seed: int, variant: str = ""):
     """A 2-player match, seat 1 an AI seat, seat 0 seeded random moves; returns (the match, the seat's
     and the spectator's events, the seat's moves as it watched them)."""
-    match = client.create_match(game, players=2, seed=seed, seats=[HUMAN, ai_seat(seed=seed, iterations=8)])
+    seats = [HUMAN, ai_seat(seed=seed, iterations=8)]
+    match = client.create_match(game, players=2, variant=variant, seed=seed, seats=seats)
     spectator = client.watch(match, timeout=600)  # opened before the first move: every event is live
     mine = client.watch(match, HUMAN_SEAT, timeout=600)
     rng = random.Random(seed)
@@ -113,11 +115,21 @@ def stored_history_as_seen_by(db_path, match_id: str, watcher: int) -> list[pb.M
         store.close()
 
 
-@pytest.mark.parametrize(("game", "seed"), [("tiny_epic_galaxies", 3), ("trian", 4)])
-def test_every_viewer_gets_the_label_of_its_own_view(served, game, seed):
+HOSTED = [
+    ("tiny_epic_galaxies", "", 3),
+    ("tiny_epic_galaxies", "beyond_the_black", 5),
+    ("trian", "", 4),
+    ("take_the_galaxy", "", 6),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "seed"), HOSTED, ids=[f"{g}-{v or 'default'}" for g, v, _ in HOSTED]
+)
+def test_every_viewer_gets_the_label_of_its_own_view(served, game, variant, seed):
     server, db_path = served
     with OrreryClient(server.target, timeout=120) as client:
-        match, seat_events, spectator_events, live = play_to_the_end(client, game, seed)
+        match, seat_events, spectator_events, live = play_to_the_end(client, game, seed, variant)
         replay = client.replay(match)  # no picture window: the spectator's labels
         as_seat = client.replay(match, svg_seat=HUMAN_SEAT, svg_from=0, svg_count=1)
     expected = expected_labels(game, replay)
