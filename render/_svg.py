@@ -17,6 +17,11 @@ def seat_colour(seat: int) -> str:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)] if seat >= 0 else "#888888"
 
 
+def view_name(observer: int) -> str:
+    """Whose view a picture shows: a seat's, or the public view (observer -1: a spectator's)."""
+    return "the public view" if observer < 0 else f"seat {observer}'s view"
+
+
 def text(
     x: float,
     y: float,

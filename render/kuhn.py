@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from orrery.render._svg import INK, document, seat_colour, text
+from orrery.render._svg import INK, document, seat_colour, text, view_name
 
 CARD_NAMES = ("J", "Q", "K", "A", "10")  # card n of an n+1-card deck, lowest first
 ACTIONS = {0: "check", 1: "bet"}
@@ -39,7 +39,7 @@ def render(
     to_move = len(history) % players
     over = _is_over(history, players)
     width, row = max(150 * players + 40, 440), 170
-    body = [text(20, 30, f"Kuhn poker, {players} players — seat {observer}'s view", size=16, weight="bold")]
+    body = [text(20, 30, f"Kuhn poker, {players} players — {view_name(observer)}", size=16, weight="bold")]
     for seat in range(players):
         x = 20 + 150 * seat
         colour = seat_colour(seat)
@@ -95,7 +95,7 @@ def render(
     )
     if highlight and highlight.get("kind") in ("check", "bet"):
         body.append(text(20, 285, f"considering: {highlight['kind']}", size=13, fill=seat_colour(to_move)))
-    return document(width, 300, body, title=f"Kuhn poker, seat {observer}'s view")
+    return document(width, 300, body, title=f"Kuhn poker, {view_name(observer)}")
 
 
 def _is_over(history: list[int], players: int) -> bool:

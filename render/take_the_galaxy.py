@@ -13,7 +13,18 @@ import functools
 from collections import Counter
 from typing import Any
 
-from orrery.render._svg import INK, clip, document, last_turn_marks, marks, rect, seat_colour, text, wrap
+from orrery.render._svg import (
+    INK,
+    clip,
+    document,
+    last_turn_marks,
+    marks,
+    rect,
+    seat_colour,
+    text,
+    view_name,
+    wrap,
+)
 
 WIDTH = 1130
 CARD_W = 206
@@ -131,7 +142,7 @@ def render(
             16,
             48,
             f"{obs.get('variant', '')} set-up, {players} player{'s' if players > 1 else ''} — "
-            f"seat {observer}'s view.  M manpower, P production, S science, C credits; "
+            f"{view_name(observer)}.  M manpower, P production, S science, C credits; "
             "B biosphere slot, D deposit slot",
             size=12,
             fill="#555",
@@ -176,7 +187,7 @@ def render(
 
     body += marks(boxes, lambda a: _keys(a, current, team, players), highlight, targets)
     body += last_turn_marks(boxes, last_turn)
-    return document(WIDTH, y + 4, body, title=f"Take The Galaxy, seat {observer}'s view")
+    return document(WIDTH, y + 4, body, title=f"Take The Galaxy, {view_name(observer)}")
 
 
 def _result(seats: list[dict[str, Any]], team: bool) -> str:

@@ -17,7 +17,18 @@ import functools
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from orrery.render._svg import INK, clip, document, last_turn_marks, marks, rect, seat_colour, text, wrap
+from orrery.render._svg import (
+    INK,
+    clip,
+    document,
+    last_turn_marks,
+    marks,
+    rect,
+    seat_colour,
+    text,
+    view_name,
+    wrap,
+)
 
 WIDTH = 1130
 CARD_W = 176
@@ -160,7 +171,7 @@ def render(
         head = f"round {state.get('round')}, {who} turn"
     body.append(text(16, 28, f"Tiny Epic Galaxies — {head}", size=17, weight="bold"))
     sub = f"{obs.get('variant', '')}, {players} player{'s' if players > 1 else ' against the Rogue'} — "
-    sub += f"seat {observer}'s view. The round someone reaches {_cat()['points_to_end']} VP is the last"
+    sub += f"{view_name(observer)}. The round someone reaches {_cat()['points_to_end']} VP is the last"
     sub += " (VP shown without missions)"
     if pending and not state.get("over"):
         top = pending[-1]
@@ -223,7 +234,7 @@ def render(
     current = active if isinstance(active, int) else None
     body += marks(boxes, lambda a: _keys(a, current, row), highlight, targets)
     body += last_turn_marks(boxes, last_turn)
-    return document(WIDTH, y, body, title=f"Tiny Epic Galaxies, seat {observer}'s view")
+    return document(WIDTH, y, body, title=f"Tiny Epic Galaxies, {view_name(observer)}")
 
 
 def _keys(action: dict[str, Any], current: int | None, row: list[Any]) -> list[Any]:

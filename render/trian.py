@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from orrery.render._svg import INK, document, seat_colour, text
+from orrery.render._svg import INK, document, seat_colour, text, view_name
 
 SIDE = 64.0  # triangle side (px)
 HEIGHT = SIDE * math.sqrt(3) / 2
@@ -136,7 +136,7 @@ def render(
     )
     body.append(text(16, 28, head, size=16, weight="bold"))
     body.append(
-        text(16, 50, f"{obs.get('variant', '')} variant, {players} players — seat {observer}'s view", size=13)
+        text(16, 50, f"{obs.get('variant', '')} variant, {players} players — {view_name(observer)}", size=13)
     )
     body.append(
         f"<rect x='8' y='62' width='{board_w - 8:.0f}' height='{board_h:.0f}' rx='10' fill='#0b1226'/>"
@@ -210,7 +210,7 @@ def render(
     legend_y = 70 + 28 * (len(facts.get("stacks", [])) + (1 if facts.get("hand") else 0)) + 10 + 118 * players
     body += panel + _legend(width - panel_w + 8, legend_y)
     height = max(board_h + 80, legend_y + LEGEND_H + 10)
-    return document(width, height, body, title=f"Galaxy of Trian, seat {observer}'s view")
+    return document(width, height, body, title=f"Galaxy of Trian, {view_name(observer)}")
 
 
 # The legend under the seats' panels: each code of the board with its colour (FAMILIES, SHORT, LEVELS).

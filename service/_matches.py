@@ -294,6 +294,7 @@ class Replay:
     final_state_json: str
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
+    status: int = FINISHED  # ACTIVE: still being played (the servicer then withholds seed and state)
 
 
 @dataclass(frozen=True)
@@ -965,11 +966,9 @@ class MatchStore:
                 (match_id,),
             ).fetchall()
             meta = self._meta(db, match_id)
-        if not row.finished:
-            # The seed and the moves would reveal hidden information (the deal, private choices).
-            raise precondition("match_id", "the match is still being played; its replay opens when it ends")
         state = row.state()
-        scores, ranks = _result(state, meta.status, meta.resigned_seat, row.players)
+        status = meta.status if meta.status != ACTIVE or not state.is_terminal() else FINISHED
+        scores, ranks = _result(state, status, meta.resigned_seat, row.players)
         return Replay(
             match_id=match_id,
             game=row.game,
@@ -983,6 +982,7 @@ class MatchStore:
             final_state_json=row.state_json,
             scores=scores,
             ranks=ranks,
+            status=status,
         )
 
     @staticmethod
@@ -1013,15 +1013,20 @@ class MatchStore:
 
 
 def replay_pictures(replay: Replay, seat: int, *, first: int = 0) -> dict[int, str]:
-    """The board pictures of a finished match as `seat` saw it, by position (0 = before the first move,
-    n = after move n), from position `first` on. Earlier moves are replayed but not drawn: drawing is the
-    dear part. The match is over, so its seed and moves are public already."""
+    """The board pictures of a match as `seat` (SPECTATOR: the public view) saw it, by position (0 = before
+    the first move, n = after move n), from position `first` on. Earlier moves are replayed but not drawn:
+    drawing is the dear part. Each picture is drawn from that viewer's observation only, so a match still
+    being played may be drawn for the viewer that asks (the seed and the hidden moves stay on the server)."""
     state = load_game(replay.game, players=replay.players, variant=replay.variant).new_initial_state(
         replay.seed
     )
-    pictures = {0: to_svg(state.observation(seat).to_dict())} if first <= 0 else {}
+
+    def view() -> Any:
+        return state.public_observation() if seat == SPECTATOR else state.observation(seat)
+
+    pictures = {0: to_svg(view().to_dict())} if first <= 0 else {}
     for number, (_, _, action) in enumerate(replay.moves, start=1):
         state.apply(action.id)
         if number >= first:
-            pictures[number] = to_svg(state.observation(seat).to_dict())
+            pictures[number] = to_svg(view().to_dict())
     return pictures

@@ -38,6 +38,7 @@ from orrery.service._auth_interceptor import (
     TOKEN_KEY,
     new_owner_token,
     spectator_token_of,
+    token_from_metadata,
     tokens_from_metadata,
 )
 from orrery.service._errors import ServiceError, abort_with, invalid, unauthenticated
@@ -149,13 +150,39 @@ def _replay_window(replay: Replay, request: pb.GetReplayRequest) -> range:
     """The positions whose pictures GetReplay asks for (0 = before move 1, n = after move n): svg_from ..
     svg_from + svg_count - 1, or to the end when svg_count is 0. A window keeps a long match's answer
     under the message limit (a 1,431-move Tiny Epic Galaxies game is 46.6 MB of pictures)."""
-    if request.svg_seat >= replay.players:
+    if request.HasField("svg_seat") and request.svg_seat >= replay.players:
         raise invalid("svg_seat", f"must be below players ({replay.players})")
     total = len(replay.moves) + 1
     if request.svg_from >= total:
         raise invalid("svg_from", f"must be below {total} (this match's positions: its moves + 1)")
     end = total if request.svg_count == 0 else min(total, request.svg_from + request.svg_count)
     return range(request.svg_from, end)
+
+
+def _replay_viewer(replay: Replay, request: pb.GetReplayRequest) -> int:
+    """Whose view GetReplay answers with: `seat`; else, once the match has ended, `svg_seat`; else the
+    spectator. While the match is played its pictures may only be the viewer's own."""
+    if request.HasField("seat") and request.seat >= replay.players:
+        raise invalid("seat", f"must be below players ({replay.players})")
+    if request.HasField("seat"):
+        viewer = int(request.seat)
+    elif request.HasField("svg_seat") and replay.status != ACTIVE:
+        viewer = int(request.svg_seat)
+    else:
+        viewer = SPECTATOR
+    if request.svg_public and (request.HasField("svg_seat") or request.HasField("seat")):
+        raise invalid(
+            "svg_public", "pictures of the public view are the spectator's: not with svg_seat or seat"
+        )
+    if request.HasField("svg_seat") and request.svg_seat != viewer:
+        if replay.status == ACTIVE:
+            if viewer == SPECTATOR:
+                raise invalid(
+                    "svg_seat", "the match is being played: the spectator's pictures are svg_public"
+                )
+            raise invalid("svg_seat", f"the match is being played: pictures only as seat {viewer} sees it")
+        raise invalid("svg_seat", f"must equal seat ({viewer}) when both are given")
+    return viewer
 
 
 def _window_pictures(replay: Replay, seat: int, window: range) -> dict[int, str]:
@@ -697,34 +724,52 @@ class OrreryServicer(pb_grpc.OrreryServicer):
 
     @_rpc
     async def GetReplay(self, request: pb.GetReplayRequest, context: Any) -> pb.GetReplayResponse:
+        """Every move as its viewer saw it. Once the match has ended anyone who knows its id may ask (the
+        seed and the final state are public then); while it is played only a seat (its own view) or the
+        spectator (the public view), by token, and without the seed, the state or a result. The token is
+        checked here, not by the auth interceptor, because whether one is needed depends on the match."""
         required(request.match_id, "match_id")
         replay = await self.db(self.store.replay, request.match_id)
+        viewer = _replay_viewer(replay, request)
+        if replay.status == ACTIVE:
+            await self._check_replay_token(request.match_id, viewer, context)
         pictures: dict[int, str] = {}  # position (0 = before move 1, n = after move n) -> SVG
-        if request.HasField("svg_seat"):
+        if request.HasField("svg_seat") or request.svg_public:
             window = _replay_window(replay, request)
-            pictures = await self.cpu(_window_pictures, replay, request.svg_seat, window)
+            drawn_for = SPECTATOR if request.svg_public else request.svg_seat
+            pictures = await self.cpu(_window_pictures, replay, drawn_for, window)
         elif request.svg_from or request.svg_count:
-            raise invalid("svg_from" if request.svg_from else "svg_count", "needs svg_seat")
-        # Labels as the viewer of the pictures saw them (svg_seat; else the spectator): a seat's own moves
-        # with their full label and structure, the others' as that viewer saw them (docs/api.md).
-        viewer = request.svg_seat if request.HasField("svg_seat") else SPECTATOR
-        return pb.GetReplayResponse(
+            raise invalid("svg_from" if request.svg_from else "svg_count", "needs svg_seat or svg_public")
+        moves = [
+            pb.ReplayMove(
+                move_number=n, seat=s, action=_action_seen_by(a, s, viewer), svg=pictures.get(n, "")
+            )
+            for n, s, a in replay.moves
+        ]
+        answer = pb.GetReplayResponse(
             match_id=replay.match_id,
             game=replay.game,
             variant=replay.variant,
             players=replay.players,
-            seed=replay.seed,
-            moves=[
-                pb.ReplayMove(
-                    move_number=n, seat=s, action=_action_seen_by(a, s, viewer), svg=pictures.get(n, "")
-                )
-                for n, s, a in replay.moves
-            ],
+            moves=moves,
             initial_svg=pictures.get(0, ""),
-            final_state_json=replay.final_state_json,
-            scores=list(replay.scores),
-            ranks=list(replay.ranks),
+            status=cast("pb.MatchStatus", replay.status),
         )
+        if replay.status != ACTIVE:  # the deal and every hand are public once the match has ended
+            answer.seed = replay.seed
+            answer.final_state_json = replay.final_state_json
+            answer.scores.extend(replay.scores)
+            answer.ranks.extend(replay.ranks)
+        return answer
+
+    async def _check_replay_token(self, match_id: str, viewer: int, context: Any) -> None:
+        """While a match is played GetReplay needs the token of its viewer (a seat, or the spectator)."""
+        token = token_from_metadata(context.invocation_metadata())
+        whose = "the spectator token" if viewer == SPECTATOR else f"the token of seat {viewer}"
+        if token is None:
+            raise unauthenticated(f"metadata {TOKEN_KEY}", f"the match is being played: give {whose}")
+        if not await self.check_token(match_id, viewer, token):
+            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, f"metadata {TOKEN_KEY}", f"not {whose}")
 
     @_rpc
     async def GetVersion(self, request: pb.GetVersionRequest, context: Any) -> pb.GetVersionResponse:

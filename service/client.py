@@ -202,14 +202,31 @@ class OrreryClient:
         return self.stub.ApplyAction(request, metadata=self._metadata(mid, seat, token), timeout=self.timeout)
 
     def replay(
-        self, match: Match | str, *, svg_seat: int | None = None, svg_from: int = 0, svg_count: int = 0
+        self,
+        match: Match | str,
+        *,
+        svg_seat: int | None = None,
+        svg_from: int = 0,
+        svg_count: int = 0,
+        seat: int | None = None,
+        token: str | None = None,
+        svg_public: bool = False,
     ) -> pb.GetReplayResponse:
-        """A finished match's moves; with svg_seat, pictures as that seat saw them: positions svg_from ..
+        """A match's moves as a viewer saw them: `seat`'s, else svg_seat's once ended, else the spectator's
+        (while the match is played, with that viewer's token: the one given or the one this client holds).
+        With svg_seat, pictures as that seat saw them (svg_public: the public view's): positions svg_from ..
         svg_from + svg_count - 1 (0 = before move 1; svg_count 0 = to the end)."""
-        request = pb.GetReplayRequest(match_id=self._id(match), svg_from=svg_from, svg_count=svg_count)
+        mid = self._id(match)
+        request = pb.GetReplayRequest(
+            match_id=mid, svg_from=svg_from, svg_count=svg_count, svg_public=svg_public
+        )
         if svg_seat is not None:
             request.svg_seat = svg_seat
-        return self.stub.GetReplay(request, timeout=self.timeout)
+        if seat is not None:
+            request.seat = seat
+        viewer = seat if seat is not None else (svg_seat if svg_seat is not None else -1)
+        metadata = self._metadata(mid, viewer, token)
+        return self.stub.GetReplay(request, metadata=metadata, timeout=self.timeout)
 
     def watch(
         self,

@@ -319,3 +319,38 @@ def check_an_observation_is_a_view_of_its_seat(game, seed, max_steps):
             continue
         with pytest.raises(StateFormatError):
             game.observation_from_dict(relabelled)
+
+
+def _shown(view) -> tuple[str, str, str]:
+    """Everything drawn from one view: the SVG picture (with its captions and, for the seat to move, the
+    outlines of its legal moves), the picture of the view's JSON form, and the text render."""
+    from orrery.render import to_svg
+
+    return to_svg(view), to_svg(view.to_dict()), view.render()
+
+
+def check_pictures_and_scores_follow_the_viewer(game, seed, max_steps, samples=4, every=3):
+    """For positions one seat cannot tell apart (the real one and determinizations of its view), that seat
+    and the spectator are shown the same pictures (SVG, captions, text render), the same turn and status
+    (what every MatchEvent carries), and, once the game is over, the same scores and ranks (the only time
+    the service shows them); before the end nothing a picture or event carries may differ (issue 26)."""
+    varied = False  # some twin differs from the real position (else the check compares a state with itself)
+    for step, state in enumerate(trajectory(game, seed)):  # to the end: the final scores are checked too
+        if (step % every or step > max_steps) and not state.is_terminal():
+            continue
+        public = _shown(state.public_observation())
+        for seat in range(game.num_players):
+            mine = _shown(state.observation(seat))
+            observation = state.observation(seat)
+            for k in range(samples):
+                twin = observation.determinize(seed * 1000 + k)
+                varied = varied or twin.to_json() != state.to_json()
+                where = f"seat {seat}, step {step}, sample {k}"
+                assert twin.is_terminal() == state.is_terminal(), where
+                if not state.is_terminal():
+                    assert twin.current_player == state.current_player, f"{where}: whose turn it is"
+                assert _shown(twin.observation(seat)) == mine, f"{where}: the seat's picture differs"
+                assert _shown(twin.public_observation()) == public, f"{where}: the public picture differs"
+                if state.is_terminal():
+                    assert twin.scores() == state.scores() and twin.ranks() == state.ranks(), where
+    assert state.is_terminal() and varied

@@ -73,9 +73,13 @@ def position(
     return game(players, variant).state_from_json(json.dumps(d))
 
 
+ROUND_CAP = 60  # the engine's safety limit on rounds (docs/rules/tiny_epic_galaxies.md, section 4)
+
+
 def finished(players: int = 2, **kwargs: Any):
-    """A finished game (for scoring): over, triggered by seat 0, nothing pending."""
-    return position(players, over=True, trigger=0, pending=[], dice={}, **kwargs)
+    """A finished game (for scoring): over at the round cap, nothing pending. Not triggered: a trigger
+    needs a galaxy with 21 points (issue 26), which would change the scores these tests look at."""
+    return position(players, over=True, trigger=None, round=ROUND_CAP, pending=[], dice={}, **kwargs)
 
 
 def orbit(planet: str, space: int = 0) -> dict[str, Any]:

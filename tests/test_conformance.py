@@ -104,3 +104,8 @@ def test_move_events_follow_the_viewer(name, variant, players, seed):
 @pytest.mark.parametrize("name,variant,players,seed", cases(SEEDS[:2]))
 def test_an_observation_is_a_view_of_its_seat(name, variant, players, seed):
     cf.check_an_observation_is_a_view_of_its_seat(game_of(name, variant, players), seed, max_steps=30)
+
+
+@pytest.mark.parametrize("name,variant,players,seed", cases(SEEDS[:2]))
+def test_pictures_and_scores_follow_the_viewer(name, variant, players, seed):
+    cf.check_pictures_and_scores_follow_the_viewer(game_of(name, variant, players), seed, max_steps=45)

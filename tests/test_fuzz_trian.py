@@ -112,3 +112,22 @@ def test_mutated_states_are_refused_or_play_to_the_end(data):
 @given(st.data())
 def test_mutated_observations_are_refused_or_play_to_the_end(data):
     check_one_mutation(data, seeds()[1])
+
+
+@fuzz_settings(default_examples=300)
+@given(which=st.integers(0, 10**6), left=st.integers(0, 12), taken=st.integers(0, 12))
+def test_mutated_phase_3_action_counts_are_refused_unless_some_bonuses_give_them(which, left, taken):
+    """Issue 26: `this_turn.actions_left` / `actions_taken` set to any small counts load only where play can
+    hold them (none before phase 3; from phase 3 on 1 + 2 per outpost bonus, so an odd sum), and then
+    re-serialise to themselves and play on."""
+    states, _ = seeds()
+    seed = states[which % len(states)]
+    document = json.loads(json.dumps(seed.document))
+    document["state"]["this_turn"].update(actions_left=left, actions_taken=taken)
+    game = load_game("trian", players=document["players"], variant=document["variant"])
+    if not check_state_as_played(game, document, which):
+        return
+    phase = document["state"]["phase"]
+    assert (left + taken) % 2 == 1 or (left + taken == 0 and phase != "phase3"), (phase, left, taken)
+    if phase in ("phase1", "phase2_draw", "phase2_place"):
+        assert left + taken == 0, phase

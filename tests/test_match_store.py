@@ -18,6 +18,7 @@ from orrery.core_ext._action_kinds import id_kind
 from orrery.service._errors import ServiceError
 from orrery.service._matches import (
     ABANDONED,
+    ACTIVE,
     EXPIRED,
     FINISHED,
     SCHEMA_VERSION,
@@ -284,9 +285,9 @@ def test_a_move_stored_without_viewer_labels_shows_others_only_its_kind(store, d
     assert "mission" in first.action.label and first.action.label_for(SPECTATOR) != first.action.label
     assert first.action.label_for(0) == first.action.label
     _forget_viewer_labels(db, created.match_id)
-    store.abandon(created.match_id, 1)  # so that its replay opens
     (record,) = store.history(created.match_id, 0).moves
-    (_, _, replayed) = store.replay(created.match_id).moves[0]
+    (_, _, replayed) = store.replay(created.match_id).moves[0]  # the replay of a match still played
+    assert store.replay(created.match_id).status == ACTIVE
     kind = id_kind("tiny_epic_galaxies", first.action.id)
     for action in (record.action, replayed):
         assert action.label == first.action.label  # the mover's own, as stored

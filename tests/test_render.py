@@ -262,3 +262,13 @@ def test_selfplay_writes_one_galaxy_picture_per_move(game: str, tmp_path, capsys
     assert len(files) == moves > 0
     for f in (files[0], files[len(files) // 2], files[-1]):
         assert ET.parse(f).getroot().tag == f"{SVG}svg"
+
+
+@pytest.mark.parametrize("info", registered_games(), ids=lambda g: g.name)
+def test_the_public_view_says_so(info) -> None:  # type: ignore[no-untyped-def]
+    """A spectator's picture (the public view, observer -1) is captioned as such, not as a seat's."""
+    state = played(info.name, info.player_counts[-1], 3)
+    svg = to_svg(state.public_observation())
+    ET.fromstring(svg)
+    assert "the public view" in svg and "seat -1" not in svg
+    assert "seat 0's view" in to_svg(state.observation(0))

@@ -142,8 +142,22 @@ def test_match_errors_name_the_field(client):
     assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("action:")
     code, details = code_of(lambda: client.observation(match, 5, token=match.tokens[0]))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("seat:")
-    code, details = code_of(lambda: client.replay(match))
-    assert code == grpc.StatusCode.FAILED_PRECONDITION  # the seed would reveal the deal
+    # While the match is played its replay needs the viewer's token and withholds the seed (the deal).
+    code, details = code_of(lambda: client.stub.GetReplay(pb.GetReplayRequest(match_id=match.match_id)))
+    assert code == grpc.StatusCode.UNAUTHENTICATED and details.startswith("metadata x-orrery-seat-token")
+    code, details = code_of(lambda: client.replay(match, seat=1, token=match.tokens[0]))
+    assert code == grpc.StatusCode.PERMISSION_DENIED and details.startswith("metadata x-orrery-seat-token")
+    code, details = code_of(lambda: client.replay(match, seat=0, svg_seat=1))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("svg_seat:")
+    code, details = code_of(lambda: client.replay(match, svg_seat=1))  # the spectator: svg_public
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("svg_seat:")
+    code, details = code_of(lambda: client.replay(match, seat=0, svg_public=True))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("svg_public:")
+    public = client.replay(match, svg_public=True)
+    assert "the public view" in public.initial_svg
+    live = client.replay(match)  # the spectator's view, with the spectator token
+    assert live.status == pb.MATCH_STATUS_ACTIVE and live.moves == [] and live.seed == 0
+    assert live.final_state_json == "" and list(live.scores) == [] and list(live.ranks) == []
     code, details = code_of(lambda: client.observation("0" * 32, 0, token="x"))
     assert code == grpc.StatusCode.NOT_FOUND and details.startswith("match_id:")
     code, _ = code_of(lambda: client.replay("no-such-match"))
@@ -155,7 +169,8 @@ def test_match_errors_name_the_field(client):
     assert code == grpc.StatusCode.FAILED_PRECONDITION and "over" in details
     code, details = code_of(lambda: client.suggest(match=match, seat=0, iterations=10))
     assert code == grpc.StatusCode.FAILED_PRECONDITION and "over" in details
-    assert len(client.replay(match).moves) == 2
+    ended = client.replay(match)
+    assert len(ended.moves) == 2 and ended.seed == 1 and ended.status == pb.MATCH_STATUS_FINISHED
 
 
 def test_seat_tokens(client):

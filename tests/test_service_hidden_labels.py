@@ -1,9 +1,12 @@
 """Each viewer's move labels through a real server (in-process search; issue 26, part 1): a hosted match
-with an AI seat, played to its end by a seat of seeded random moves, is watched through WatchMatch as
-that seat and as the spectator (the AI seat has no token to watch with, so its view goes through the
-same code on the stored history). Every move label a viewer receives is State.move_label(action,
-viewer), recomputed here by replaying the match from its seed; the AI's secret mission never reaches
-another seat or the spectator while the match is played. GetReplay labels follow its viewer."""
+(Tiny Epic Galaxies, also Beyond the Black; Galaxy of Trian; Take The Galaxy) with an AI seat, played to
+its end by a seat of seeded random moves, is watched through WatchMatch as that seat and as the
+spectator (the AI seat has no token to watch with, so its view goes through the same code on the stored
+history). Every move label a viewer receives is State.move_label(action, viewer), recomputed here by
+replaying the match from its seed; the AI's secret mission never reaches another seat or the spectator
+while the match is played. GetReplay labels follow its viewer, while the match is played (for the seat
+and the spectator, by token, without the seed) and after its end; GetObservation and ListMatches during
+play show the seat nothing more than its own observation."""
 
 from __future__ import annotations
 
@@ -11,12 +14,14 @@ import json
 import random
 import re
 import sqlite3
+from dataclasses import dataclass
 
 import pytest
 from test_service_matches import events_until_end
 
 from orrery.core_ext import load_game
 from orrery.core_ext.game import PUBLIC_VIEWER
+from orrery.render import to_svg
 from orrery.service._matches import MatchStore
 from orrery.service._servicer import _as_seen_by, _history_events
 from orrery.service._spawn import start_server
@@ -39,14 +44,16 @@ def served(tmp_path_factory):
     spawned.terminate()
 
 
-def play_to_the_end(client, game: str, seed: int):
+def play_to_the_end(client, game: str, seed: int, variant: str = ""):
     """A 2-player match, seat 1 an AI seat, seat 0 seeded random moves; returns (the match, the seat's
     and the spectator's events, the seat's moves as it watched them)."""
-    match = client.create_match(game, players=2, seed=seed, seats=[HUMAN, ai_seat(seed=seed, iterations=8)])
+    seats = [HUMAN, ai_seat(seed=seed, iterations=8)]
+    match = client.create_match(game, players=2, variant=variant, seed=seed, seats=seats)
     spectator = client.watch(match, timeout=600)  # opened before the first move: every event is live
     mine = client.watch(match, HUMAN_SEAT, timeout=600)
     rng = random.Random(seed)
     seen: list[pb.MatchEvent] = []
+    live: list[LiveLook] = []
     for event in mine:
         seen.append(event)
         if event.kind == pb.MATCH_EVENT_END:
@@ -54,9 +61,32 @@ def play_to_the_end(client, game: str, seed: int):
         if event.current_player == HUMAN_SEAT:
             view = client.observation(match, HUMAN_SEAT)
             if view.your_turn and view.move_number == event.move_number:
+                if len(live) < 4 and view.move_number >= 6 * (len(live) + 1):
+                    live.append(look_while_played(client, match, view))
                 choice = rng.choice(list(view.legal_actions))
                 client.apply(match, HUMAN_SEAT, action_id=choice.id, expected_move_number=view.move_number)
-    return match, seen, events_until_end(spectator)
+    return match, seen, events_until_end(spectator), live
+
+
+@dataclass(frozen=True)
+class LiveLook:
+    """What the human seat and the spectator got from the service at one position of a match still being
+    played: GetObservation, GetReplay as the seat (with the picture of the position) and as the spectator,
+    and ListMatches."""
+
+    move_number: int
+    view: pb.GetObservationResponse
+    as_seat: pb.GetReplayResponse
+    as_spectator: pb.GetReplayResponse
+    listed: list[pb.MatchSummary]
+
+
+def look_while_played(client, match, view) -> LiveLook:
+    n = view.move_number
+    as_seat = client.replay(match, seat=HUMAN_SEAT, svg_seat=HUMAN_SEAT, svg_from=n, svg_count=1)
+    as_spectator = client.replay(match, svg_public=True, svg_from=n, svg_count=1)
+    listed = client.list_matches([match.tokens[HUMAN_SEAT]])
+    return LiveLook(n, view, as_seat, as_spectator, listed)
 
 
 def expected_labels(game: str, replay) -> list[dict[int, str]]:
@@ -85,11 +115,21 @@ def stored_history_as_seen_by(db_path, match_id: str, watcher: int) -> list[pb.M
         store.close()
 
 
-@pytest.mark.parametrize(("game", "seed"), [("tiny_epic_galaxies", 3), ("trian", 4)])
-def test_every_viewer_gets_the_label_of_its_own_view(served, game, seed):
+HOSTED = [
+    ("tiny_epic_galaxies", "", 3),
+    ("tiny_epic_galaxies", "beyond_the_black", 5),
+    ("trian", "", 4),
+    ("take_the_galaxy", "", 6),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "seed"), HOSTED, ids=[f"{g}-{v or 'default'}" for g, v, _ in HOSTED]
+)
+def test_every_viewer_gets_the_label_of_its_own_view(served, game, variant, seed):
     server, db_path = served
     with OrreryClient(server.target, timeout=120) as client:
-        match, seat_events, spectator_events = play_to_the_end(client, game, seed)
+        match, seat_events, spectator_events, live = play_to_the_end(client, game, seed, variant)
         replay = client.replay(match)  # no picture window: the spectator's labels
         as_seat = client.replay(match, svg_seat=HUMAN_SEAT, svg_from=0, svg_count=1)
     expected = expected_labels(game, replay)
@@ -108,6 +148,7 @@ def test_every_viewer_gets_the_label_of_its_own_view(served, game, seed):
     assert all(bool(m.action.struct_json) == (m.seat == HUMAN_SEAT) for m in as_seat.moves)
     # Some move of the AI seat is labelled differently for the others than for itself (a hidden detail).
     assert any(e[AI] != e[HUMAN_SEAT] for m, e in zip(replay.moves, expected, strict=True) if m.seat == AI)
+    check_looks_while_played(game, replay, expected, live)
     if game == "tiny_epic_galaxies":
         # The AI's kept secret mission: in the final state, never in a label seat 0 or the spectator got.
         secret = json.loads(replay.final_state_json)["state"]["galaxies"][AI]["mission"]
@@ -116,3 +157,56 @@ def test_every_viewer_gets_the_label_of_its_own_view(served, game, seed):
         for events in (seat_events, spectator_events):
             labels = [e.action.label for e in events if e.kind == pb.MATCH_EVENT_MOVE]
             assert not any(word.search(label) for label in labels), secret
+
+
+def check_looks_while_played(game: str, replay, expected: list[dict[int, str]], live: list[LiveLook]) -> None:
+    """While the match was played, GetReplay gave the seat its own labels and the picture of its own
+    view, and the spectator the public labels, neither the seed, the state nor a result; GetObservation
+    was exactly the seat's observation; ListMatches named nothing but the match's standing."""
+    assert len(live) == 4
+    state = load_game(game, players=replay.players, variant=replay.variant).new_initial_state(replay.seed)
+    played = 0
+    for look in live:
+        while played < look.move_number:
+            state.apply(replay.moves[played].action.id)
+            played += 1
+        mine = state.observation(HUMAN_SEAT)
+        assert look.view.observation_json == mine.to_json() and look.view.svg == to_svg(mine)
+        for answer, viewer in ((look.as_seat, HUMAN_SEAT), (look.as_spectator, PUBLIC_VIEWER)):
+            assert answer.status == pb.MATCH_STATUS_ACTIVE and answer.seed == 0
+            assert answer.final_state_json == "" and not answer.scores and not answer.ranks
+            labels = [m.action.label for m in answer.moves]
+            assert labels == [e[viewer] for e in expected[: look.move_number]], viewer
+            assert all(bool(m.action.struct_json) == (m.seat == viewer) for m in answer.moves)
+        public = to_svg(state.public_observation().to_dict())
+        for answer, picture in ((look.as_seat, to_svg(mine.to_dict())), (look.as_spectator, public)):
+            pictures = [m.svg for m in answer.moves]
+            assert pictures[-1] == picture and not any(pictures[:-1]) and not answer.initial_svg
+        (summary,) = look.listed
+        assert (summary.seat, summary.move_number, summary.current_player) == (HUMAN_SEAT, played, HUMAN_SEAT)
+        assert summary.status == pb.MATCH_STATUS_ACTIVE and list(summary.ai_seats) == [False, True]
+
+
+def test_orrery_play_never_prints_the_ai_seats_secret_mission(served):
+    """`orrery play` as a person uses it (always the first listed move) against an AI seat in Tiny Epic
+    Galaxies, to the end: no line printed before the end names either mission dealt to the AI, while
+    the person's own dealt missions are printed (so the check can see a mission name)."""
+    import argparse
+    import io
+
+    from orrery.service._play import play_in_terminal
+
+    server, _ = served
+    args = argparse.Namespace(
+        game="tiny_epic_galaxies", variant="base", players=2, seat=0, level="easy", seed=7
+    )
+    out = io.StringIO()
+    assert play_in_terminal(server.target, args, stdin=io.StringIO("0\n" * 5000), stdout=out) == 0
+    text = out.getvalue()
+    match_id = text.split()[1].rstrip(":")
+    with OrreryClient(server.target, timeout=120) as client:
+        final = json.loads(client.replay(match_id).final_state_json)["state"]
+    during = text.split("game over after")[0].rsplit("Tiny Epic Galaxies", 1)[0]  # before the final board
+    ai_dealt, my_dealt = final["galaxies"][AI]["dealt"], final["galaxies"][HUMAN_SEAT]["dealt"]
+    assert any(re.search(rf"\b{re.escape(m)}\b", during) for m in my_dealt)
+    assert not [m for m in ai_dealt if re.search(rf"\b{re.escape(m)}\b", during)]

@@ -215,8 +215,15 @@ def test_missions_do_not_trigger_and_are_scored_at_the_end():
     assert st.scores()[0] >= 21 and st.returns() == [1.0, 0.0]
 
 
-def _final(gal, players=2, trigger=0, missions=("Industrialist", "Explorer")):
-    """A finished game; seat 0 and 1 keep `missions` (each dealt with a spare), ships at home."""
+ROUND_CAP = 60  # the engine's safety limit on rounds (docs/rules/tiny_epic_galaxies.md, section 4)
+# 21 points, the end condition: 7 + 3 + 3 VP of colonies and empire level 6's 8 VP (its 4 ships unlocked)
+AT_21 = {"colonies": ["Gort", "Jorg", "Padraigin-3110"], "empire": 6, "ships": ["home"] * 4}
+
+
+def _final(gal, players=2, trigger=None, missions=("Industrialist", "Explorer")):
+    """A finished game; seat 0 and 1 keep `missions` (each dealt with a spare), ships at home. With no
+    trigger it ended at the round cap, so no galaxy needs the 21 points a trigger must have (issue 26:
+    the loader refuses a trigger that has not reached the end condition)."""
     d = base_dict(players)
     s = d["state"]
     spares = [m for m in ("Charger", "Seeker", "Noble", "Trader", "Hermit") if m not in missions]
@@ -229,6 +236,7 @@ def _final(gal, players=2, trigger=0, missions=("Industrialist", "Explorer")):
         over=True,
         pending=[],
         trigger=trigger,
+        round=ROUND_CAP if trigger is None else s["round"],
         dice={"inactive": {}, "activated": {}, "rerolls": 0, "converter_used": False},
     )
     return game(players).state_from_json(json.dumps(d))
@@ -263,21 +271,24 @@ VP = {"Jorg": 3, "Gort": 7, "Zalax": 2, "Hoefker": 2, "Jakks": 1, "Padraigin-311
         ("Industrialist", {"empire": 5, "ships": ["home"] * 4}, {}, 0),
         ("Orbiter", {}, {}, 2),
         ("Explorer", {}, {}, 0),
-        ("Elder", {}, {}, 2),
+        ("Elder", AT_21, {}, 2),
     ],
 )
 def test_missions(mission, mine, other, points):
     base = {"colonies": [], "energy": 0, "culture": 0}
     missions = (mission, "Industrialist" if mission != "Industrialist" else "Explorer")
-    st = _final({0: {**base, **mine}, 1: {**base, **other}}, trigger=0, missions=missions)
+    trigger = 0 if mission == "Elder" else None
+    st = _final({0: {**base, **mine}, 1: {**base, **other}}, trigger=trigger, missions=missions)
     g = st_of(st)["galaxies"][0]
     level_vp = [0, 0, 1, 2, 3, 5, 8][g["empire"]]
     assert st.scores()[0] == sum(VP[p] for p in g["colonies"]) + level_vp + points
 
 
 def test_mission_elder_needs_the_trigger_and_explorer_no_ship_home():
-    st = _final({}, trigger=1, missions=("Elder", "Industrialist"))
+    st = _final({1: AT_21}, trigger=1, missions=("Elder", "Industrialist"))
     assert st.scores()[0] == 0
+    with pytest.raises(StateFormatError, match="state.trigger"):  # short of 21 points: no trigger
+        _final({}, trigger=1, missions=("Elder", "Industrialist"))
     ships = [{"planet": "Mared", "track": 0}, {"planet": "Helios", "surface": True}, "locked", "locked"]
     st = _final({0: {"ships": ships}}, missions=("Explorer", "Industrialist"))
     assert st.scores()[0] == 2

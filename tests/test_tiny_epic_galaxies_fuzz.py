@@ -150,3 +150,41 @@ def test_mutated_inputs_are_refused_or_play_to_the_end(case, which, choice, junk
         assert state.legal_actions()
     state.playout(seed=seed % 1000)
     assert state.is_terminal()
+
+
+def _reached_the_end_condition(state: dict[str, Any], trigger: Any) -> bool:
+    """Independently of the engine (orrery.render's points): the galaxy named as the end's trigger has 21
+    points, or is the Rogue at empire level 6 (points never go down in play)."""
+    from orrery.render.tiny_epic_galaxies import points
+
+    index = 1 if trigger == "rogue" else trigger
+    galaxy = state["galaxies"][index]
+    return points(galaxy) >= 21 or (trigger == "rogue" and galaxy["empire"] == 6)
+
+
+@fuzz_settings(300)
+@given(
+    case=st.sampled_from(sorted(k for k in SAMPLES if k[1] == "base")),
+    which=st.integers(0, 10**6),
+    trigger=st.sampled_from([None, 0, 1, 2, 3, 4, "rogue"]),
+)
+def test_a_mutated_trigger_is_refused_unless_that_galaxy_reached_the_end(case, which, trigger):
+    """The end's trigger (issue 26): set to any galaxy, a state loads only if that galaxy meets the end
+    condition (or none is set and no galaxy meets it), and then re-serialises to itself. Beyond the Black is
+    left out here: there whoever drew the last exploration card triggers, which the board does not show."""
+    players, variant = case
+    game = load_game("tiny_epic_galaxies", players=players, variant=variant)
+    fulls = [doc for doc, observer in SAMPLES[case] if observer is None]
+    doc = json.loads(json.dumps(fulls[which % len(fulls)]))
+    doc["state"]["trigger"] = trigger
+    galaxies = doc["state"]["galaxies"]
+    try:
+        state = game.state_from_json(json.dumps(doc))
+    except StateFormatError:
+        return
+    assert _canonical(state.to_dict()["state"]) == _canonical(doc["state"])
+    if trigger is None:
+        names = ["rogue" if players == 1 and g == 1 else g for g in range(len(galaxies))]
+        assert not any(_reached_the_end_condition(doc["state"], name) for name in names)
+    else:
+        assert _reached_the_end_condition(doc["state"], trigger)

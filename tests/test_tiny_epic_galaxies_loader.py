@@ -203,3 +203,81 @@ def test_rogue_dice_beyond_its_empire_level_are_refused():
     bad = _corruptible(d)
     bad["state"]["pending"][0]["dice_left"] = 7
     _refused(game, bad, "state.pending[0].dice_left")
+
+
+# ---------------------------------------------------------------- the end's trigger
+
+
+def _points(galaxy: dict[str, Any]) -> int:
+    from orrery.render.tiny_epic_galaxies import points
+
+    return points(galaxy)
+
+
+def test_trigger_on_a_galaxy_short_of_21_points_is_refused():
+    def want(s: dict[str, Any]) -> bool:
+        return isinstance(s["trigger"], int) and any(_points(g) < 21 for g in s["galaxies"])
+
+    game, d = _find(want)
+    bad = _corruptible(d)
+    bad["state"]["trigger"] = next(i for i, g in enumerate(d["state"]["galaxies"]) if _points(g) < 21)
+    _refused(game, bad, "state.trigger")
+
+
+def test_the_rogue_as_trigger_below_level_6_and_21_points_is_refused():
+    def want(s: dict[str, Any]) -> bool:
+        rogue = s["galaxies"][1]
+        return s["round"] >= 1 and s["trigger"] is None and rogue["empire"] < 6 and _points(rogue) < 21
+
+    game, d = _find(want, players=1)
+    bad = _corruptible(d)
+    bad["state"]["trigger"] = "rogue"
+    _refused(game, bad, "state.trigger")
+
+
+def test_which_of_two_galaxies_past_21_triggered_stays_trusted():
+    """Both may have triggered (the order is history the board does not keep): either loads."""
+    game = load_game("tiny_epic_galaxies", players=5)
+    for seed in range(60):
+        rng = random.Random(seed)
+        st = game.new_initial_state(seed=seed)
+        while not st.is_terminal():
+            st.apply(rng.choice(st.legal_actions()))
+        d = st.to_dict()
+        past = [i for i, g in enumerate(d["state"]["galaxies"]) if _points(g) >= 21]
+        if len(past) >= 2:
+            break
+    else:
+        raise AssertionError("no game ended with two galaxies past 21")
+    for trigger in past:
+        d["state"]["trigger"] = trigger
+        assert game.state_from_json(json.dumps(d)).to_dict()["state"]["trigger"] == trigger
+
+
+def test_a_planet_used_while_following_the_rogue_loads_and_the_rogues_own_is_refused():
+    """Following the Rogue's die, the player may use a once-per-turn planet in the Rogue's turn (a state
+    an earlier loader refused); the Rogue itself never uses planet actions."""
+    game, d = _find(
+        lambda s: s["active"] == "rogue" and bool(s["galaxies"][0]["once_used"]), players=1, seeds=200
+    )
+    assert game.state_from_json(json.dumps(d)).to_dict() == d
+    bad = _corruptible(d)
+    bad["state"]["galaxies"][1]["once_used"] = list(d["state"]["galaxies"][0]["once_used"])
+    _refused(game, bad, "state.galaxies[1].once_used")
+
+
+def test_converter_used_with_every_die_left_is_refused():
+    def want(s: dict[str, Any]) -> bool:
+        dice = s["dice"]
+        rolled = sum(dice["inactive"].values()) + sum(dice["activated"].values())
+        return (
+            _in_turn(s)
+            and not dice["converter_used"]
+            and rolled >= 2
+            and s["galaxies"][s["active"]]["empire"] == 1
+        )
+
+    game, d = _find(want)
+    bad = _corruptible(d)
+    bad["state"]["dice"]["converter_used"] = True
+    _refused(game, bad, "state.dice.converter_used")

@@ -390,3 +390,18 @@ def test_base_game_offers_no_expansion_planet_as_another_players_colony(planet):
     st = position(2, dice={"colony": 1}, gal={0: {"colonies": [planet], "culture": 2, "energy": 2}, 1: {}})
     do(st, "activate", face="colony")
     assert not can(st, "colony", planet=planet)
+
+
+@pytest.mark.parametrize("culture,offered", [(2, False), (3, True)])
+def test_walsfeo_copies_only_what_is_still_paid_for_after_its_own_payment(culture, offered):
+    """Walsfeo's 1 culture goes to the owner first, so Jorg's "pay 2 culture" needs 3 in all: with 2, play
+    once reached -1 culture (a state no loader accepts; found by reloading every state of random games)."""
+    gal1 = {"colonies": ["Jorg"], "culture": 0, "ships": [orbit("Gort", 1), "home", "locked", "locked"]}
+    gal0 = {"colonies": ["Walsfeo"], "culture": culture, "energy": 0}
+    st = position(2, row=["Gort", "Helios", "Mared", "Jakks"], dice={"colony": 1}, gal={0: gal0, 1: gal1})
+    do(st, "activate", face="colony")
+    assert can(st, "colony", planet="Walsfeo") == offered
+    if offered:
+        do(st, "colony", planet="Walsfeo")
+        do(st, "colony", planet="Jorg")
+        assert galaxy(st, 0)["culture"] == 0 and galaxy(st, 1)["culture"] == 1

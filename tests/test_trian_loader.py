@@ -215,3 +215,21 @@ def test_a_take_back_where_another_seat_has_an_emissary_is_refused():
             d["players"][other]["supply"]["emissaries"] -= 1
 
     refused(game, text, intrude, r"take_back")
+
+
+def test_phase_3_actions_that_no_bonus_count_gives_are_refused():
+    """Phase 3 begins with 1 action and each bonus adds 2 (sections IX, XI), so actions_left +
+    actions_taken is odd from then on."""
+    game, text = reached("phase3", "any")
+    refused(
+        game,
+        text,
+        lambda d: d["this_turn"].update(actions_left=d["this_turn"]["actions_left"] + 1),
+        r"actions_left",
+    )
+    refused(game, text, lambda d: d["this_turn"].update(actions_left=0, actions_taken=0), r"actions_left")
+    bonus = json.loads(text)
+    bonus["state"]["this_turn"]["actions_left"] += 2  # one more outpost bonus: history, still trusted
+    assert (
+        game.state_from_json(json.dumps(bonus)).to_dict()["state"]["this_turn"] == bonus["state"]["this_turn"]
+    )

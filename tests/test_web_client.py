@@ -12,7 +12,11 @@ Needs Debian's chromium and chromium-driver (.ci/run installs them); skips with 
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
+import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -30,18 +34,25 @@ pytestmark = [
     ),
     pytest.mark.skipif(NO_ENVOY is not None, reason=f"no Envoy: {NO_ENVOY}"),
 ]
-SHOTS = Path(__file__).resolve().parents[1] / "build" / "web-client"
+SHOTS_ENV = "ORRERY_SCREENSHOTS"  # where the screenshots go (test artefacts, git-ignored by default)
+SHOTS = Path(os.environ.get(SHOTS_ENV) or Path(__file__).resolve().parents[1] / "build" / "web-client")
 
 
 @pytest.fixture(scope="module")
-def service():  # type: ignore[no-untyped-def]
-    """`orrery serve` (in-process search, one worker): its gRPC target."""
+def served():  # type: ignore[no-untyped-def]
+    """`orrery serve` (in-process search, one worker): its gRPC target and its match database."""
     from orrery.service._spawn import running_server
 
     with tempfile.TemporaryDirectory() as folder:
-        args = ["--backend", "in-process", "--workers", "1", "--db", str(Path(folder) / "m.sqlite3")]
+        db = Path(folder) / "m.sqlite3"
+        args = ["--backend", "in-process", "--workers", "1", "--db", str(db)]
         with running_server(args, same_imports=True) as server:
-            yield server.target
+            yield server.target, db
+
+
+@pytest.fixture(scope="module")
+def service(served):  # type: ignore[no-untyped-def]
+    return served[0]
 
 
 @pytest.fixture(scope="module")
@@ -521,3 +532,84 @@ def test_a_stopped_server_reads_as_a_sentence(browser) -> None:  # type: ignore[
         assert status.text.startswith("The game server is not answering: it may be stopped or restarting.")
         assert "upstream" not in status.text and "upstream" in status.get_attribute("title")
         screenshot(browser, "server-stopped")
+
+
+SIZES = {"desktop": (1440, 900), "phone": (390, 844)}
+
+
+def page_text(browser) -> str:  # type: ignore[no-untyped-def]
+    """Everything on the page a person or a script could read: the HTML (with the SVG, titles and data
+    attributes) and the rendered text."""
+    return str(browser.execute_script("return document.documentElement.outerHTML + document.body.innerText"))
+
+
+def looks(browser, name: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The page at each size: a screenshot (saved) and its text."""
+    seen = []
+    for size, (width, height) in SIZES.items():
+        browser.set_window_size(width, height)
+        wait_for(browser, f"return window.innerWidth <= {width}", f"the {size} window")
+        screenshot(browser, f"{name}-{size}")
+        seen.append(page_text(browser))
+    return seen
+
+
+def secret_missions(db: Path, match_id: str) -> dict[int, list[str]]:
+    """Each seat's dealt missions (the kept one among them), read from the server's database."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        (text,) = con.execute("SELECT state_json FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+    return {g: list(galaxy["dealt"]) for g, galaxy in enumerate(json.loads(text)["state"]["galaxies"])}
+
+
+def named(text: str, names: list[str]) -> list[str]:
+    return [n for n in names if re.search(rf"\b{re.escape(n)}\b", text)]
+
+
+def test_no_secret_mission_reaches_a_seat_or_a_spectator_page(browser, gateway, served) -> None:  # type: ignore[no-untyped-def]
+    """Tiny Epic Galaxies, seat 0 against an AI seat (issue 26): once both have kept their secret
+    mission, the AI's two dealt missions appear nowhere on seat 0's page (board, captions, move log,
+    moves, hints), and neither seat's on the spectator's page (the public view, through the page's
+    spectator link), at a desktop and a phone size; screenshots of all four are kept."""
+    from selenium.webdriver.common.by import By
+
+    open_client(browser, gateway)
+    try:
+        new_match(browser, "tiny_epic_galaxies", "base")
+        played = 0
+        while not (played >= 3 and ai_answered(browser)):
+            assert played < MAX_HUMAN_MOVES, "the AI never moved after our moves"
+            play_move(browser)
+            played += 1
+        link = browser.find_element(By.ID, "spectate").get_attribute("href")
+        match_id = re.search(r"watch=([^&]+)", link).group(1)
+        dealt = secret_missions(served[1], match_id)
+        assert all(len(d) == 2 and "?" not in d for d in dealt.values())
+        ask_hint(browser)
+        for text in looks(browser, "tiny_epic_galaxies-seat0"):
+            assert named(text, dealt[0]), "the seat sees its own missions (else this check proves nothing)"
+            assert not named(text, dealt[1]), (
+                f"the AI's secret missions on seat 0's page: {named(text, dealt[1])}"
+            )
+        moves = int(browser.execute_script("return document.body.dataset.moves"))
+        browser.get("about:blank")
+        browser.get(link)
+        wait_for(
+            browser,
+            "return document.body.dataset.state === 'watching'"
+            f" && Number(document.body.dataset.moves) >= {moves}",
+            "the spectator's page",
+        )
+        wait_for(
+            browser, f"return document.querySelectorAll('#log li').length >= {moves}", "the public move log"
+        )
+        assert "the public view" in browser.find_element(By.CSS_SELECTOR, "#board svg").get_attribute(
+            "innerHTML"
+        )
+        assert not browser.find_elements(By.CSS_SELECTOR, "#moves button")
+        everyone = dealt[0] + dealt[1]
+        for text in looks(browser, "tiny_epic_galaxies-spectator"):
+            assert not named(text, everyone), (
+                f"secret missions on the spectator's page: {named(text, everyone)}"
+            )
+    finally:
+        browser.set_window_size(1300, 900)

@@ -25,9 +25,19 @@ cdef void _check_loaded(TegState* s, dict d, int observer) except *:
         if (s.gal[g].mission == TEG_NONE) != (s.round == 0 and g >= _pending_mission_floor(d)):
             fail(f"state.galaxies[{g}].mission", "kept missions must match the pending mission choices")
     for g in range(n_gal):
-        rogue_top = solo and g == ROGUE and s.gal[g].empire == MAX_LEVEL
-        if s.trigger < 0 and (_points(s, g) >= POINTS_TO_END or rogue_top):
+        if s.trigger < 0 and _meets_end_condition(s, g):
             fail("state.trigger", f"galaxy {g} has reached the end condition, so the end must be triggered")
+    if s.trigger >= 0 and not _meets_end_condition(s, s.trigger) and not (s.btb.on and _deck_left(s) == 0):
+        who = "the Rogue" if s.solo and s.trigger == ROGUE else f"galaxy {s.trigger}"
+        fail("state.trigger", f"{who} has not reached the end condition "
+             f"({POINTS_TO_END} points{', the Rogue empire level 6' if solo else ''}"
+             f"{', or the last exploration card' if s.btb.on else ''}), so it cannot have triggered the end")
+
+
+cdef bint _meets_end_condition(const TegState* s, int g) noexcept:
+    # Points never go down in play (colonies, empire levels, hired pilots, taken cards all stay), so the
+    # galaxy that triggered the end still meets its condition (End of game; Solo: the Rogue at level 6).
+    return _points(s, g) >= POINTS_TO_END or (s.solo and g == ROGUE and s.gal[g].empire == MAX_LEVEL)
 
 
 def _pending_mission_floor(dict d):
@@ -113,15 +123,17 @@ cdef void _check_btb(TegState* s) except *:
 
 cdef void _check_turn_values(const TegState* s) except *:
     # The turn's values are derived from what happened this turn (docs section 10, "Derived values"):
-    # they are reset when a turn starts, so they are blank before round 1, after the end and during
-    # the Rogue's turn; the dice never outnumber the active galaxy's dice; the follow bonus is set
-    # exactly when Birkomius / Bisschop is marked used, and following costs 2 only after Nibiru.
+    # they are reset when a turn starts, so they are blank before round 1 and after the end (the dice
+    # and the follow values also in the Rogue's turn, the Rogue's planets always); the dice never
+    # outnumber the active galaxy's dice; the follow bonus is set exactly when Birkomius / Bisschop is
+    # marked used, and following costs 2 only after Nibiru.
     cdef int g, p, r, total
     cdef uint64_t used
     blank = s.over or s.round == 0 or _is_rogue(s, s.active)
     for g in range(s.n_gal):
         used = s.gal[g].once_used
-        if used and (blank or _is_rogue(s, g)):
+        # The player following the Rogue's dice may use a once-per-turn planet in the Rogue's turn.
+        if used and (s.over or s.round == 0 or _is_rogue(s, g)):
             fail(f"state.galaxies[{g}].once_used", "no planet action was used in this turn")
         for p in range(TEG_PLANET_ROOM):
             if (used >> p) & 1 and s.where[p] == W_DECK:
@@ -132,6 +144,10 @@ cdef void _check_turn_values(const TegState* s) except *:
             fail("state.dice", "no dice are rolled outside a player's turn")
     elif total > LEVEL_DICE[s.gal[s.active].empire]:
         fail("state.dice", f"more dice than galaxy {s.active}'s empire level rolls")
+    elif s.converter_used and total + 2 > LEVEL_DICE[s.gal[s.active].empire]:
+        # the converter spends 2 dice for good (Dice); an empire level gained this turn only adds dice
+        fail("state.dice.converter_used", "the converter spends 2 dice, so at most the empire level's dice "
+             f"less 2 are left ({total} are)")
     if s.follow_cost != 1 and (blank or not any(P_KIND[p] == PK_FOLLOW_COST and P_A[p] == s.follow_cost
                                                 and s.where[p] != W_DECK for p in range(TEG_PLANET_ROOM))):
         fail("state.follow_cost", "following costs 2 only after Nibiru's action this turn")

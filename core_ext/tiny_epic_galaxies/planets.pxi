@@ -63,6 +63,17 @@ cdef bint _jump_target_exists(const TegState* s, int g, int from_planet) noexcep
     return False
 
 
+cdef bint _usable_after_paying(const TegState* s, int g, int q, int resource, int depth) noexcept nogil:
+    # Walsfeo / Sargus-36 pay 1 resource to q's owner before q's action is used (_apply_planet), so q must
+    # be usable with that payment made: with 2 culture, Jorg's "pay 2 culture" cannot be copied through
+    # Walsfeo (it left -1 culture, a state no loader accepts).
+    cdef TegState after
+    memcpy(&after, s, sizeof(TegState))
+    _gain(&after.gal[g], resource, -1)
+    _gain(&after.gal[s.where[q] - W_COLONY], resource, 1)
+    return _planet_usable(&after, g, q, depth)
+
+
 cdef bint _planet_usable(const TegState* s, int g, int p, int depth) noexcept nogil:
     cdef const TegGalaxy* gal = &s.gal[g]
     cdef int kind = P_KIND[p], k, q, i, h, orbiting = 0
@@ -124,7 +135,7 @@ cdef bint _planet_usable(const TegState* s, int g, int p, int depth) noexcept no
             return False
         for q in range(N_PLANETS):
             if _colony_of_another(s, q, g) and not _is_copy_kind(P_KIND[q]) \
-                    and _planet_usable(s, g, q, depth + 1):
+                    and _usable_after_paying(s, g, q, P_A[p], depth + 1):
                 return True
         return False
     if kind == PK_ANY_DIE:
@@ -294,7 +305,7 @@ cdef int _planet_options(const TegState* s, const TegTask* t, action_t* out) noe
     if kind == PK_USE_OTHER:
         for q in range(N_PLANETS):
             if _colony_of_another(s, q, g) and not _is_copy_kind(P_KIND[q]) \
-                    and _planet_usable(s, g, q, 1):
+                    and _usable_after_paying(s, g, q, P_A[p], 1):
                 out[n] = _colony_action(q)
                 n += 1
         return n

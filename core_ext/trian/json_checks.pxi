@@ -234,8 +234,9 @@ cdef object _check_nebulas(const TrianState* s):
 
 cdef object _check_this_turn(const TrianState* s):
     # the turn's facts agree with its phase: before phase 3 no tile is added, no action taken, no teleport
-    # used; a Space Modulator marked used this turn is on the board
-    cdef int k, p = s.turn_player
+    # used; from phase 3 on, the actions are 1 plus 2 per bonus; a Space Modulator marked used this turn is
+    # on the board
+    cdef int k, actions, p = s.turn_player
     if s.new_tile != TR_UNKNOWN and s.new_tile != s.n_placed - 1:
         return "this_turn.tile_added: the tile added this turn is the last one of the galaxy"
     if s.mode == M_PH1 or s.mode == M_DRAW or s.mode == M_PLACE:
@@ -245,6 +246,10 @@ cdef object _check_this_turn(const TrianState* s):
             return "this_turn.actions_left: no phase 3 action before phase 3"
         if s.teleport_used:
             return "this_turn.teleport_used: no teleport is used before phase 3"
+    actions = s.actions_left + s.actions_taken
+    if actions % 2 == 0 and (actions or s.mode == M_PH3):
+        # phase 3 begins with 1 action and every outpost bonus adds 2 (sections IX, XI)
+        return "this_turn.actions_left: from phase 3 on, actions_left + actions_taken is 1 + 2 per bonus"
     if s.players[p].race == R_SYLPHEX:
         for k in range(2):
             if (s.race_used >> (1 + k)) & 1 and s.players[p].special_tile[1 + k] == TR_UNKNOWN:

@@ -3,8 +3,10 @@
 // stream: each move as it happens) + GetObservation (board picture, legal moves) -> ApplyAction;
 // Hint = Analyze (server stream, top three candidates); Resign = ResignMatch; Replay = GetReplay
 // with pictures (opens once the match is over). The URL names the match (#match=<id>) and the seat
-// tokens stay in localStorage, so a reload resumes it; New match and Resign ask first.
-// document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "over", "error"),
+// tokens stay in localStorage, so a reload resumes it; New match and Resign ask first. Spectator
+// mode (#watch=MATCH&token=SPECTATOR_TOKEN): the public view only, through WatchMatch without a seat
+// and GetReplay's svg_public.
+// document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "watching", "over", "error"),
 // dataset.moves (moves played) and dataset.views (pictures shown) say where the page is, for people
 // and for tests.
 import { connect } from "./grpcweb.js";
@@ -70,8 +72,13 @@ async function start() {
   $("pick-clear").onclick = () => { if (picked) pick(picked.el); };
   $("new-match").disabled = false;
   setState("ready", "Pick a game and start a match against the AI.");
-  window.addEventListener("hashchange", () => resumeFromUrl().catch(fail));
-  await resumeFromUrl();
+  window.addEventListener("hashchange", () => {
+    const watched = spectatorLink();
+    (watched ? spectate(watched) : resumeFromUrl()).catch(fail);
+  });
+  const link = spectatorLink();
+  if (link) await spectate(link);
+  else await resumeFromUrl();
 }
 
 function currentGame() {
@@ -129,6 +136,7 @@ async function enterMatch() {
   $("replay").disabled = true;
   $("resign").disabled = false;
   delete document.body.dataset.replay;
+  showSpectatorLink(match.id, created.spectatorToken);
   await refresh();
   watch(match);
 }
@@ -239,7 +247,8 @@ async function watch(m) {
   let failures = 0;
   while (m === match && !abort.signal.aborted) {
     try {
-      const request = { matchId: m.id, seat: SEAT, afterMove: m.logged };
+      const request = { matchId: m.id, afterMove: m.logged };
+      if (!m.spectator) request.seat = SEAT;
       for await (const ev of client.stream("WatchMatch", request, md(), abort.signal)) {
         if (m !== match) return;
         failures = 0;
@@ -301,7 +310,7 @@ function turnEntry(m, ev) {
   addChanges(turn.changes, ev.changesJson);
   const moves = turn.querySelector("ol");
   const count = moves.children.length + 1;
-  const who = `seat ${ev.seat}${ev.seat === SEAT ? " (you)" : ev.byAi ? " (AI)" : ""}`;
+  const who = `seat ${ev.seat}${ev.seat === SEAT && !m.spectator ? " (you)" : ev.byAi ? " (AI)" : ""}`;
   const summary = changesSummary(turn.changes, String(ev.seat));
   turn.querySelector("summary").textContent =
     `${who}: ${count === 1 ? ev.action.label : `${count} moves`}${summary ? ` — ${summary}` : ""}`;
@@ -340,6 +349,10 @@ async function refresh() {
       do {
         refreshAgain = false;
         const m = match;
+        if (m.spectator) {
+          await refreshPublic(m);
+          continue;
+        }
         const view = await client.unary("GetObservation", { matchId: m.id, seat: SEAT }, md());
         if (m === match && view.moveNumber >= m.moveNumber) show(m, view);
       } while (refreshAgain);
@@ -646,7 +659,8 @@ async function replay() {
   const m = match;
   $("replay").disabled = true;
   setState("over", "Loading the replay…");
-  const r = await client.unary("GetReplay", { matchId: m.id, svgSeat: SEAT, svgFrom: 0, svgCount: REPLAY_WINDOW });
+  const seen = m.spectator ? { svgPublic: true } : { svgSeat: SEAT };  // whose pictures
+  const r = await client.unary("GetReplay", { matchId: m.id, ...seen, svgFrom: 0, svgCount: REPLAY_WINDOW }, md());
   const frames = [{ svg: r.initialSvg, text: "start" }].concat(
     r.moves.map((mv) => ({ svg: mv.svg, text: `move ${mv.moveNumber}: seat ${mv.seat} ${mv.action.label}` })));
   const slider = $("replay-slider");
@@ -658,7 +672,7 @@ async function replay() {
     if (!frames[i].svg) {
       $("replay-pos").textContent = `${i} / ${frames.length - 1} — loading…`;
       const from = i - (i % REPLAY_WINDOW);
-      const w = await client.unary("GetReplay", { matchId: m.id, svgSeat: SEAT, svgFrom: from, svgCount: REPLAY_WINDOW });
+      const w = await client.unary("GetReplay", { matchId: m.id, ...seen, svgFrom: from, svgCount: REPLAY_WINDOW }, md());
       if (w.initialSvg) frames[0].svg = w.initialSvg;
       for (const mv of w.moves) if (mv.svg) frames[mv.moveNumber].svg = mv.svg;
       if (mine !== serial || m !== match) return;  // the slider moved on meanwhile
@@ -678,6 +692,56 @@ async function replay() {
   $("replay").disabled = false;
   setState("over", `Replay: ${frames.length - 1} moves (◀ ▶ or the slider).`);
   await show(0);
+}
+
+// ---- spectators: the public view of a match, nothing a seat keeps hidden ----
+
+function spectatorLink() {
+  const p = new URLSearchParams(location.hash.slice(1));  // a fragment never reaches the server's logs
+  return p.get("watch") && p.get("token") ? { id: p.get("watch"), token: p.get("token") } : null;
+}
+
+// After CreateMatch: a link that opens this match for a spectator (its own token, the public view).
+function showSpectatorLink(id, token) {
+  const a = $("spectate");
+  a.href = `${location.pathname}#watch=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
+  a.hidden = !token;
+}
+
+async function spectate(link) {
+  match = {
+    id: link.id, token: link.token, spectator: true, players: 0, ai: [], moveNumber: 0, view: null,
+    over: false, logged: 0,
+  };
+  $("log").replaceChildren();
+  $("moves").replaceChildren();
+  $("hint").disabled = true;
+  $("resign").disabled = true;
+  setState("waiting", "Opening the match as a spectator…");
+  await refresh();
+  watch(match);
+}
+
+// GetReplay as the spectator: the moves so far (labels as the public sees them), then the public
+// picture of the latest position.
+async function refreshPublic(m) {
+  const moves = await client.unary("GetReplay", { matchId: m.id }, md());
+  const n = moves.moves.length;
+  const pictured = await client.unary("GetReplay", { matchId: m.id, svgPublic: true, svgFrom: n, svgCount: 1 }, md());
+  if (m !== match || n < m.moveNumber) return;
+  m.players = moves.players;
+  m.moveNumber = n;
+  m.over = moves.status !== "MATCH_STATUS_ACTIVE";
+  document.body.dataset.moves = String(n);
+  if (document.body.dataset.replay === undefined) showBoard(n === 0 ? pictured.initialSvg : pictured.moves[n - 1].svg);
+  const status = moves.status.replace("MATCH_STATUS_", "").toLowerCase();
+  if (m.over) {
+    const scores = moves.scores.map((s, i) => `seat ${i}: ${Number(s).toFixed(2)}`).join(", ");
+    setState("over", `Spectator — game over (${status}). ${scores}`);
+    $("replay").disabled = false;
+  } else {
+    setState("watching", `Spectator — the public view after move ${n}.`);
+  }
 }
 
 start().catch(fail);
