@@ -121,6 +121,7 @@ async function newMatch() {
   match = {
     id: created.matchId, players, token: created.seatTokens[SEAT].token,
     ai: created.seatTokens.map((t) => t.ai), moveNumber: 0, view: null, over: false, logged: 0,
+    spectatorToken: created.spectatorToken || "",
   };
   keepSeat(match);
   nameMatchInUrl(match.id);
@@ -136,7 +137,7 @@ async function enterMatch() {
   $("replay").disabled = true;
   $("resign").disabled = false;
   delete document.body.dataset.replay;
-  showSpectatorLink(match.id, created.spectatorToken);
+  showSpectatorLink(match.id, match.spectatorToken);
   await refresh();
   watch(match);
 }
@@ -162,7 +163,7 @@ function keepSeat(m) {
   const seats = keptSeats();
   seats[m.id] = {
     token: m.token, seat: SEAT, players: m.players, ai: m.ai, game: $("game").value, variant: $("variant").value,
-    savedAt: Date.now(),
+    spectatorToken: m.spectatorToken, savedAt: Date.now(),
   };
   const newest = Object.entries(seats).sort((a, b) => b[1].savedAt - a[1].savedAt).slice(0, KEPT_SEATS);
   try {
@@ -210,7 +211,7 @@ async function resumeFromUrl() {
   if (watchAbort) watchAbort.abort();
   match = {
     id, players: seat.players, token: seat.token, ai: seat.ai || [], moveNumber: 0, view: null, over: false,
-    logged: 0,
+    logged: 0, spectatorToken: seat.spectatorToken || "",
   };
   showSetupOf(seat);
   setState("waiting", "Resuming the match…");
