@@ -420,7 +420,7 @@ def test_orrery_play_command_against_ai_seats(server):
         "--level", "easy", stdin=moves,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "you are seat 0" in done.stdout and "(AI) plays" in done.stdout
+    assert "you are seat 0" in done.stdout and "seat 1 (AI)" in done.stdout
     assert "game over after" in done.stdout and "seat 0 (you): score" in done.stdout
 
 

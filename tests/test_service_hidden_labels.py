@@ -10,6 +10,7 @@ play show the seat nothing more than its own observation."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -29,6 +30,13 @@ from orrery.service.client import HUMAN, OrreryClient, ai_seat
 from orrery.v1 import orrery_pb2 as pb
 
 pytestmark = pytest.mark.slow
+# GetObservation's picture outlines what the latest turn changed as the seat saw it (its own move events)
+LAST_MOVE_OUTLINE = re.compile(r"<(rect|polygon) [^>]*class='last-move'/>")
+
+
+def without_last_move(svg: str) -> str:
+    return LAST_MOVE_OUTLINE.sub("", svg)
+
 
 IN_PROCESS = ["--backend", "in-process", "--workers", "1", "--config", "test-fast"]
 HUMAN_SEAT, AI = 0, 1
@@ -171,7 +179,11 @@ def check_looks_while_played(game: str, replay, expected: list[dict[int, str]], 
             state.apply(replay.moves[played].action.id)
             played += 1
         mine = state.observation(HUMAN_SEAT)
-        assert look.view.observation_json == mine.to_json() and look.view.svg == to_svg(mine)
+        # GetObservation's picture also outlines what the latest turn changed as this seat saw it (its
+        # own move events, checked by check_move_events_follow_the_viewer); the rest is its own view.
+        assert look.view.observation_json == mine.to_json() and without_last_move(look.view.svg) == to_svg(
+            mine
+        )
         for answer, viewer in ((look.as_seat, HUMAN_SEAT), (look.as_spectator, PUBLIC_VIEWER)):
             assert answer.status == pb.MATCH_STATUS_ACTIVE and answer.seed == 0
             assert answer.final_state_json == "" and not answer.scores and not answer.ranks
@@ -187,26 +199,56 @@ def check_looks_while_played(game: str, replay, expected: list[dict[int, str]], 
         assert summary.status == pb.MATCH_STATUS_ACTIVE and list(summary.ai_seats) == [False, True]
 
 
-def test_orrery_play_never_prints_the_ai_seats_secret_mission(served):
+class FirstListedMove(io.StringIO):
+    """Input that always picks the first move `orrery play` listed at its latest prompt (its option
+    numbers stay put within a decision, so the first one is not always 0); at most 5000 answers."""
+
+    PROMPT = "help)> "
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__()
+        self.out, self.answers = out, 0
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        self.answers += 1
+        if self.answers > 5000:
+            return ""
+        text = self.out.getvalue()
+        latest = text.rfind(self.PROMPT)
+        listed = re.findall(r"^  \[(\d+)\] ", text[text.rfind(self.PROMPT, 0, latest) + 1 : latest], re.M)
+        return f"{listed[0] if listed else 0}\n"
+
+
+def test_orrery_play_never_prints_the_ai_seats_secret_mission(served, tmp_path):
     """`orrery play` as a person uses it (always the first listed move) against an AI seat in Tiny Epic
     Galaxies, to the end: no line printed before the end names either mission dealt to the AI, while
     the person's own dealt missions are printed (so the check can see a mission name)."""
     import argparse
     import io
 
-    from orrery.service._play import play_in_terminal
+    from orrery.service._play import SavedSeats, play_in_terminal
 
     server, _ = served
     args = argparse.Namespace(
-        game="tiny_epic_galaxies", variant="base", players=2, seat=0, level="easy", seed=7
+        game="tiny_epic_galaxies", variant="base", players=2, seat=0, level="easy", seed=7, resume=None
     )
+    args.auto_single, args.resume_seat, args.resume_token = True, 0, None
     out = io.StringIO()
-    assert play_in_terminal(server.target, args, stdin=io.StringIO("0\n" * 5000), stdout=out) == 0
+    saved = SavedSeats(tmp_path / "seats.json")
+    assert play_in_terminal(server.target, args, saved=saved, stdin=FirstListedMove(out), stdout=out) == 0
     text = out.getvalue()
     match_id = text.split()[1].rstrip(":")
     with OrreryClient(server.target, timeout=120) as client:
         final = json.loads(client.replay(match_id).final_state_json)["state"]
-    during = text.split("game over after")[0].rsplit("Tiny Epic Galaxies", 1)[0]  # before the final board
+    # Before the game ends: the last move's events (indented under it, among them "the game is over")
+    # name the missions the end reveals, and the final board shows them.
+    before_board = text.split("game over after")[0].rsplit("Tiny Epic Galaxies", 1)[0].splitlines()
+    end = next(i for i, line in enumerate(before_board) if line.strip() == "the game is over")
+    while before_board[end - 1].startswith("      "):  # the last move's other events
+        end -= 1
+    during = "\n".join(before_board[:end])
     ai_dealt, my_dealt = final["galaxies"][AI]["dealt"], final["galaxies"][HUMAN_SEAT]["dealt"]
     assert any(re.search(rf"\b{re.escape(m)}\b", during) for m in my_dealt)
-    assert not [m for m in ai_dealt if re.search(rf"\b{re.escape(m)}\b", during)]
+    leaked = [m for m in ai_dealt if re.search(rf"\b{re.escape(m)}\b", during)]
+    lines = during.splitlines()
+    assert not leaked, [lines[max(0, i - 3) : i + 3] for i, line in enumerate(lines) if leaked[0] in line]
