@@ -31,15 +31,20 @@ def has_renderer(game: str) -> bool:
     return game in RENDERERS
 
 
-def to_svg(observation: Any, *, highlight: Any = None) -> str:
+def to_svg(observation: Any, *, highlight: Any = None, ended: str = "") -> str:
     """The picture of `observation` (an Observation, or its to_dict() / JSON form) as SVG text.
 
     `highlight`: an action id or its struct (dict); the board marks what that move touches where the
     game's renderer knows how (Trian: the cells a tile or piece comes from and goes to). Given an
     Observation, the picture also carries hidden outlines (class "target", data-actions="ids") of what
     each legal move touches, which a web page can show on hover. A game with no renderer yet gets its
-    text render in a framed box, so every game has a picture."""
+    text render in a framed box, so every game has a picture.
+
+    `ended`: how a hosted match ended when not by the game's rules ("seat 1 resigned"): the picture
+    says the game is over, and why, instead of whose turn it is."""
     data, text, struct = _inputs(observation, highlight)
+    if ended:
+        data = {**data, "ended": ended}
     game = data.get("game", "")
     if game not in RENDERERS:
         return fallback_svg(game, text or "")

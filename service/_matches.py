@@ -177,6 +177,8 @@ class SeatView:
     ai: tuple[bool, ...] = ()
     status: int = ACTIVE
     svg: str = ""  # the board picture of this view (orrery.render)
+    seat_teams: tuple[int, ...] = ()  # per seat: its team (the game's seat_teams())
+    resigned_seat: int = -1
 
 
 @dataclass(frozen=True)
@@ -351,21 +353,32 @@ def _current_player(state: Any) -> int:
     return -1 if state.is_terminal() else int(state.current_player)
 
 
-def resignation_result(players: int, resigned: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """Scores and ranks after a resignation: the resigner last with 0, every other seat tied first
-    with 1."""
-    scores = tuple(0.0 if s == resigned else 1.0 for s in range(players))
-    ranks = tuple(1 if s == resigned else 0 for s in range(players))
+def resignation_result(state: Any, resigned: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """Scores and ranks after a resignation: the scores are each seat's points in the game's unit when
+    the seat resigned (the game's scores(), as at the end of a game); the resigner's team (in a game
+    without teams, the resigner alone) is last, every other seat tied first."""
+    teams = tuple(state.game.seat_teams())
+    scores = tuple(float(s) for s in state.scores())
+    ranks = tuple(1 if teams[s] == teams[resigned] else 0 for s in range(len(teams)))
     return scores, ranks
 
 
-def _result(state: Any, status: int, resigned_seat: int, players: int) -> tuple[tuple, tuple]:
+def _result(state: Any, status: int, resigned_seat: int) -> tuple[tuple, tuple]:
     """(scores, ranks) of an ended match; empty while active and for abandoned or expired ones."""
     if status == FINISHED or (status == ACTIVE and state.is_terminal()):
         return tuple(state.scores()), tuple(state.ranks())
     if status == RESIGNED:
-        return resignation_result(players, resigned_seat)
+        return resignation_result(state, resigned_seat)
     return (), ()
+
+
+def _ending(meta: Any) -> str:
+    """How a match that did not end by the game's rules ended, for its picture ("" otherwise)."""
+    if meta.status == RESIGNED:
+        return f"seat {meta.resigned_seat} resigned"
+    if meta.status in (ABANDONED, EXPIRED):
+        return "abandoned" if meta.status == ABANDONED else "expired"
+    return ""
 
 
 class MatchStore:
@@ -605,7 +618,7 @@ class MatchStore:
         observation = state.observation(seat)
         live = meta.status == ACTIVE and not state.is_terminal()
         legal = tuple(action_view(observation, a) for a in observation.legal_actions()) if live else ()
-        scores, ranks = _result(state, meta.status, meta.resigned_seat, row.players)
+        scores, ranks = _result(state, meta.status, meta.resigned_seat)
         return SeatView(
             match_id=match_id,
             seat=seat,
@@ -619,7 +632,9 @@ class MatchStore:
             ranks=ranks,
             ai=tuple(spec is not None for spec in specs),
             status=meta.status if meta.status != ACTIVE or live else FINISHED,
-            svg=to_svg(observation) if live else to_svg(observation.to_dict()),
+            svg=to_svg(observation) if live else to_svg(observation.to_dict(), ended=_ending(meta)),
+            seat_teams=tuple(state.game.seat_teams()),
+            resigned_seat=meta.resigned_seat,
         )
 
     def observation(self, match_id: str, seat: int) -> Any:
@@ -723,7 +738,7 @@ class MatchStore:
             meta = self._meta(db, match_id)
             self._check_active(meta)
             self._end(db, match_id, RESIGNED, resigned_seat=seat)
-        scores, ranks = resignation_result(row.players, seat)
+        scores, ranks = resignation_result(row.state(), seat)
         return Ended(match_id, row.move_number, RESIGNED, scores, ranks, seat)
 
     def abandon(self, match_id: str, seat: int) -> Ended:
@@ -833,7 +848,7 @@ class MatchStore:
             state = row.state()
             if status == ACTIVE and state.is_terminal():
                 status = FINISHED
-            scores, ranks = _result(state, status, meta.resigned_seat, row.players)
+            scores, ranks = _result(state, status, meta.resigned_seat)
             current = _current_player(state) if status == ACTIVE else -1
         return History(records, row.move_number, current, status, scores, ranks, meta.resigned_seat)
 
@@ -877,7 +892,7 @@ class MatchStore:
             # The seed and the moves would reveal hidden information (the deal, private choices).
             raise precondition("match_id", "the match is still being played; its replay opens when it ends")
         state = row.state()
-        scores, ranks = _result(state, meta.status, meta.resigned_seat, row.players)
+        scores, ranks = _result(state, meta.status, meta.resigned_seat)
         return Replay(
             match_id=match_id,
             game=row.game,

@@ -302,6 +302,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             ai_seats=list(view.ai),
             status=view.status,
             svg=view.svg,
+            seat_teams=list(view.seat_teams),
+            resigned_seat=view.resigned_seat,
         )
 
     @_rpc
