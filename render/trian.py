@@ -129,8 +129,8 @@ def render(
     who = facts.get("turn_player", 0)
     ended = obs.get("ended", "")  # a hosted match that ended otherwise (a resignation)
     if ended or facts.get("phase") == "game_over":
-        head = f"Galaxy of Trian — game over after turn {facts.get('turn', '?')}"
-        head += f" — {ended}" if ended else ""
+        head = "Galaxy of Trian — game over" + (f" — {ended}" if ended else "")
+        head += f" (turn {facts.get('turn', '?')})"
     else:
         head = (
             f"Galaxy of Trian — turn {facts.get('turn', '?')}, seat {who} to play, "

@@ -54,7 +54,7 @@ TokenCheck = Callable[[str, int, str], Awaitable[bool]]
 def tokens_from_metadata(metadata: Any) -> list[str]:
     """Every token in the metadata, in order (ListMatches takes many): one entry per token, or several
     in one entry separated by commas (HTTP joins repeated headers so: a browser's fetch sends them so)."""
-    found = []
+    found: list[str] = []
     for key, value in metadata or ():
         if key == TOKEN_KEY and value:
             found.extend(part.strip() for part in str(value).split(",") if part.strip())

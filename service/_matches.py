@@ -277,6 +277,7 @@ class Replay:
     final_state_json: str
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
+    ended: str = ""  # how it ended when not by the game's rules ("seat 1 resigned"), for the last picture
 
 
 @dataclass(frozen=True)
@@ -906,6 +907,7 @@ class MatchStore:
             final_state_json=row.state_json,
             scores=scores,
             ranks=ranks,
+            ended=_ending(meta),
         )
 
     @staticmethod
@@ -935,16 +937,22 @@ class MatchStore:
         return action_id
 
 
-def replay_pictures(replay: Replay, seat: int, *, first: int = 0) -> dict[int, str]:
+def replay_pictures(replay: Replay, seat: int, *, first: int = 0, last: int | None = None) -> dict[int, str]:
     """The board pictures of a finished match as `seat` saw it, by position (0 = before the first move,
     n = after move n), from position `first` on. Earlier moves are replayed but not drawn: drawing is the
-    dear part. The match is over, so its seed and moves are public already."""
+    dear part. The match is over, so its seed and moves are public already. `last`: the match's final
+    position (default: after replay.moves), whose picture says how it ended (replay.ended)."""
     state = load_game(replay.game, players=replay.players, variant=replay.variant).new_initial_state(
         replay.seed
     )
-    pictures = {0: to_svg(state.observation(seat).to_dict())} if first <= 0 else {}
+    last = len(replay.moves) if last is None else last
+
+    def picture(number: int) -> str:
+        return to_svg(state.observation(seat).to_dict(), ended=replay.ended if number == last else "")
+
+    pictures = {0: picture(0)} if first <= 0 else {}
     for number, (_, _, action) in enumerate(replay.moves, start=1):
         state.apply(action.id)
         if number >= first:
-            pictures[number] = to_svg(state.observation(seat).to_dict())
+            pictures[number] = picture(number)
     return pictures

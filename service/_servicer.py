@@ -123,7 +123,10 @@ def _window_pictures(replay: Replay, seat: int, window: range) -> dict[int, str]
     """The pictures of the positions in `window`, as `seat` saw them (the moves before it are replayed,
     not drawn)."""
     return replay_pictures(
-        dataclasses.replace(replay, moves=replay.moves[: window.stop - 1]), seat, first=window.start
+        dataclasses.replace(replay, moves=replay.moves[: window.stop - 1]),
+        seat,
+        first=window.start,
+        last=len(replay.moves),
     )
 
 

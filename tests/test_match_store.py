@@ -23,6 +23,7 @@ from orrery.service._matches import (
     SPECTATOR,
     AiSpec,
     MatchStore,
+    replay_pictures,
 )
 from orrery.service._store import MatchStoreBackend, open_store
 
@@ -133,6 +134,9 @@ def test_a_resignation_in_a_team_game_puts_the_resigners_team_last(store):
     assert view.seat_teams == (0, 1, 0, 1) and view.resigned_seat == 0 and view.ranks == (1, 0, 1, 0)
     # The picture says how it ended, not whose turn it was.
     assert "game over — seat 0 resigned" in view.svg and "to play" not in view.svg
+    # So does the replay's last picture (its other pictures show whose turn it was then).
+    last = replay_pictures(store.replay(created.match_id), 2)[0]
+    assert "game over — seat 0 resigned" in last and "to play" not in last
 
 
 def test_resign_abandon_and_expiry(store):

@@ -196,6 +196,14 @@ def test_play_kuhn_against_the_ai_in_a_browser(browser, gateway) -> None:  # typ
     log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
     assert any("(AI)" in line for line in log) and any("(you)" in line for line in log)
     assert "Game over" in browser.find_element(By.ID, "status").text
+    # The game-over view: the winner, each seat's chips (whole numbers: no ".00"), a replay button.
+    over = browser.find_element(By.ID, "game-over")
+    assert over.is_displayed() and ".00" not in over.text
+    result = browser.find_element(By.ID, "result").text
+    assert result in ("You win!", "Seat 1 (AI) wins."), result
+    rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#result-table tbody tr")]
+    assert len(rows) == 2 and all(" chip" in r for r in rows) and rows[0].startswith("1st"), rows
+    screenshot(browser, "kuhn-game-over")
     step_replay(browser, len(log))  # the finished match, move by move
     screenshot(browser, "kuhn-replay")
 
@@ -239,7 +247,13 @@ def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str
         browser.find_element(By.ID, "resign").click()
         browser.switch_to.alert.accept()  # "Resign this match?"
         wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
+        result = browser.find_element(By.ID, "result").text
+        assert result.startswith("You resigned; seat 1 (AI) wins."), result
+        board = browser.execute_script("return document.querySelector('#board svg').textContent")
+        assert "game over — seat 0 resigned" in board and "to play" not in board
     assert "Game over" in browser.find_element(By.ID, "status").text
+    assert browser.find_element(By.ID, "game-over").is_displayed()
+    assert ".00" not in browser.find_element(By.ID, "result-table").text
     step_replay(browser, 2)
     assert browser.find_element(By.ID, "replay-pos").text.startswith("2 / ")
 

@@ -694,11 +694,12 @@ function resultSentence(m, view) {
     return `the match ended without a result (${view.status.replace("MATCH_STATUS_", "").toLowerCase()}).`;
   }
   const who = view.resignedSeat >= 0 ? (view.resignedSeat === SEAT ? "You resigned" : `${seatName(m, view.resignedSeat)} resigned`) : "";
-  if (view.ranks.length === 1) {  // solo: against the Rogue (Tiny Epic Galaxies) or a target
-    const won = view.ranks[0] === 0;
-    const rogue = m.game === "tiny_epic_galaxies" ? "the Rogue" : "the game";
-    const text = won ? `you beat ${rogue} with ${points(view.scores[0], m.game)}.` :
-      `${rogue === "the Rogue" ? "the Rogue wins" : "you lost"}; you scored ${points(view.scores[0], m.game)}.`;
+  if (view.ranks.length === 1) {  // solo: against the Rogue (Tiny Epic Galaxies), else for the score
+    const scored = points(view.scores[0], m.game);
+    let text = `you finished with ${scored}.`;  // Take The Galaxy's solo game has no opponent
+    if (m.game === "tiny_epic_galaxies") {
+      text = view.ranks[0] === 0 ? `you beat the Rogue with ${scored}.` : `the Rogue wins; you scored ${scored}.`;
+    }
     return who ? `${who}: ${text}` : text;
   }
   const winners = view.ranks.map((r, s) => (r === 0 ? s : -1)).filter((s) => s >= 0);
@@ -718,7 +719,8 @@ function resultSentence(m, view) {
 
 function showGameOver(m, view) {
   $("game-over").hidden = false;
-  $("result").textContent = resultSentence(m, view);
+  const sentence = resultSentence(m, view);
+  $("result").textContent = sentence.charAt(0).toUpperCase() + sentence.slice(1);
   const table = $("result-table");
   table.replaceChildren();
   if (!view.ranks.length) return;
