@@ -705,7 +705,9 @@ function resultSentence(m, view) {
   const winners = view.ranks.map((r, s) => (r === 0 ? s : -1)).filter((s) => s >= 0);
   const teams = teamsOf(view);
   let text;
-  if (teams) {
+  if (teams && new Set(winners.map((s) => teams[s])).size > 1) {
+    text = "the teams tie.";
+  } else if (teams) {
     const team = TEAM_NAMES[teams[winners[0]]] || String(teams[winners[0]]);
     const mine = winners.includes(SEAT);
     text = `team ${team} (${winners.map((s) => seatName(m, s)).join(" and ")}) wins${mine ? " — your team" : ""}.`;
