@@ -218,8 +218,22 @@ HUMAN_MOVES = 3  # our moves per big game, at least; then on until the AI has an
 MAX_HUMAN_MOVES = 40  # a turn takes several moves (Trian's phases, Take The Galaxy's payments)
 
 
+SIZES = [(1440, 900), (390, 844)]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize(("game", "variant"), BIG_GAMES, ids=[f"{g}-{v}" for g, v in BIG_GAMES])
-def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str, variant: str) -> None:  # type: ignore[no-untyped-def]
+def test_play_a_big_game_against_the_ai_in_a_browser(  # type: ignore[no-untyped-def]
+    browser, gateway, game: str, variant: str, width: int, height: int
+) -> None:
+    browser.set_window_size(width, height)
+    try:
+        play_a_big_game(browser, gateway, game, variant, phone=width < 700)
+    finally:
+        browser.set_window_size(1300, 900)
+
+
+def play_a_big_game(browser, gateway, game: str, variant: str, *, phone: bool) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
     open_client(browser, gateway)
@@ -227,7 +241,8 @@ def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str
     first_picture = browser.execute_script("return document.getElementById('board').innerHTML")
     assert "<svg" in first_picture
     check_groups_and_filter(browser)
-    check_highlight(browser)
+    if not phone:  # on a phone the board and the moves are on different tabs: nothing to light up
+        check_highlight(browser)
     ask_hint(browser)
     # Our moves (the first legal one, whatever it is) until the AI has answered one of them.
     played = 0
@@ -241,7 +256,7 @@ def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str
     picture = browser.execute_script("return document.getElementById('board').innerHTML")
     assert picture != first_picture and "<svg" in picture
     assert axe_violations(browser) == []  # with the hint, the log and the AI's moves on the page
-    screenshot(browser, f"{game}-{variant}")
+    screenshot(browser, f"{game}-{variant}" + ("-390x844" if phone else ""))
     # Resign ends the match; its replay opens, picture by picture.
     if browser.execute_script("return document.body.dataset.state") != "over":
         browser.find_element(By.ID, "resign").click()
@@ -254,8 +269,10 @@ def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str
     assert "Game over" in browser.find_element(By.ID, "status").text
     assert browser.find_element(By.ID, "game-over").is_displayed()
     assert ".00" not in browser.find_element(By.ID, "result-table").text
-    step_replay(browser, 2)
+    step_replay(browser, 2)  # on a phone the replay opens on the Board tab, where its buttons are
     assert browser.find_element(By.ID, "replay-pos").text.startswith("2 / ")
+    if phone:
+        screenshot(browser, f"{game}-{variant}-replay-390x844")
 
 
 LIVE = "return ['your-turn', 'waiting'].includes(document.body.dataset.state)"
@@ -602,8 +619,18 @@ def test_a_decision_with_one_legal_move_is_played_at_once(browser, gateway) -> N
         ):
             break
         play_move(browser)
-    # The keyboard stays in the move list after a move, and the log is announced (aria-live).
-    assert browser.execute_script("return document.getElementById('moves').contains(document.activeElement)")
+    # A move made with the keyboard leaves the focus in the move list; the log is announced (aria-live).
+    if browser.execute_script("return document.body.dataset.state") == "your-turn":
+        from selenium.webdriver.common.keys import Keys
+
+        moves = int(browser.execute_script("return document.body.dataset.moves"))
+        button = browser.find_element(By.CSS_SELECTOR, "#moves button")
+        browser.execute_script("arguments[0].focus()", button)
+        button.send_keys(Keys.ENTER)
+        wait_for(browser, f"return Number(document.body.dataset.moves) > {moves}", "the move by keyboard")
+        wait_for(browser, "return ['your-turn', 'over'].includes(document.body.dataset.state)", "our turn")
+        focused = "return document.getElementById('moves').contains(document.activeElement)"
+        wait_for(browser, f"{focused} || document.body.dataset.state === 'over'", "the focus in the moves")
     assert browser.find_element(By.ID, "log").get_attribute("aria-live") == "polite"
     lines = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
     singles = [line for line in lines if line.endswith("(the only legal move)")]

@@ -69,15 +69,18 @@ async function start() {
   $("setup").onsubmit = (e) => { e.preventDefault(); newMatch().catch(fail); };
   $("hint").onclick = () => hint().catch(fail);
   $("resign").onclick = () => resign().catch(fail);
-  $("replay").onclick = () => replay().catch(fail);
+  $("replay").onclick = () => openReplay().catch(fail);
   $("filter").oninput = applyFilter;
   $("pick-clear").onclick = () => { if (picked) pick(picked.el); };
-  $("over-replay").onclick = () => replay().catch(fail);
+  $("over-replay").onclick = () => openReplay().catch(fail);
   $("over-new").onclick = () => $("new-match").click();
   setUpPanels();
   $("new-match").disabled = false;
   setState("ready", "Pick a game and start a match against the AI.");
-  showLobby().catch(fail);
+  showLobby().catch((err) => {  // the list is a convenience: the page works without it
+    console.error(err);
+    $("lobby").hidden = true;
+  });
   window.addEventListener("hashchange", () => resumeFromUrl().catch(fail));
   await resumeFromUrl();
 }
@@ -767,8 +770,14 @@ function playIfOnlyMove(m, view) {
   return true;
 }
 
-// After a move the keyboard stays in the move list (the first move of the new list), not at the top.
+// After a move made with the keyboard, the focus stays in the move list (the first move of the new
+// list), not at the top of the page. A mouse player gets no focus ring on a move it did not pick.
+let usingKeys = false;
+window.addEventListener("keydown", () => { usingKeys = true; }, true);
+window.addEventListener("pointerdown", () => { usingKeys = false; }, true);
+
 function keepFocusInMoves() {
+  if (!usingKeys) return;
   const active = document.activeElement;
   if (active && active !== document.body && !$("moves").contains(active)) return;  // the player went elsewhere
   const first = $("moves").querySelector("button:not([hidden]):not(:disabled)");
@@ -789,6 +798,12 @@ function setUpPanels() {
     document.body.dataset.zoom = document.body.dataset.zoom === "full" ? "fit" : "full";
     applyZoom();
   };
+}
+
+// The replay steps through pictures: on a phone it opens on the Board tab (its ◀ ▶ bar is there).
+function openReplay() {
+  showPanel("board");
+  return replay();
 }
 
 function showPanel(tab) {
