@@ -31,7 +31,7 @@ def has_renderer(game: str) -> bool:
     return game in RENDERERS
 
 
-def to_svg(observation: Any, *, highlight: Any = None, last_turn: Any = None) -> str:
+def to_svg(observation: Any, *, highlight: Any = None, last_turn: Any = None, ended: str = "") -> str:
     """The picture of `observation` (an Observation, or its to_dict() / JSON form) as SVG text.
 
     `highlight`: an action id or its struct (dict); the board marks what that move touches where the
@@ -40,8 +40,13 @@ def to_svg(observation: Any, *, highlight: Any = None, last_turn: Any = None) ->
     each legal move touches, which a web page can show on hover. `last_turn`: the places the last turn
     changed, as the viewer saw them (MoveEvents.touched of its moves), outlined in solid orange (class
     "last-move"). A game with no renderer yet gets its text render in a framed box, so every game has a
-    picture."""
+    picture.
+
+    `ended`: how a hosted match ended when not by the game's rules ("seat 1 resigned"): the picture
+    says the game is over, and why, instead of whose turn it is."""
     data, text, struct = _inputs(observation, highlight)
+    if ended:
+        data = {**data, "ended": ended}
     game = data.get("game", "")
     if game not in RENDERERS:
         return fallback_svg(game, text or "")

@@ -121,6 +121,9 @@ def render(
     last_turn: list[Any] | None = None,
 ) -> str:
     state = obs["state"]
+    ended = obs.get("ended", "")  # a hosted match that ended otherwise (a resignation): nobody to play
+    if ended:
+        state = {**state, "current": None}
     players = int(obs["players"])
     observer = int(obs["observer"])
     team = obs.get("variant") == "team"
@@ -129,7 +132,9 @@ def render(
     body: list[str] = []
 
     phase = state.get("phase", "")
-    if phase == "over":
+    if ended:
+        head = f"game over — {ended}"
+    elif phase == "over":
         head = "game over — " + _result(state.get("players", []), team)
     else:
         head = f"turn {state.get('turn', 0)}, seat {current} to play — {PHASES.get(phase, phase)}"

@@ -149,6 +149,9 @@ def render(
     last_turn: list[Any] | None = None,
 ) -> str:
     state = obs["state"]
+    ended = obs.get("ended", "")  # a hosted match that ended otherwise (a resignation): nobody to play
+    if ended:
+        state = {**state, "over": True, "trigger": None}
     players = int(obs["players"])
     observer = int(obs["observer"])
     solo = players == 1
@@ -159,7 +162,7 @@ def render(
 
     pending = state.get("pending", [])
     if state.get("over"):
-        head = "game over"
+        head = f"game over — {ended}" if ended else "game over"
         trigger = state.get("trigger")
         if trigger is not None:
             who = "the Rogue" if trigger == "rogue" else f"seat {trigger}"

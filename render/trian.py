@@ -130,10 +130,15 @@ def render(
     ox, oy = margin - min(xs), 70 + margin - min(ys)
     body: list[str] = []
     who = facts.get("turn_player", 0)
-    head = (
-        f"Galaxy of Trian — turn {facts.get('turn', '?')}, seat {who} to play, "
-        f"{PHASES.get(facts.get('phase', ''), facts.get('phase', ''))}"
-    )
+    ended = obs.get("ended", "")  # a hosted match that ended otherwise (a resignation)
+    if ended or facts.get("phase") == "game_over":
+        head = "Galaxy of Trian — game over" + (f" — {ended}" if ended else "")
+        head += f" (turn {facts.get('turn', '?')})"
+    else:
+        head = (
+            f"Galaxy of Trian — turn {facts.get('turn', '?')}, seat {who} to play, "
+            f"{PHASES.get(facts.get('phase', ''), facts.get('phase', ''))}"
+        )
     body.append(text(16, 28, head, size=16, weight="bold"))
     body.append(
         text(16, 50, f"{obs.get('variant', '')} variant, {players} players — {view_name(observer)}", size=13)

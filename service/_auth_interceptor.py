@@ -83,11 +83,12 @@ TokenCheck = Callable[[str, int, str], Awaitable[bool]]
 
 
 def tokens_from_metadata(metadata: Any) -> list[str]:
-    """Every token in the metadata, in order (ListMatches takes many)."""
-    found = []
+    """Every token in the metadata, in order (ListMatches takes many): one entry per token, or several
+    in one entry separated by commas (HTTP joins repeated headers so: a browser's fetch sends them so)."""
+    found: list[str] = []
     for key, value in metadata or ():
         if key == TOKEN_KEY and value:
-            found.append(str(value))
+            found.extend(part.strip() for part in str(value).split(",") if part.strip())
         elif isinstance(value, str) and key == "authorization" and value.lower().startswith("bearer "):
             found.extend([value[7:].strip()] if value[7:].strip() else [])
     return found

@@ -196,6 +196,8 @@ class SeatView:
     ai: tuple[bool, ...] = ()
     status: int = ACTIVE
     svg: str = ""  # the board picture of this view (orrery.render)
+    seat_teams: tuple[int, ...] = ()  # per seat: its team (the game's seat_teams())
+    resigned_seat: int = -1
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,7 @@ class Replay:
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     status: int = FINISHED  # ACTIVE: still being played (the servicer then withholds seed and state)
+    ended: str = ""  # how it ended when not by the game's rules ("seat 1 resigned"), for the last picture
 
 
 @dataclass(frozen=True)
@@ -408,21 +411,32 @@ def _current_player(state: Any) -> int:
     return -1 if state.is_terminal() else int(state.current_player)
 
 
-def resignation_result(players: int, resigned: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """Scores and ranks after a resignation: the resigner last with 0, every other seat tied first
-    with 1."""
-    scores = tuple(0.0 if s == resigned else 1.0 for s in range(players))
-    ranks = tuple(1 if s == resigned else 0 for s in range(players))
+def resignation_result(state: Any, resigned: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """Scores and ranks after a resignation: the scores are each seat's points in the game's unit when
+    the seat resigned (the game's scores(), as at the end of a game); the resigner's team (in a game
+    without teams, the resigner alone) is last, every other seat tied first."""
+    teams = tuple(state.game.seat_teams())
+    scores = tuple(float(s) for s in state.scores())
+    ranks = tuple(1 if teams[s] == teams[resigned] else 0 for s in range(len(teams)))
     return scores, ranks
 
 
-def _result(state: Any, status: int, resigned_seat: int, players: int) -> tuple[tuple, tuple]:
+def _result(state: Any, status: int, resigned_seat: int) -> tuple[tuple, tuple]:
     """(scores, ranks) of an ended match; empty while active and for abandoned or expired ones."""
     if status == FINISHED or (status == ACTIVE and state.is_terminal()):
         return tuple(state.scores()), tuple(state.ranks())
     if status == RESIGNED:
-        return resignation_result(players, resigned_seat)
+        return resignation_result(state, resigned_seat)
     return (), ()
+
+
+def _ending(meta: Any) -> str:
+    """How a match that did not end by the game's rules ended, for its picture ("" otherwise)."""
+    if meta.status == RESIGNED:
+        return f"seat {meta.resigned_seat} resigned"
+    if meta.status in (ABANDONED, EXPIRED):
+        return "abandoned" if meta.status == ABANDONED else "expired"
+    return ""
 
 
 class MatchStore:
@@ -676,7 +690,7 @@ class MatchStore:
         observation = state.observation(seat)
         live = meta.status == ACTIVE and not state.is_terminal()
         legal = tuple(action_view(observation, a) for a in observation.legal_actions()) if live else ()
-        scores, ranks = _result(state, meta.status, meta.resigned_seat, row.players)
+        scores, ranks = _result(state, meta.status, meta.resigned_seat)
         return SeatView(
             match_id=match_id,
             seat=seat,
@@ -690,7 +704,11 @@ class MatchStore:
             ranks=ranks,
             ai=tuple(spec is not None for spec in specs),
             status=meta.status if meta.status != ACTIVE or live else FINISHED,
-            svg=to_svg(observation, last_turn=last_turn) if live else to_svg(observation.to_dict()),
+            svg=to_svg(observation, last_turn=last_turn)
+            if live
+            else to_svg(observation.to_dict(), ended=_ending(meta)),
+            seat_teams=tuple(state.game.seat_teams()),
+            resigned_seat=meta.resigned_seat,
         )
 
     @staticmethod
@@ -815,7 +833,7 @@ class MatchStore:
             meta = self._meta(db, match_id)
             self._check_active(meta)
             self._end(db, match_id, RESIGNED, resigned_seat=seat)
-        scores, ranks = resignation_result(row.players, seat)
+        scores, ranks = resignation_result(row.state(), seat)
         return Ended(match_id, row.move_number, RESIGNED, scores, ranks, seat)
 
     def abandon(self, match_id: str, seat: int) -> Ended:
@@ -926,7 +944,7 @@ class MatchStore:
             state = row.state()
             if status == ACTIVE and state.is_terminal():
                 status = FINISHED
-            scores, ranks = _result(state, status, meta.resigned_seat, row.players)
+            scores, ranks = _result(state, status, meta.resigned_seat)
             current = _current_player(state) if status == ACTIVE else -1
         return History(records, row.move_number, current, status, scores, ranks, meta.resigned_seat)
 
@@ -968,7 +986,7 @@ class MatchStore:
             meta = self._meta(db, match_id)
         state = row.state()
         status = meta.status if meta.status != ACTIVE or not state.is_terminal() else FINISHED
-        scores, ranks = _result(state, status, meta.resigned_seat, row.players)
+        scores, ranks = _result(state, status, meta.resigned_seat)
         return Replay(
             match_id=match_id,
             game=row.game,
@@ -983,6 +1001,7 @@ class MatchStore:
             scores=scores,
             ranks=ranks,
             status=status,
+            ended=_ending(meta),
         )
 
     @staticmethod
@@ -1012,21 +1031,25 @@ class MatchStore:
         return action_id
 
 
-def replay_pictures(replay: Replay, seat: int, *, first: int = 0) -> dict[int, str]:
+def replay_pictures(replay: Replay, seat: int, *, first: int = 0, last: int | None = None) -> dict[int, str]:
     """The board pictures of a match as `seat` (SPECTATOR: the public view) saw it, by position (0 = before
     the first move, n = after move n), from position `first` on. Earlier moves are replayed but not drawn:
     drawing is the dear part. Each picture is drawn from that viewer's observation only, so a match still
-    being played may be drawn for the viewer that asks (the seed and the hidden moves stay on the server)."""
+    being played may be drawn for the viewer that asks (the seed and the hidden moves stay on the server).
+    `last`: the match's final position (default: after replay.moves), whose picture says how it ended
+    (replay.ended)."""
     state = load_game(replay.game, players=replay.players, variant=replay.variant).new_initial_state(
         replay.seed
     )
+    last = len(replay.moves) if last is None else last
 
-    def view() -> Any:
-        return state.public_observation() if seat == SPECTATOR else state.observation(seat)
+    def picture(number: int) -> str:
+        view = state.public_observation() if seat == SPECTATOR else state.observation(seat)
+        return to_svg(view.to_dict(), ended=replay.ended if number == last else "")
 
-    pictures = {0: to_svg(view().to_dict())} if first <= 0 else {}
+    pictures = {0: picture(0)} if first <= 0 else {}
     for number, (_, _, action) in enumerate(replay.moves, start=1):
         state.apply(action.id)
         if number >= first:
-            pictures[number] = to_svg(view().to_dict())
+            pictures[number] = picture(number)
     return pictures

@@ -189,7 +189,10 @@ def _window_pictures(replay: Replay, seat: int, window: range) -> dict[int, str]
     """The pictures of the positions in `window`, as `seat` saw them (the moves before it are replayed,
     not drawn)."""
     return replay_pictures(
-        dataclasses.replace(replay, moves=replay.moves[: window.stop - 1]), seat, first=window.start
+        dataclasses.replace(replay, moves=replay.moves[: window.stop - 1]),
+        seat,
+        first=window.start,
+        last=len(replay.moves),
     )
 
 
@@ -409,6 +412,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             ai_seats=list(view.ai),
             status=view.status,
             svg=view.svg,
+            seat_teams=list(view.seat_teams),
+            resigned_seat=view.resigned_seat,
         )
 
     @_rpc

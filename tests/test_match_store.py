@@ -25,6 +25,7 @@ from orrery.service._matches import (
     SPECTATOR,
     AiSpec,
     MatchStore,
+    replay_pictures,
 )
 from orrery.service._store import MatchStoreBackend, open_store
 
@@ -126,13 +127,28 @@ def test_one_winner_per_turn_from_two_stores(db):
             s.close()
 
 
+def test_a_resignation_in_a_team_game_puts_the_resigners_team_last(store):
+    created = store.create("take_the_galaxy", 4, "team", 5)
+    resigned = store.resign(created.match_id, 0)
+    assert resigned.ranks == (1, 0, 1, 0)  # seat 2, seat 0's team mate, loses with it
+    assert resigned.scores == (1.0, 1.0, 1.0, 1.0)  # renown: each frontier colony's 1
+    view = store.seat_view(created.match_id, 2)
+    assert view.seat_teams == (0, 1, 0, 1) and view.resigned_seat == 0 and view.ranks == (1, 0, 1, 0)
+    # The picture says how it ended, not whose turn it was.
+    assert "game over — seat 0 resigned" in view.svg and "to play" not in view.svg
+    # So does the replay's last picture (its other pictures show whose turn it was then).
+    last = replay_pictures(store.replay(created.match_id), 2)[0]
+    assert "game over — seat 0 resigned" in last and "to play" not in last
+
+
 def test_resign_abandon_and_expiry(store):
     a = store.create("kuhn", 2, None, 1)
     b = store.create("kuhn", 2, None, 2)
     c = store.create("kuhn", 2, None, 3)
     assert store.active_count() == 3
     resigned = store.resign(a.match_id, 1)
-    assert resigned.scores == (1.0, 0.0) and resigned.resigned_seat == 1
+    # Each seat's points when it resigned (Kuhn: both antes in), the resigner last.
+    assert resigned.scores == (-1.0, -1.0) and resigned.ranks == (0, 1) and resigned.resigned_seat == 1
     assert store.abandon(b.match_id, 0).status == ABANDONED
     assert refused(lambda: store.resign(b.match_id, 0)).code == grpc.StatusCode.FAILED_PRECONDITION
     expired, deleted = store.expire(0.0, now=4e9)  # everything is older than this "now"

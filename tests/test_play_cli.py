@@ -138,7 +138,8 @@ def test_resign_asks_first_then_ends_the_match_with_the_person_last(server, tmp_
     assert code == 0
     assert out.count("resign? the match ends now with you in last place [y/N]") == 2
     assert "you resigned" in out
-    assert "seat 0 (you): score 0, place 2" in out and "seat 1 (AI): score 1, place 1" in out
+    # the points when the seat resigned (Kuhn: both antes in), the resigner last
+    assert "seat 0 (you): score -1, place 2" in out and "seat 1 (AI): score -1, place 1" in out
     assert saved.all() == {}  # a finished match is not kept for resuming
 
 

@@ -74,6 +74,18 @@ def test_pictures_are_deterministic() -> None:
     assert to_svg(obs.to_json()) == to_svg(obs.to_dict())
 
 
+@pytest.mark.parametrize("game", ["trian", "take_the_galaxy", "tiny_epic_galaxies"])
+def test_an_ended_game_says_game_over_not_whose_turn(game: str) -> None:
+    """At the game's end, and for a match that ended otherwise (`ended`: a resignation), no picture
+    says "to play"."""
+    finished = played(game, 2, 100_000)
+    assert finished.is_terminal()
+    text = to_svg(finished.observation(0).to_dict())
+    assert "game over" in text and "to play" not in text
+    resigned = to_svg(played(game, 2, 30).observation(1).to_dict(), ended="seat 0 resigned")
+    assert "game over — seat 0 resigned" in resigned and "to play" not in resigned
+
+
 # ---------------------------------------------------------------- Take The Galaxy and Tiny Epic Galaxies
 
 GAMES = [

@@ -128,7 +128,7 @@ def test_list_resign_and_abandon(client):
     watch = client.watch(a, timeout=60)
     assert next(watch).kind == pb.MATCH_EVENT_SYNC
     resigned = client.resign(a, 1)
-    assert list(resigned.ranks) == [0, 1] and list(resigned.scores) == [1.0, 0.0]
+    assert list(resigned.ranks) == [0, 1] and list(resigned.scores) == [-1.0, -1.0]  # points: the antes
     end = next(watch)
     assert (
         end.kind == pb.MATCH_EVENT_END and end.status == pb.MATCH_STATUS_RESIGNED and end.resigned_seat == 1
@@ -138,6 +138,7 @@ def test_list_resign_and_abandon(client):
     assert list(client.replay(a).ranks) == [0, 1]  # the replay opens once it is over
     view = client.observation(a, 0)
     assert view.game_over and view.current_player == -1 and view.status == pb.MATCH_STATUS_RESIGNED
+    assert view.resigned_seat == 1 and list(view.seat_teams) == [0, 1]
 
     client.abandon(b, 0)
     assert client.list_matches([b.tokens[1]])[0].status == pb.MATCH_STATUS_ABANDONED

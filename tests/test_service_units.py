@@ -9,7 +9,7 @@ import grpc
 import pytest
 
 from orrery.search import LEVELS, choose_within_tolerance
-from orrery.service._auth_interceptor import token_from_metadata
+from orrery.service._auth_interceptor import token_from_metadata, tokens_from_metadata
 from orrery.service._errors import ServiceError
 from orrery.service._levels import grant_budget
 from orrery.service._limits_interceptor import oversized_field
@@ -113,6 +113,12 @@ def test_tokens_from_metadata():
     assert token_from_metadata([("authorization", "Bearer abc")]) == "abc"
     assert token_from_metadata([("authorization", "Basic abc")]) is None
     assert token_from_metadata([]) is None and token_from_metadata(None) is None
+    # ListMatches: one entry per token, or several in one (a browser's fetch joins repeated headers)
+    assert tokens_from_metadata([("x-orrery-seat-token", "a"), ("x-orrery-seat-token", "b, c,")]) == [
+        "a",
+        "b",
+        "c",
+    ]
 
 
 def test_histogram_buckets_reach_past_the_longest_budget():

@@ -36,6 +36,9 @@ pytestmark = [
 ]
 SHOTS_ENV = "ORRERY_SCREENSHOTS"  # where the screenshots go (test artefacts, git-ignored by default)
 SHOTS = Path(os.environ.get(SHOTS_ENV) or Path(__file__).resolve().parents[1] / "build" / "web-client")
+AXE = (
+    Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+)  # axe-core 4.14.1, MPL-2.0 (vendor/README.txt)
 
 
 @pytest.fixture(scope="module")
@@ -204,6 +207,14 @@ def test_play_kuhn_against_the_ai_in_a_browser(browser, gateway) -> None:  # typ
     turns = turn_summaries(browser)
     assert any("(AI)" in line for line in turns) and any("(you)" in line for line in turns)
     assert "Game over" in browser.find_element(By.ID, "status").text
+    # The game-over view: the winner, each seat's chips (whole numbers: no ".00"), a replay button.
+    over = browser.find_element(By.ID, "game-over")
+    assert over.is_displayed() and ".00" not in over.text
+    result = browser.find_element(By.ID, "result").text
+    assert result in ("You win!", "Seat 1 (AI) wins."), result
+    rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#result-table tbody tr")]
+    assert len(rows) == 2 and all(" chip" in r for r in rows) and rows[0].startswith("1st"), rows
+    screenshot(browser, "kuhn-game-over")
     step_replay(browser, len(logged_moves(browser)))  # the finished match, move by move
     screenshot(browser, "kuhn-replay")
 
@@ -218,8 +229,22 @@ HUMAN_MOVES = 3  # our moves per big game, at least; then on until the AI has an
 MAX_HUMAN_MOVES = 40  # a turn takes several moves (Trian's phases, Take The Galaxy's payments)
 
 
+SIZES = [(1440, 900), (390, 844)]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize(("game", "variant"), BIG_GAMES, ids=[f"{g}-{v}" for g, v in BIG_GAMES])
-def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str, variant: str) -> None:  # type: ignore[no-untyped-def]
+def test_play_a_big_game_against_the_ai_in_a_browser(  # type: ignore[no-untyped-def]
+    browser, gateway, game: str, variant: str, width: int, height: int
+) -> None:
+    browser.set_window_size(width, height)
+    try:
+        play_a_big_game(browser, gateway, game, variant, phone=width < 700)
+    finally:
+        browser.set_window_size(1300, 900)
+
+
+def play_a_big_game(browser, gateway, game: str, variant: str, *, phone: bool) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
     open_client(browser, gateway)
@@ -227,7 +252,8 @@ def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str
     first_picture = browser.execute_script("return document.getElementById('board').innerHTML")
     assert "<svg" in first_picture
     check_groups_and_filter(browser)
-    check_highlight(browser)
+    if not phone:  # on a phone the board and the moves are on different tabs: nothing to light up
+        check_highlight(browser)
     ask_hint(browser)
     # Our moves (the first legal one, whatever it is) until the AI has answered one of them.
     played = 0
@@ -241,16 +267,24 @@ def test_play_a_big_game_against_the_ai_in_a_browser(browser, gateway, game: str
     picture = browser.execute_script("return document.getElementById('board').innerHTML")
     assert picture != first_picture and "<svg" in picture
     check_turn_summaries(browser)
-    screenshot(browser, f"{game}-{variant}")
-    shot_at(browser, 390, 844, f"{game}-{variant}-390x844")
+    assert axe_violations(browser) == []  # with the hint, the log and the AI's moves on the page
+    screenshot(browser, f"{game}-{variant}" + ("-390x844" if phone else ""))
     # Resign ends the match; its replay opens, picture by picture.
     if browser.execute_script("return document.body.dataset.state") != "over":
         browser.find_element(By.ID, "resign").click()
         browser.switch_to.alert.accept()  # "Resign this match?"
         wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
+        result = browser.find_element(By.ID, "result").text
+        assert result.startswith("You resigned; seat 1 (AI) wins."), result
+        board = browser.execute_script("return document.querySelector('#board svg').textContent")
+        assert "game over — seat 0 resigned" in board and "to play" not in board
     assert "Game over" in browser.find_element(By.ID, "status").text
-    step_replay(browser, 2)
+    assert browser.find_element(By.ID, "game-over").is_displayed()
+    assert ".00" not in browser.find_element(By.ID, "result-table").text
+    step_replay(browser, 2)  # on a phone the replay opens on the Board tab, where its buttons are
     assert browser.find_element(By.ID, "replay-pos").text.startswith("2 / ")
+    if phone:
+        screenshot(browser, f"{game}-{variant}-replay-390x844")
 
 
 LIVE = "return ['your-turn', 'waiting'].includes(document.body.dataset.state)"
@@ -613,3 +647,170 @@ def test_no_secret_mission_reaches_a_seat_or_a_spectator_page(browser, gateway, 
             )
     finally:
         browser.set_window_size(1300, 900)
+
+
+SMALL_TEXT = (  # visible text outside the board picture set below 12 CSS px: [tag#id.class, size, text]
+    "return [...document.querySelectorAll('body *')].filter((el) => !el.closest('#board') &&"
+    " el.offsetParent !== null && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))"
+    ".map((el) => [`${el.tagName}#${el.id}.${el.className}`, parseFloat(getComputedStyle(el).fontSize),"
+    " el.textContent.trim().slice(0, 40)]).filter((e) => e[1] < 12)"
+)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_game_over_view_lobby_and_phone_panels(browser, gateway, width: int, height: int) -> None:  # type: ignore[no-untyped-def]
+    """Take The Galaxy's team variant (4 seats, we are seat 0 with seat 2 as team mate): on a phone the
+    moves show first, without scrolling, and the Board tab shows the picture at full size to pan; no
+    text below 12 px; resigning opens the game-over view (our team last, the points, who resigned, no
+    "to play" in the picture) and its replay button; the lobby lists the kept matches, and Abandon
+    ends a live one."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, height)
+    phone = width < 700
+    try:
+        open_client(browser, gateway)
+        new_match(browser, "take_the_galaxy", "team", players=4)
+        tabs = browser.find_element(By.ID, "tabs")
+        assert tabs.is_displayed() == phone
+        first_move_top = browser.execute_script(
+            "return document.querySelector('#moves button').getBoundingClientRect().top"
+        )
+        assert first_move_top < height - 100, "the moves start below the first screen"
+        assert browser.execute_script(SMALL_TEXT) == []
+        assert axe_violations(browser) == []
+        if phone:
+            screenshot(browser, f"moves-{width}x{height}")
+            browser.find_element(By.CSS_SELECTOR, "#tabs button[data-tab='board']").click()
+            assert browser.find_element(By.ID, "board").is_displayed()
+            assert not browser.find_element(By.ID, "moves").is_displayed()
+            # Full size: the picture's own units are CSS px, so its 12-unit text is 12 px.
+            scale = browser.execute_script(
+                "const svg = document.querySelector('#board svg');"
+                "return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width"
+            )
+            assert scale >= 0.99, scale
+            screenshot(browser, f"board-{width}x{height}")
+            browser.find_element(By.CSS_SELECTOR, "#tabs button[data-tab='log']").click()
+            assert browser.find_element(By.ID, "log-panel").is_displayed()
+            assert not browser.find_element(By.ID, "moves").is_displayed()
+            browser.find_element(By.CSS_SELECTOR, "#tabs button[data-tab='moves']").click()
+        match_id = browser.current_url.split("#match=")[1]
+        browser.find_element(By.ID, "resign").click()
+        browser.switch_to.alert.accept()
+        wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
+        over = browser.find_element(By.ID, "game-over")
+        assert over.is_displayed()
+        result = browser.find_element(By.ID, "result").text
+        assert result.startswith("You resigned; team B (seat 1 (AI) and seat 3 (AI)) wins"), result
+        rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#result-table tbody tr")]
+        winners = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#result-table tr.winner")]
+        assert len(rows) == 4 and len(winners) == 2 and all("team B" in w for w in winners), rows
+        assert any("you — resigned" in r and "team A" in r and "renown" in r for r in rows), rows
+        assert ".00" not in over.text and "seat 2" not in " ".join(winners)
+        board = browser.execute_script("return document.querySelector('#board svg').textContent")
+        assert "to play" not in board and "game over — seat 0 resigned" in board
+        assert browser.execute_script(SMALL_TEXT) == []
+        assert axe_violations(browser) == []
+        screenshot(browser, f"game-over-{width}x{height}")
+        browser.find_element(By.ID, "over-replay").click()
+        wait_for(browser, "return document.body.dataset.replay === '0'", "the replay from the game-over view")
+        # The lobby: the finished match (Open, Forget) and a live one (Resume, Abandon).
+        new_match(browser, "kuhn")
+        live_id = browser.current_url.split("#match=")[1]
+        browser.get(gateway + "/")
+        wait_for(browser, "return document.querySelectorAll('#match-list li').length >= 2", "the lobby list")
+        items = {
+            li.get_attribute("data-match"): li.text
+            for li in browser.find_elements(By.CSS_SELECTOR, "#match-list li")
+        }
+        assert "resigned" in items[match_id] and "Open" in items[match_id], items
+        assert "your turn" in items[live_id] and "Resume" in items[live_id], items
+        assert browser.execute_script(SMALL_TEXT) == []
+        assert axe_violations(browser) == []
+        screenshot(browser, f"lobby-{width}x{height}")
+        browser.find_element(By.CSS_SELECTOR, f"#match-list li[data-match='{live_id}'] button").click()
+        alert = browser.switch_to.alert
+        assert alert.text.startswith("Abandon this match?")
+        alert.accept()
+        wait_for(
+            browser,
+            f"return !document.querySelector(\"#match-list li[data-match='{live_id}']\")",
+            "the abandoned match gone from the lobby",
+        )
+        # Resume from the lobby: the finished match opens finished.
+        browser.find_element(By.CSS_SELECTOR, f"#match-list li[data-match='{match_id}'] a").click()
+        wait_for(
+            browser, "return document.body.dataset.state === 'over'", "the finished match from the lobby"
+        )
+        assert browser.find_element(By.ID, "game-over").is_displayed()
+    finally:
+        browser.set_window_size(1300, 900)
+
+
+def test_a_decision_with_one_legal_move_is_played_at_once(browser, gateway) -> None:  # type: ignore[no-untyped-def]
+    """Tiny Epic Galaxies (base), always our first listed move: within a few turns a decision offers one
+    move (an empire upgrade paid one way); the page plays it itself and logs it."""
+    from selenium.webdriver.common.by import By
+
+    open_client(browser, gateway)
+    assert browser.find_element(By.ID, "auto-single").is_selected()  # on by default
+    new_match(browser, "tiny_epic_galaxies", "base")
+    only = (
+        "[...document.querySelectorAll('#log li')]"
+        ".some((li) => li.textContent.endsWith('(the only legal move)'))"
+    )
+    for _ in range(MAX_HUMAN_MOVES):
+        if (
+            browser.execute_script(f"return {only}")
+            or browser.execute_script("return document.body.dataset.state") == "over"
+        ):
+            break
+        play_move(browser)
+    # A move made with the keyboard leaves the focus in the move list; the log is announced (aria-live).
+    if browser.execute_script("return document.body.dataset.state") == "your-turn":
+        from selenium.webdriver.common.keys import Keys
+
+        moves = int(browser.execute_script("return document.body.dataset.moves"))
+        button = browser.find_element(By.CSS_SELECTOR, "#moves button")
+        browser.execute_script("arguments[0].focus()", button)
+        button.send_keys(Keys.ENTER)
+        wait_for(browser, f"return Number(document.body.dataset.moves) > {moves}", "the move by keyboard")
+        wait_for(browser, "return ['your-turn', 'over'].includes(document.body.dataset.state)", "our turn")
+        focused = "return document.getElementById('moves').contains(document.activeElement)"
+        wait_for(browser, f"{focused} || document.body.dataset.state === 'over'", "the focus in the moves")
+    assert browser.find_element(By.ID, "log").get_attribute("aria-live") == "polite"
+    lines = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+    singles = [line for line in lines if line.endswith("(the only legal move)")]
+    assert singles and all("(you)" in line for line in singles), lines
+
+
+def axe_violations(browser) -> list[str]:  # type: ignore[no-untyped-def]
+    """axe-core's serious and critical WCAG 2 A/AA violations on the page as it is: 'rule: targets'."""
+    if not browser.execute_script("return typeof window.axe !== 'undefined'"):
+        browser.execute_script(AXE.read_text(encoding="utf-8"))
+    browser.set_script_timeout(60)
+    found = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+        ".then((r) => done(r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))"
+        ".map((v) => `${v.id}: ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(', ')}`)))"
+        ".catch((e) => done([`axe failed: ${e}`]));"
+    )
+    return list(found)
+
+
+def test_the_solo_result_names_the_rogue(browser, gateway) -> None:  # type: ignore[no-untyped-def]
+    """Tiny Epic Galaxies solo: after resigning, the game-over view says the Rogue wins and gives it a row."""
+    from selenium.webdriver.common.by import By
+
+    open_client(browser, gateway)
+    new_match(browser, "tiny_epic_galaxies", "base", players=1)
+    browser.find_element(By.ID, "resign").click()
+    browser.switch_to.alert.accept()
+    wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
+    result = browser.find_element(By.ID, "result").text
+    assert result.startswith("You resigned: the Rogue wins; you scored 0 points"), result
+    rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#result-table tbody tr")]
+    assert rows[0].startswith("1st the Rogue empire level") and rows[1].startswith("2nd you — resigned"), rows
+    screenshot(browser, "game-over-solo")

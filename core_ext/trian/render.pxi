@@ -21,8 +21,11 @@ cdef str _render(const TrianState* s, observer):
     n = s.params.num_players
     lines = []
     who = trian_current_player(s)
-    lines.append(f"turn {s.turn}, seat {s.turn_player} to play, {MODE_NAMES.get(s.mode, s.mode)}"
-                 + (f"; seat {who} decides" if who != s.turn_player and who >= 0 else ""))
+    if s.mode == M_END:  # nobody is to play any more
+        lines.append(f"turn {s.turn}, game over")
+    else:
+        lines.append(f"turn {s.turn}, seat {s.turn_player} to play, {MODE_NAMES.get(s.mode, s.mode)}"
+                     + (f"; seat {who} decides" if who != s.turn_player and who >= 0 else ""))
     for k in range(2):
         lines.append(f"stack {k}: {s.stack_len[k]} tiles, top face: "
                      f"{_face_label(s.stack_top_face[k]) if s.stack_len[k] else '-'}")

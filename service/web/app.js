@@ -6,6 +6,10 @@
 // tokens stay in localStorage, so a reload resumes it; New match and Resign ask first. Spectator
 // mode (#watch=MATCH&token=SPECTATOR_TOKEN): the public view only, through WatchMatch without a seat
 // and GetReplay's svg_public.
+// The game-over view names the winner(s), the points, who resigned, the teams and the solo result;
+// a decision with one legal move is played at once (an option); on a phone one panel shows at a
+// time (Board / Moves / Log tabs) and the board can be shown at full size and panned; the lobby
+// lists this browser's matches (ListMatches) with resume and abandon.
 // document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "watching", "over", "error"),
 // dataset.moves (moves played) and dataset.views (pictures shown) say where the page is, for people
 // and for tests.
@@ -67,11 +71,18 @@ async function start() {
   $("setup").onsubmit = (e) => { e.preventDefault(); newMatch().catch(fail); };
   $("hint").onclick = () => hint().catch(fail);
   $("resign").onclick = () => resign().catch(fail);
-  $("replay").onclick = () => replay().catch(fail);
+  $("replay").onclick = () => openReplay().catch(fail);
   $("filter").oninput = applyFilter;
   $("pick-clear").onclick = () => { if (picked) pick(picked.el); };
+  $("over-replay").onclick = () => openReplay().catch(fail);
+  $("over-new").onclick = () => $("new-match").click();
+  setUpPanels();
   $("new-match").disabled = false;
   setState("ready", "Pick a game and start a match against the AI.");
+  showLobby().catch((err) => {  // the list is a convenience: the page works without it
+    console.error(err);
+    $("lobby").hidden = true;
+  });
   window.addEventListener("hashchange", () => {
     const watched = spectatorLink();
     (watched ? spectate(watched) : resumeFromUrl()).catch(fail);
@@ -119,9 +130,10 @@ async function newMatch() {
     game: $("game").value, variant: $("variant").value, players, seats,
   });
   match = {
-    id: created.matchId, players, token: created.seatTokens[SEAT].token,
+    id: created.matchId, players, token: created.seatTokens[SEAT].token, game: $("game").value,
     ai: created.seatTokens.map((t) => t.ai), moveNumber: 0, view: null, over: false, logged: 0,
     spectatorToken: created.spectatorToken || "",
+    onlyMoves: new Set(),
   };
   keepSeat(match);
   nameMatchInUrl(match.id);
@@ -136,6 +148,8 @@ async function enterMatch() {
   $("replay-bar").hidden = true;
   $("replay").disabled = true;
   $("resign").disabled = false;
+  $("game-over").hidden = true;
+  $("lobby").hidden = true;
   delete document.body.dataset.replay;
   showSpectatorLink(match.id, match.spectatorToken);
   await refresh();
@@ -211,7 +225,7 @@ async function resumeFromUrl() {
   if (watchAbort) watchAbort.abort();
   match = {
     id, players: seat.players, token: seat.token, ai: seat.ai || [], moveNumber: 0, view: null, over: false,
-    logged: 0, spectatorToken: seat.spectatorToken || "",
+    logged: 0, game: seat.game, onlyMoves: new Set(), spectatorToken: seat.spectatorToken || "",
   };
   showSetupOf(seat);
   setState("waiting", "Resuming the match…");
@@ -280,6 +294,7 @@ function logMove(m, ev) {
   li.value = ev.moveNumber;
   li.classList.add("move");
   li.textContent = `${ev.action.label}`;
+  if (m.onlyMoves && m.onlyMoves.has(ev.moveNumber)) li.textContent += " (the only legal move)";
   for (const text of ev.events || []) {
     const said = document.createElement("div");
     said.className = "said";
@@ -376,12 +391,14 @@ function show(m, view) {
   }
   if (view.gameOver) {
     m.over = true;
-    const place = view.ranks.length ? ORDINAL[view.ranks[SEAT]] || `#${view.ranks[SEAT] + 1}` : "no result";
-    const scores = view.scores.map((s, i) => `seat ${i}: ${Number(s).toFixed(2)}`).join(", ");
-    setState("over", `Game over (${view.status.replace("MATCH_STATUS_", "").toLowerCase()}): you finished ${place}. ${scores}`);
+    setState("over", `Game over: ${resultSentence(m, view)}`);
+    showGameOver(m, view);
     $("hint").disabled = true;
     $("resign").disabled = true;
     $("replay").disabled = false;
+  } else if (view.yourTurn && turnChanged && playIfOnlyMove(m, view)) {
+    setState("waiting", `Playing the only legal move: ${view.legalActions[0].label}`);
+    $("hint").disabled = true;
   } else if (view.yourTurn) {
     setState("your-turn", `Your turn — move ${view.moveNumber + 1} (${view.legalActions.length} legal).`);
     $("hint").disabled = false;
@@ -465,6 +482,7 @@ function showBoard(svg) {
   $("board").innerHTML = svg;
   document.body.dataset.views = String(++views);
   for (const el of $("board").querySelectorAll(".target")) el.onclick = () => pick(el);
+  applyZoom();
 }
 
 // A click on a lit part of the board keeps the moves that touch it (click again or "all" to undo).
@@ -498,6 +516,7 @@ async function play(id) {
     return;
   }
   await refresh();
+  keepFocusInMoves();
 }
 
 function clearHint() {
@@ -731,18 +750,256 @@ async function refreshPublic(m) {
   const pictured = await client.unary("GetReplay", { matchId: m.id, svgPublic: true, svgFrom: n, svgCount: 1 }, md());
   if (m !== match || n < m.moveNumber) return;
   m.players = moves.players;
+  m.game = moves.game;
   m.moveNumber = n;
   m.over = moves.status !== "MATCH_STATUS_ACTIVE";
   document.body.dataset.moves = String(n);
   if (document.body.dataset.replay === undefined) showBoard(n === 0 ? pictured.initialSvg : pictured.moves[n - 1].svg);
   const status = moves.status.replace("MATCH_STATUS_", "").toLowerCase();
   if (m.over) {
-    const scores = moves.scores.map((s, i) => `seat ${i}: ${Number(s).toFixed(2)}`).join(", ");
+    const scores = moves.scores.map((s, i) => `seat ${i}: ${points(s, m.game)}`).join(", ");
     setState("over", `Spectator — game over (${status}). ${scores}`);
     $("replay").disabled = false;
   } else {
     setState("watching", `Spectator — the public view after move ${n}.`);
   }
+}
+
+// ---- The game-over view: who won, each seat's points in the game's unit (whole numbers without
+// decimals), who resigned, the teams (GetObservation's seatTeams) and the solo result against the
+// Rogue; its buttons open the replay or start a new match.
+// The games' score units (core_ext/<game>/hints.py SCORE_UNIT; the hint answer's scoreUnit).
+const SCORE_UNITS = { trian: "credits", take_the_galaxy: "renown", tiny_epic_galaxies: "points", kuhn: "chips" };
+
+function points(value, game) {
+  const n = Number(value);
+  const shown = Number.isInteger(n) ? String(n) : n.toFixed(1);
+  const unit = SCORE_UNITS[game] || "points";
+  return `${shown} ${Math.abs(n) === 1 && SINGULAR[unit] ? SINGULAR[unit] : unit}`;
+}
+
+function seatName(m, seat) {
+  if (seat === SEAT) return "you";
+  return `seat ${seat}${m.ai[seat] ? " (AI)" : ""}`;
+}
+
+function teamsOf(view) {
+  const teams = view.seatTeams && view.seatTeams.length ? view.seatTeams : view.scores.map((_, i) => i);
+  return new Set(teams).size < teams.length ? teams : null;  // null: no seat shares a team
+}
+
+const TEAM_NAMES = ["A", "B", "C", "D", "E"];
+
+// Breakdown where the rules score by a formula the observation holds: Galaxy of Trian's credits plus
+// 3 per mineral (section VII.1).
+function breakdown(m, view, seat) {
+  if (m.game !== "trian") return "";
+  try {
+    const player = JSON.parse(view.observationJson).state.players[seat];
+    const minerals = Object.values(player.minerals || {}).reduce((a, b) => a + b, 0);
+    return `${player.credits} credits + ${minerals} mineral${minerals === 1 ? "" : "s"} × 3`;
+  } catch {
+    return "";
+  }
+}
+
+// The solo Rogue as the observation shows it (Tiny Epic Galaxies: galaxy 1 is the Rogue's; it wins on
+// reaching empire level 6, else on points, docs/rules/tiny_epic_galaxies.md): its empire level.
+function rogueSummary(view) {
+  try {
+    const state = JSON.parse(view.observationJson).state;
+    const rogue = state.galaxies[1];
+    const level = `empire level ${rogue.empire}`;
+    return state.trigger === "rogue" ? `${level} (it ended the game)` : level;
+  } catch {
+    return "see the board";
+  }
+}
+
+function resultSentence(m, view) {
+  if (!view.ranks.length) {
+    return `the match ended without a result (${view.status.replace("MATCH_STATUS_", "").toLowerCase()}).`;
+  }
+  const who = view.resignedSeat >= 0 ? (view.resignedSeat === SEAT ? "You resigned" : `${seatName(m, view.resignedSeat)} resigned`) : "";
+  if (view.ranks.length === 1) {  // solo: against the Rogue (Tiny Epic Galaxies), else for the score
+    const scored = points(view.scores[0], m.game);
+    let text = `you finished with ${scored}.`;  // Take The Galaxy's solo game has no opponent
+    if (m.game === "tiny_epic_galaxies") {
+      text = view.ranks[0] === 0 ? `you beat the Rogue with ${scored}.` : `the Rogue wins; you scored ${scored}.`;
+    }
+    return who ? `${who}: ${text}` : text;
+  }
+  const winners = view.ranks.map((r, s) => (r === 0 ? s : -1)).filter((s) => s >= 0);
+  const teams = teamsOf(view);
+  let text;
+  if (teams && new Set(winners.map((s) => teams[s])).size > 1) {
+    text = "the teams tie.";
+  } else if (teams) {
+    const team = TEAM_NAMES[teams[winners[0]]] || String(teams[winners[0]]);
+    const mine = winners.includes(SEAT);
+    text = `team ${team} (${winners.map((s) => seatName(m, s)).join(" and ")}) wins${mine ? " — your team" : ""}.`;
+  } else if (winners.length === 1) {
+    text = winners[0] === SEAT ? "you win!" : `${seatName(m, winners[0])} wins.`;
+  } else {
+    text = `${winners.map((s) => seatName(m, s)).join(" and ")} share first place.`;
+  }
+  return who ? `${who}; ${text}` : text;
+}
+
+function showGameOver(m, view) {
+  $("game-over").hidden = false;
+  const sentence = resultSentence(m, view);
+  $("result").textContent = sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  const table = $("result-table");
+  table.replaceChildren();
+  if (!view.ranks.length) return;
+  const teams = teamsOf(view);
+  const head = table.createTHead().insertRow();
+  for (const h of ["place", "seat", ...(teams ? ["team"] : []), "score"]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    th.scope = "col";
+    head.append(th);
+  }
+  const body = table.createTBody();
+  const order = view.ranks.map((r, s) => s).sort((a, b) => view.ranks[a] - view.ranks[b] || a - b);
+  for (const s of order) {
+    const row = body.insertRow();
+    row.className = view.ranks[s] === 0 ? "winner" : "";
+    if (s === SEAT) row.classList.add("mine");
+    const place = ORDINAL[view.ranks[s]] || `#${view.ranks[s] + 1}`;
+    const name = seatName(m, s) + (s === view.resignedSeat ? " — resigned" : "");
+    const cells = [place, name, ...(teams ? [`team ${TEAM_NAMES[teams[s]] || teams[s]}`] : [])];
+    const extra = breakdown(m, view, s);
+    cells.push(points(view.scores[s], m.game) + (extra ? ` (${extra})` : ""));
+    for (const c of cells) row.insertCell().textContent = c;
+  }
+  if (view.ranks.length === 1 && m.game === "tiny_epic_galaxies") {
+    const row = body.insertRow(view.ranks[0] === 0 ? -1 : 0);  // winners first
+    row.className = view.ranks[0] === 0 ? "" : "winner";
+    for (const c of [view.ranks[0] === 0 ? "2nd" : "1st", "the Rogue", rogueSummary(view)]) {
+      row.insertCell().textContent = c;
+    }
+  }
+  $("over-replay").disabled = false;
+}
+
+// ---- A decision with one legal move is played at once when the set-up's option is on (the default);
+// the log marks it "(the only legal move)". Once per position: a refused move is not retried.
+function playIfOnlyMove(m, view) {
+  if (!$("auto-single").checked || view.legalActions.length !== 1 || m.autoAt === view.moveNumber) return false;
+  m.autoAt = view.moveNumber;
+  m.onlyMoves.add(view.moveNumber + 1);
+  play(view.legalActions[0].id).catch(fail);
+  return true;
+}
+
+// After a move made with the keyboard, the focus stays in the move list (the first move of the new
+// list), not at the top of the page. A mouse player gets no focus ring on a move it did not pick.
+let usingKeys = false;
+window.addEventListener("keydown", () => { usingKeys = true; }, true);
+window.addEventListener("pointerdown", () => { usingKeys = false; }, true);
+
+function keepFocusInMoves() {
+  if (!usingKeys) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && !$("moves").contains(active)) return;  // the player went elsewhere
+  const first = $("moves").querySelector("button:not([hidden]):not(:disabled)");
+  if (first) first.focus({ preventScroll: true });
+  else $("moves").focus({ preventScroll: true });
+}
+
+// ---- Phone layout: one panel at a time (Board, Moves, Log) below 700 px, and the board at its full
+// size, panned by scrolling, instead of shrunk to the screen (Zoom in / Fit).
+const NARROW = window.matchMedia("(max-width: 700px)");
+
+function setUpPanels() {
+  $("moves").tabIndex = -1;
+  for (const b of $("tabs").querySelectorAll("button")) b.onclick = () => showPanel(b.dataset.tab);
+  showPanel("moves");
+  document.body.dataset.zoom = NARROW.matches ? "full" : "fit";
+  $("zoom").onclick = () => {
+    document.body.dataset.zoom = document.body.dataset.zoom === "full" ? "fit" : "full";
+    applyZoom();
+  };
+}
+
+// The replay steps through pictures: on a phone it opens on the Board tab (its ◀ ▶ bar is there).
+function openReplay() {
+  showPanel("board");
+  return replay();
+}
+
+function showPanel(tab) {
+  document.body.dataset.tab = tab;
+  for (const b of $("tabs").querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.tab === tab));
+  if (tab === "board") applyZoom();
+}
+
+function applyZoom() {
+  const full = document.body.dataset.zoom === "full";
+  $("zoom").textContent = full ? "Fit the board" : "Zoom in";
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  const box = svg.viewBox && svg.viewBox.baseVal;
+  svg.style.width = full && box && box.width ? `${box.width}px` : "";
+  svg.style.maxWidth = full ? "none" : "";
+}
+
+// ---- The lobby: this browser's kept matches, as the server knows them (ListMatches with every kept
+// token), with Resume (the match's address) and Abandon (AbandonMatch, asked first) or Forget.
+async function showLobby() {
+  const seats = keptSeats();
+  const tokens = Object.values(seats).map((s) => s.token).filter(Boolean).slice(0, KEPT_SEATS);
+  const list = $("match-list");
+  if (!tokens.length) {
+    $("lobby").hidden = true;
+    return;
+  }
+  const found = await client.unary("ListMatches", {}, { "x-orrery-seat-token": tokens.join(", ") });
+  if (match) {  // a match opened meanwhile (the address named one)
+    $("lobby").hidden = true;
+    return;
+  }
+  list.replaceChildren();
+  for (const s of found.matches) {
+    if (!seats[s.matchId]) continue;
+    const li = document.createElement("li");
+    li.dataset.match = s.matchId;
+    const live = s.status === "MATCH_STATUS_ACTIVE";
+    const state = live ? (s.currentPlayer === s.seat ? "your turn" : "in play") :
+      s.status.replace("MATCH_STATUS_", "").toLowerCase();
+    const when = new Date(s.updatedAt * 1000).toLocaleString();
+    const text = document.createElement("div");
+    const game = games.find((g) => g.name === s.game);
+    const title = game ? game.title.split(" (")[0] : s.game;
+    text.textContent = `${title} (${s.variant.replaceAll("_", " ")}), ${s.players} player${s.players === 1 ? "" : "s"} — ` +
+      `${state}, ${s.moveNumber} moves, ${when}`;
+    const resume = document.createElement("a");
+    resume.href = `#match=${s.matchId}`;
+    resume.textContent = live ? "Resume" : "Open";
+    resume.className = "button";
+    const drop = document.createElement("button");
+    drop.type = "button";
+    drop.textContent = live ? "Abandon" : "Forget";
+    drop.onclick = () => dropMatch(s, seats[s.matchId]).catch(fail);
+    const actions = document.createElement("div");
+    actions.className = "row";
+    actions.append(resume, drop);
+    li.append(text, actions);
+    list.append(li);
+  }
+  $("lobby").hidden = list.children.length === 0;
+}
+
+async function dropMatch(summary, seat) {
+  if (summary.status === "MATCH_STATUS_ACTIVE") {
+    if (!window.confirm("Abandon this match? It ends without a result and cannot be resumed.")) return;
+    await client.unary("AbandonMatch", { matchId: summary.matchId, seat: summary.seat },
+      { "x-orrery-seat-token": seat.token });
+  }
+  forgetSeat(summary.matchId);
+  await showLobby();
 }
 
 start().catch(fail);
