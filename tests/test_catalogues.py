@@ -132,3 +132,12 @@ def test_hangar_spots_show_the_track_faces_and_few_pilots_carry_badges():
     assert {p["ability"] for p in btb["pilots"] if p["badges"]} == {"shielded", "danger_runner"}
     assert all(len(p["badges"]) <= 1 for p in btb["pilots"])
     assert sum(len(p["badges"]) for p in btb["pilots"]) == 6
+
+
+def test_the_counters_to_negative_renown_colonies_are_in_every_deck_of_two_or_more():
+    # catalogue revision 3 (docs/rules/take_the_galaxy.md section 3): the numbered set-up uses every card
+    # numbered <= the player count
+    events = {e["name"]: e["players"] for e in catalogue("take_the_galaxy")["events"]}
+    assert events["Stellar Crackdown"] == 1 and events["A.I. Strike"] == 2
+    expanse = [e for e in catalogue("take_the_galaxy")["events"] if e["sector"] == "expanse"]
+    assert sorted(e["players"] for e in expanse) == [1, 2, 3, 4]  # still the "Random Play" counts
