@@ -141,3 +141,19 @@ def test_the_counters_to_negative_renown_colonies_are_in_every_deck_of_two_or_mo
     assert events["Stellar Crackdown"] == 1 and events["A.I. Strike"] == 2
     expanse = [e for e in catalogue("take_the_galaxy")["events"] if e["sector"] == "expanse"]
     assert sorted(e["players"] for e in expanse) == [1, 2, 3, 4]  # still the "Random Play" counts
+
+
+def test_a_stored_match_of_another_revision_is_refused_and_one_stored_before_revisions_loads():
+    from orrery.service._matches import _Row
+
+    g = load_game("tiny_epic_galaxies", players=2, variant="beyond_the_black")
+    state = g.new_initial_state(11)
+    document = state.to_dict()
+    document["catalogue"] = "orrery.tiny_epic_galaxies.catalogue/1@1"
+    row = _Row("m0", g.name, g.variant, 2, 11, json.dumps(document), 0, False)
+    with pytest.raises(
+        StateFormatError, match="dealt with catalogue 'orrery.tiny_epic_galaxies.catalogue/1@1'"
+    ):
+        row.state()
+    document.pop("catalogue")  # as a server before this change stored it
+    assert _Row("m1", g.name, g.variant, 2, 11, json.dumps(document), 0, False).state() == state
