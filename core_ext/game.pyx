@@ -169,14 +169,33 @@ cdef class Game:
         return f"orrery.{self.name}.{kind}/{self._format_version()}"
 
     def _header(self, str kind):
-        return {"format": self._format(kind), "game": self.name, "variant": self.variant,
-                "players": self.num_players}
+        header = {"format": self._format(kind), "game": self.name, "variant": self.variant,
+                  "players": self.num_players}
+        revision = self._catalogue_revision()
+        if revision is not None:
+            header["catalogue"] = revision
+        return header
 
     def _check_header(self, dict data, str kind):
         self._check_format(data.get("format"), kind)
         for key, want in self._header(kind).items():
-            if data.get(key) != want:
+            if key == "catalogue":
+                self._check_catalogue(data.get(key, None))
+            elif data.get(key) != want:
                 raise StateFormatError(f"field {key!r}: expected {want!r}, got {show(data.get(key))}")
+        if "catalogue" in data and self._catalogue_revision() is None:
+            raise StateFormatError(f"field 'catalogue': {self.name} has no catalogue")
+
+    def _check_catalogue(self, revision):
+        """A stored game is tied to the card revision it was dealt with (docs/api.md, "catalogue"): a
+        game of another revision is refused, as its cards are not this server's. A game stored before
+        revisions were recorded has none and is read with today's cards."""
+        want = self._catalogue_revision()
+        if revision is None or revision == want:
+            return
+        shown = repr(revision) if isinstance(revision, str) and len(revision) <= 100 else show(revision)
+        raise StateFormatError(f"field 'catalogue': this game was dealt with catalogue {shown}; "
+                               f"this server has {want!r}, so its cards differ")
 
     def _check_format(self, fmt, str kind):
         """Refuse any format but this game's current one of `kind`, saying which one this server reads."""
@@ -244,6 +263,11 @@ cdef class Game:
         return o
 
     # ---- per-game hooks, overridden by each core ----
+    def _catalogue_revision(self):
+        """"<catalogue format>@<revision>" of the game's card catalogue (core_ext/<game>/catalogue.json),
+        recorded in every state and observation; None for a game without one."""
+        return None
+
     def _format_version(self):
         """The version of this game's JSON formats: raise it whenever the payload changes."""
         return 1

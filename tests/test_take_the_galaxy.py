@@ -194,11 +194,11 @@ def test_hazards_are_paid_in_production_and_cosmic_burst_adds_one():
     state.apply(find(state, kind="claim", card="Settlement"))
     assert payload(state)["pool"] == {}
     state = position(
-        2, explored=["Proxima Drift", "Cosmic Burst"], seats={0: player(hand=hand)}, pool={"production": 1}
+        3, explored=["Proxima Drift", "Cosmic Burst"], seats={0: player(hand=hand)}, pool={"production": 1}
     )
     assert not has(state, kind="claim")
     state = position(
-        2, explored=["Proxima Drift", "Cosmic Burst"], seats={0: player(hand=hand)}, pool={"production": 2}
+        3, explored=["Proxima Drift", "Cosmic Burst"], seats={0: player(hand=hand)}, pool={"production": 2}
     )
     assert find(state, kind="claim", card="Settlement")
 
@@ -277,7 +277,7 @@ def test_space_race_adds_renown_to_a_relinquish():
     """ "Space Race": relinquishing earns 2 extra renown."""
     full = system("Haven", [["Frontier Settlement"], ["Mining Outpost"], ["Strip Mine"]])
     seats = {0: player(systems=[full, system("Vega Shoals")])}
-    state = position(2, explored=["Space Race"], seats=seats)
+    state = position(4, explored=["Space Race"], seats=seats)  # a 4-player card since revision 3
     state.apply(find(state, kind="relinquish"))
     p = payload(state)["players"][0]
     assert p["renown_tokens"] == 0 + 0 - 2 + 2  # Strip Mine -2, Space Race +2
@@ -286,14 +286,15 @@ def test_space_race_adds_renown_to_a_relinquish():
 def test_ai_strike_forbids_upgrades():
     seats = {0: player(hand=["Township", "Scout"])}
     assert has(position(2, explored=["Kepler-7"], seats=seats), kind="upgrade")
-    assert not has(position(3, explored=["A.I. Strike"], seats=seats), kind="upgrade")
+    # in the 2-player deck since catalogue revision 3 (docs section 3, issue 28)
+    assert not has(position(2, explored=["A.I. Strike"], seats=seats), kind="upgrade")
 
 
 def test_stellar_crackdown_forbids_negative_colonies():
     haven = system("Haven", [["Penal Colony"], ["Mining Outpost"], []])
     p = player(systems=[haven])
     p["frontier"] = "Frontier Settlement"
-    state = position(4, explored=["Stellar Crackdown"], seats={0: p})
+    state = position(2, explored=["Stellar Crackdown"], seats={0: p})  # every count since revision 3
     assert not has(state, kind="use_colony", card="Penal Colony")
     assert has(state, kind="use_colony", card="Mining Outpost")
 
@@ -513,7 +514,7 @@ def test_golden_policy_game():
     assert (moves, state.scores()) == GOLDEN
 
 
-GOLDEN = (524, [45.0, 58.0])
+GOLDEN = (501, [39.0, 68.0])  # catalogue revision 3: the 2-player deck has A.I. Strike and Stellar Crackdown
 
 
 # ---------------------------------------------------------------- the loader

@@ -22,11 +22,11 @@ def btb(st):
     return st_of(st)["beyond_the_black"]
 
 
-def hire_lightspeeder(st, ship=0):
-    """Lightspeeder on the Aurora for two move dice, replacing normal ship `ship`."""
+def hire_lightspeeder(st, ship=0, face="diplomacy"):
+    """Lightspeeder on the Aurora for two diplomacy dice (or three of `face`), replacing ship `ship`."""
     do(st, "hire", pilot="Lightspeeder")
     do(st, "hangar", ship_kind="Aurora")
-    do(st, "face", face="move")
+    do(st, "face", face=face)
     do(st, "ship", ship=ship)
 
 
@@ -69,24 +69,34 @@ def test_harder_rogue_variants_are_solo_only():
 
 
 def test_hire_trained_pilot_with_two_dice_of_a_hangar_symbol():
-    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2, "energy": 1})
+    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"diplomacy": 2, "energy": 1})
     do(st, "hire", pilot="Lightspeeder")
     assert can(st, "hangar", ship_kind="Aurora") and can(st, "hangar", ship_kind="Intrepid")
     assert not can(st, "hangar", ship_kind="Ambition")  # untrained: 3 matching dice needed
     do(st, "hangar", ship_kind="Aurora")
-    do(st, "face", face="move")
+    do(st, "face", face="diplomacy")
     do(st, "ship", ship=0)
     d = st_of(st)
     assert galaxy(st, 0)["hangar"]["Aurora"] == {"pilot": "Lightspeeder", "ship": 0}
-    assert d["dice"]["inactive"] == {"energy": 1} and d["dice"]["hiring"] == {"move": 2}
+    assert d["dice"]["inactive"] == {"energy": 1} and d["dice"]["hiring"] == {"diplomacy": 2}
     assert d["dice"]["activated"] == {}  # hiring dice have no action (section 13.2)
     assert "Lightspeeder" not in btb(st)["pilot_row"] and None not in btb(st)["pilot_row"]
 
 
 def test_two_dice_must_match_one_symbol_of_the_ship():
-    # Aurora takes move or diplomacy: one move and one diplomacy do not hire
-    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 1, "diplomacy": 1})
+    # Aurora takes diplomacy or economy: one diplomacy and one economy do not hire
+    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"economy": 1, "diplomacy": 1})
     assert not can(st, "hire")
+
+
+@pytest.mark.parametrize("face", ["move", "energy", "culture", "colony"])
+def test_a_pair_of_a_face_no_hangar_spot_shows_does_not_hire(face):
+    # issue 28 (section 13.16): every spot shows diplomacy and economy only; a pair of any other face
+    # used to hire (each face was on some spot), now only three of a kind do
+    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={face: 2})
+    assert not can(st, "hire")
+    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={face: 3})
+    assert can(st, "hire")
 
 
 def test_three_matching_dice_hire_any_pilot_for_any_ship():
@@ -106,35 +116,35 @@ def test_piedes_cannot_repeat_a_hiring_die():
     # had none. Section 13.2.
     st = position(
         pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"],
-        dice={"move": 2, "energy": 1, "colony": 1},
+        dice={"diplomacy": 2, "energy": 1, "colony": 1},
         gal={0: {"colonies": ["Piedes"], "energy": 0}},
     )
     hire_lightspeeder(st)
-    # the two move dice in the bay were hiring dice, and Piedes cannot copy itself: nothing to repeat, so
+    # the two diplomacy dice in the bay were hiring dice, and Piedes cannot copy itself: nothing to repeat, so
     # the colony die (whose only use here is Piedes) is not even offered (section 2: activation is offered
     # only when the die can do something)
-    assert st_of(st)["dice"]["hiring"] == {"move": 2}
+    assert st_of(st)["dice"]["hiring"] == {"diplomacy": 2}
     assert not can(st, "activate", face="colony")
 
 
 def test_piedes_repeats_an_action_die_after_a_hire():
     st = position(
         pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"],
-        dice={"move": 2, "energy": 1, "colony": 1},
+        dice={"diplomacy": 2, "energy": 1, "colony": 1},
         gal={0: {"colonies": ["Piedes"], "energy": 0}},
     )
     do(st, "activate", face="energy")
     hire_lightspeeder(st)
     do(st, "activate", face="colony")
     do(st, "colony", planet="Piedes")
-    assert not can(st, "face", face="move") and can(st, "face", face="energy")
+    assert not can(st, "face", face="diplomacy") and can(st, "face", face="energy")
     energy = galaxy(st, 0)["energy"]
     do(st, "face", face="energy")
     assert galaxy(st, 0)["energy"] > energy
 
 
 def test_hiring_dice_round_trip_in_json_and_count_toward_seven():
-    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2, "energy": 1})
+    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"diplomacy": 2, "energy": 1})
     hire_lightspeeder(st)
     text = st.to_json()
     assert game().state_from_json(text).to_json() == text
@@ -149,7 +159,7 @@ def test_hiring_dice_round_trip_in_json_and_count_toward_seven():
 
 
 def test_a_hired_pilot_is_worth_one_point():
-    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2})
+    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"diplomacy": 2})
     before = st.scores()[0]
     hire_lightspeeder(st)
     assert st.scores()[0] == before + 1
@@ -157,7 +167,7 @@ def test_a_hired_pilot_is_worth_one_point():
 
 def test_advanced_ship_replaces_a_normal_ship_where_it_stands():
     gal = {0: {"ships": ["home", orbit("Jakks", 1), "locked", "locked"]}}
-    st = position(gal=gal, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2})
+    st = position(gal=gal, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"diplomacy": 2})
     hire_lightspeeder(st, ship=1)
     g = galaxy(st, 0)
     assert g["hangar"]["Aurora"] == {"pilot": "Lightspeeder", "ship": 1}
@@ -168,7 +178,7 @@ def test_hiring_needs_a_normal_ship_to_replace():
     gal = {
         0: {"hangar": {"Aurora": {"pilot": "Ace Halloran", "ship": 0}, "Nexus": {"pilot": "Nyx", "ship": 1}}}
     }
-    st = position(gal=gal, pilot_row=["Lightspeeder", "Rook", "Bulwark", "Hesper Vale"], dice={"move": 2})
+    st = position(gal=gal, pilot_row=["Lightspeeder", "Rook", "Bulwark", "Hesper Vale"], dice={"economy": 2})
     do(st, "hire", pilot="Lightspeeder")
     # no normal ship left: only the Aurora, whose pilot is replaced, can take Lightspeeder
     assert can(st, "hangar", ship_kind="Aurora") and not can(st, "hangar", ship_kind="Intrepid")
@@ -176,22 +186,23 @@ def test_hiring_needs_a_normal_ship_to_replace():
 
 def test_replacing_a_pilot_keeps_its_point_and_badges_but_not_its_ability():
     gal = {0: {"hangar": {"Aurora": {"pilot": "Grim Oduya", "ship": 0}}}}
-    st = position(gal=gal, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2})
+    st = position(gal=gal, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"diplomacy": 2})
     points = st.scores()[0]
     do(st, "hire", pilot="Lightspeeder")
     do(st, "hangar", ship_kind="Aurora")
-    do(st, "face", face="move")  # no ship to choose: the Aurora flies already
+    do(st, "face", face="diplomacy")  # no ship to choose: the Aurora flies already
     g = galaxy(st, 0)
     assert g["hangar"]["Aurora"] == {"pilot": "Lightspeeder", "ship": 0}
     assert g["retired_pilots"] == ["Grim Oduya"]
     assert st.scores()[0] == points + 1
-    assert "lifeform 1 anomaly 1" in st.render()  # Grim Oduya's badges still count
+    assert "relic 0 lifeform 1 anomaly 0" in st.render()  # Grim Oduya's badge (lifeform) still counts
 
 
 def test_others_may_follow_only_the_last_hiring_die():
     gal = {1: {"culture": 2}}
-    st = position(gal=gal, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2})
-    hire_lightspeeder(st)
+    # three move dice: the any-pilot hire, so the follow is a ship's move
+    st = position(gal=gal, pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 3})
+    hire_lightspeeder(st, face="move")
     assert decision(st) == "follow" and st.current_player == 1
     assert st.action_to_struct(st.legal_actions()[1])["face"] == "move"
     do(st, "follow")
@@ -398,7 +409,7 @@ def test_pilots_and_dwarf_planets_count_toward_twenty_one():
         }
     }
     st = position(gal=gal, dice={"move": 1}, trigger=0)
-    assert st.scores()[0] == 8 + 14 + 1 + 3
+    assert st.scores()[0] == 8 + 14 + 1 + 2
 
 
 def test_loader_refuses_unreported_trigger_from_dwarf_points():
@@ -473,7 +484,7 @@ def test_observation_hides_other_seats_face_down_cards_but_not_their_class():
     obs = st.observation(1).to_dict()["state"]
     assert obs["galaxies"][0]["exploration_cards"] == []
     assert sorted(obs["galaxies"][0]["hidden_cards"], key=str) == sorted(
-        [{"badge": "relic", "dwarf_planet_vp": 3}, {"badge": "anomaly", "dwarf_planet_vp": 0}], key=str
+        [{"badge": "relic", "dwarf_planet_vp": 2}, {"badge": "anomaly", "dwarf_planet_vp": 0}], key=str
     )
     mine = st.observation(0).to_dict()["state"]["galaxies"][0]
     assert mine["exploration_cards"] == ["Ion Cloud", "Dwarf Planet Gonggong"] and "hidden_cards" not in mine
@@ -557,7 +568,7 @@ def test_render_shows_pilot_row_hangars_exploration_and_badges():
 
 
 def test_labels_are_readable():
-    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"move": 2})
+    st = position(pilot_row=["Lightspeeder", "Nyx", "Rook", "Bulwark"], dice={"diplomacy": 2})
     labels = [st.action_label(a) for a in st.legal_actions()]
     assert any(lbl.startswith("hire pilot Lightspeeder") for lbl in labels)
 

@@ -3,6 +3,9 @@
 
 cdef class TakeTheGalaxyGame(Game):
 
+    def _catalogue_revision(self):
+        return f"{CATALOGUE['format']}@{CATALOGUE['revision']}"
+
     def __cinit__(self, int players, str variant):
         if variant not in VARIANT_IDS:
             raise ValueError(f"take_the_galaxy: unknown variant {variant!r}")

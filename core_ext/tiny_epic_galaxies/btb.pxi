@@ -125,6 +125,11 @@ def _load_btb_catalogue(dict btb):
         X_HOME[i] = c["ship_home"]
         if X_DWARF[i] > 3 or (X_DANGER[i] and X_DWARF[i]) or (X_TRACK[i] and not X_DANGER[i]):
             raise RuntimeError(f"tiny_epic_galaxies.json: card {c['name']} is inconsistent")
+    dwarfs = {c["dwarf_planet_vp"] for c in btb["exploration_cards"] if c["dwarf_planet_vp"]}
+    if len(dwarfs) > 1:
+        # "Dwarf Planets (. each)" (End game and scoring, In-game points): one value for all (docs 13.16)
+        raise RuntimeError(f"tiny_epic_galaxies.json: dwarf planets must share one value, "
+                           f"not {sorted(dwarfs)}")
     global EXPLORE_WORTH
     EXPLORE_WORTH = sum(_card_worth(c) for c in btb["exploration_cards"]) / TEG_CARDS
     for k, v in btb["pilot_row_size"].items():

@@ -7,6 +7,9 @@ VARIANTS = ("base", "beyond_the_black") + tuple(f"beyond_the_black_rogue_{i}" fo
 
 cdef class TinyEpicGalaxiesGame(Game):
 
+    def _catalogue_revision(self):
+        return f"{CATALOGUE['format']}@{CATALOGUE['revision']}"
+
     def __cinit__(self, int players, str variant):
         self.ops = &TEG_OPS
         self.params.num_players = players

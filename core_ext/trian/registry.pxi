@@ -3,6 +3,9 @@
 
 cdef class TrianGame(Game):
 
+    def _catalogue_revision(self):
+        return f"{CATALOGUE['format']}@{CATALOGUE['revision']}"
+
     def __cinit__(self, int players, str variant):
         self.ops = &TRIAN_OPS
         self.params.num_players = players
