@@ -27,6 +27,14 @@ from orrery.search._result import SearchResult
 # A move's searched value is trusted when the search visited it at least this share of the most-visited
 # move's visits. A move with fewer visits has too noisy a mean to be compared with the best.
 TRUSTED_VISIT_SHARE = 0.1
+# ... and at least (RETURN_SD_BOUND / tolerance)**2 times, so that its mean's standard error is at most the
+# tolerance (a return in [0, 1] has a standard deviation of at most 0.5). Without this rule a small
+# budget spread over many legal moves (Trian medium: about 300 iterations over 15 moves, about 20 visits
+# each) left every move trusted with values noisier than the tolerance, and the level picked nearly at
+# random among them at every decision of a turn: medium lost 6 of 6 games to greedy in Trian, by 138 to
+# 243 points, against 4 of 6 won at tolerance 0 (docs/strength.md, 2026-11-27). A level whose search
+# cannot tell its moves apart within its tolerance plays the search's choice, the most-visited move.
+RETURN_SD_BOUND = 0.5
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -57,23 +65,40 @@ LEVELS: dict[str, Level] = {
 }
 
 
+def min_trusted_visits(tolerance: float) -> float:
+    """The visits a move needs before its value takes part in a choice at `tolerance` (> 0)."""
+    return (RETURN_SD_BOUND / tolerance) ** 2
+
+
+def trusted_moves(visits: Sequence[int], tolerance: float) -> list[int]:
+    """The indices of the moves whose searched values a level compares at `tolerance` (> 0): visited at
+    least TRUSTED_VISIT_SHARE of the most-visited move's visits and at least min_trusted_visits(tolerance)
+    times. Empty when even the most-visited move has fewer."""
+    most = max(visits, default=0)
+    least = max(TRUSTED_VISIT_SHARE * most, min_trusted_visits(tolerance), 1)
+    return [i for i in range(len(visits)) if visits[i] >= least]
+
+
 def choose_within_tolerance(
     actions: Sequence[int], values: Sequence[float], visits: Sequence[int], tolerance: float, seed: int
 ) -> int:
     """A move whose searched value is within `tolerance` of the best trusted value, from `seed`.
 
-    Only moves with a trusted value (TRUSTED_VISIT_SHARE of the most-visited move's visits) take part,
-    and the best of their values is the reference. Each candidate gets a seeded random push in
-    [0, tolerance), and the move with the highest value plus push is played. The best move is therefore
-    the most likely choice, and a move `tolerance` below it is never chosen. At tolerance 0 (or when
-    nothing was searched), the most-visited move is played, ties going to the earlier one.
+    Only moves with a trusted value (trusted_moves) take part, and the best of their values is the
+    reference. Each candidate gets a seeded random push in [0, tolerance), and the move with the highest
+    value plus push is played. The best move is therefore the most likely choice, and a move `tolerance`
+    below it is never chosen. At tolerance 0, or when no move is trusted (nothing searched, or too few
+    visits to compare values within the tolerance), the most-visited move is played, ties going to the
+    earlier one.
     """
     if not actions:
         raise ValueError("no actions to choose from")
     best = max(range(len(actions)), key=lambda i: (visits[i], -i))
-    if tolerance <= 0.0 or visits[best] == 0:
+    if tolerance <= 0.0:
         return actions[best]
-    trusted = [i for i in range(len(actions)) if visits[i] >= TRUSTED_VISIT_SHARE * visits[best]]
+    trusted = trusted_moves(visits, tolerance)
+    if not trusted:
+        return actions[best]
     floor = max(values[i] for i in trusted) - tolerance
     rng = random.Random(seed ^ 0x5EED_7E3A)
     pushed = [(values[i] + tolerance * rng.random(), -i) for i in trusted if values[i] > floor]

@@ -9,6 +9,7 @@ import grpc
 import pytest
 
 from orrery.search import LEVELS, choose_within_tolerance
+from orrery.search._levels import min_trusted_visits, trusted_moves
 from orrery.service._auth_interceptor import token_from_metadata, tokens_from_metadata
 from orrery.service._errors import ServiceError
 from orrery.service._levels import grant_budget
@@ -89,9 +90,28 @@ def test_a_level_never_plays_a_move_rated_below_the_best_by_more_than_its_tolera
         values = [rng.random() for _ in range(n)]
         tolerance = rng.choice([0.02, 0.05, 0.1, 0.3])
         chosen = actions.index(choose_within_tolerance(actions, values, visits, tolerance, rng.randrange(99)))
-        trusted = [i for i in range(n) if visits[i] >= 0.1 * max(visits)]
-        if max(visits) > 0:
+        trusted = trusted_moves(visits, tolerance)
+        assert all(visits[i] >= 0.1 * max(visits) and visits[i] >= (0.5 / tolerance) ** 2 for i in trusted)
+        if trusted:
             assert chosen in trusted and values[chosen] > max(values[i] for i in trusted) - tolerance
+        else:  # no value is precise enough to compare within the tolerance: the search's own choice
+            assert visits[chosen] == max(visits)
+
+
+def test_a_level_plays_the_most_visited_move_when_values_are_noisier_than_its_tolerance():
+    # Trian medium: about 20 visits on each of 15 moves. A mean of 20 returns in [0, 1] may be off by
+    # 0.5 / sqrt(20) = 0.11, more than medium's 0.05, so no value is trusted: the most-visited is played.
+    actions = list(range(15))
+    visits = [20] * 15
+    visits[6] = 24
+    values = [0.80 + 0.003 * i for i in range(15)]  # 14 looks best, by less than the noise
+    assert min_trusted_visits(0.05) == pytest.approx(100.0)
+    assert trusted_moves(visits, 0.05) == []
+    assert {choose_within_tolerance(actions, values, visits, 0.05, seed) for seed in range(200)} == {6}
+    # With enough visits the same values are compared within the tolerance again.
+    many = [v * 10 for v in visits]
+    assert trusted_moves(many, 0.05) == actions
+    assert len({choose_within_tolerance(actions, values, many, 0.05, seed) for seed in range(200)}) > 1
 
 
 def test_oversized_fields_are_named_by_path():

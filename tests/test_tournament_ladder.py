@@ -33,3 +33,20 @@ def test_the_ladder_rates_every_level_against_random_at_zero(tmp_path):
 def test_an_unknown_level_is_refused():
     with pytest.raises(ValueError, match="unknown level"):
         ladder_config(game="kuhn", players=2, levels=("easy", "grandmaster"))
+
+
+def test_the_ladder_reports_every_pairing_score(tmp_path):
+    config = ladder_config(
+        game="kuhn",
+        players=2,
+        levels=("easy",),
+        sets=2,
+        seed=3,
+        backend="inline",
+        results=str(tmp_path / "l.jsonl"),
+    )
+    result = ladder_json(run_ladder(config, resamples=20))
+    pairs = {(p["a"], p["b"]): p for p in result["pairs"]}
+    assert set(pairs) == {("random", "greedy"), ("random", "easy"), ("greedy", "easy")}
+    for pair in pairs.values():
+        assert 0.0 <= pair["score"] <= 1.0 and pair["sets"] == 2 and pair["games"] == 4

@@ -123,6 +123,8 @@ def _ladder(args: argparse.Namespace) -> int:
     for s in result["steps"]:
         gap = "separated" if s["separated"] else "intervals overlap"
         print(f"  {s['lower']} -> {s['upper']}: {s['elo_gap']:+.1f} Elo ({gap})")
+    for pair in result["pairs"]:
+        print(f"  {pair['a']} vs {pair['b']}: {pair['score']:.2f} for {pair['a']} ({pair['games']} games)")
     return 0
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from orrery.search._levels import LEVELS
-from orrery.search.tournament._analysis import analyse
+from orrery.search.tournament._analysis import PairResult, analyse
 from orrery.search.tournament._config import BotSpec, BudgetSpec, TournamentConfig
 from orrery.search.tournament._ratings import Rating
 from orrery.search.tournament._results import read_results
@@ -37,6 +37,7 @@ class Ladder:
     config: TournamentConfig
     ratings: tuple[Rating, ...]  # by rating, strongest first
     steps: tuple[LadderStep, ...]  # each level against the level below it, weakest first
+    pairs: tuple[PairResult, ...]  # every pairing's score, the first bot's against the second's
     complete_sets: int
     deals_identical: bool
 
@@ -94,6 +95,7 @@ def run_ladder(config: TournamentConfig, *, resamples: int = 1000, progress: boo
         config=config,
         ratings=tuple(sorted(analysis.ratings, key=lambda r: -r.elo)),
         steps=tuple(steps),
+        pairs=analysis.pairs,
         complete_sets=analysis.complete_sets,
         deals_identical=analysis.deals_identical,
     )
@@ -124,5 +126,17 @@ def ladder_json(ladder: Ladder) -> dict[str, Any]:
         "steps": [
             {"lower": s.lower, "upper": s.upper, "elo_gap": round(s.elo_gap, 1), "separated": s.separated}
             for s in ladder.steps
+        ],
+        # each pairing's mean duplicate-set score for `a` against `b` (a win 1, a tie 1/2), so that the
+        # targets against one opponent (easy against random, medium against greedy) read directly
+        "pairs": [
+            {
+                "a": p.a,
+                "b": p.b,
+                "score": round(p.estimate.score, 4),
+                "sets": p.estimate.sets,
+                "games": p.estimate.games,
+            }
+            for p in ladder.pairs
         ],
     }
