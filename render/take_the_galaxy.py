@@ -298,7 +298,7 @@ def _space_card(
         inner.append(text(x + 8, y + h + 11, f"{info['sector']} system", size=12, fill="#555"))
         hazards = int(info["hazards"]) + (1 if burst else 0)
         if hazards:
-            inner += _hazard(x + 100, y + h + 11, hazards)
+            inner += _hazard(x + CARD_W - 96, y + h + 13, hazards)
         h += 18
         for k, slot_type in enumerate(info["slots"]):
             inner += _slot_row(x, y + h, k, slot_type, [], False)

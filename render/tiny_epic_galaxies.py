@@ -713,6 +713,7 @@ def _expansion(state: dict[str, Any], y: float) -> tuple[list[str], float]:
         out.append(text(16, y + h + 12, f"{title}:", size=12, weight="bold"))
         if not names:
             out.append(text(130, y + h + 12, "empty", size=12, fill="#999"))
+        tallest = 20.0
         for i, name in enumerate(names):
             bx = 130 + i * 166
             if name is None:
@@ -721,21 +722,23 @@ def _expansion(state: dict[str, Any], y: float) -> tuple[list[str], float]:
             entry = entries.get(name, {})
             if kind == "pilot":  # its cost (trained ships hire for fewer dice) and its ability
                 costs = _cat()["hire"]
-                trained = "/".join(entry.get("trained", [])) or "none"
-                detail = [
-                    f"hire {costs['trained']}: {trained}",
-                    f"else {costs['any']} · {entry.get('text', '')}",
-                ]
+                trained = ", ".join(entry.get("trained", [])) or "no ship"
+                detail = wrap(f"hire {costs['trained']} dice on {trained}, else {costs['any']}", 22)
+                detail += wrap(entry.get("text", ""), 22)
                 tip = pilot_tip(name)
             else:
                 detail = wrap(entry.get("text", ""), 22) or [""]
                 tip = card_tip(name)
+            if len(detail) > 5:  # the whole text is in the tooltip
+                detail = [*detail[:4], clip(" ".join(detail[4:]), 22)]
+            box_h = 22 + 15 * len(detail)
             box = [
-                rect(bx - 4, y + h, 160, 50, fill="#f4f1ea", stroke="#bbb", rx=4),
-                text(bx, y + h + 14, name, size=12, weight="bold", extra=f"data-{kind}={quoteattr(name)}"),
+                rect(bx - 4, y + h, 160, box_h, fill="#f4f1ea", stroke="#bbb", rx=4),
+                text(bx, y + h + 15, name, size=12, weight="bold", extra=f"data-{kind}={quoteattr(name)}"),
             ]
-            for i, line in enumerate(detail[:2]):
-                box.append(text(bx, y + h + 29 + 14 * i, clip(line, 22), size=12, fill="#555"))
+            for k, line in enumerate(detail):
+                box.append(text(bx, y + h + 30 + 15 * k, line, size=12, fill="#555"))
             out += titled(box, tip)
-        h += 56
+            tallest = max(tallest, box_h)
+        h += tallest + 6
     return out, h + 8
