@@ -943,6 +943,7 @@ function showDetail(event) {
   }
   $("board-detail").textContent = tip;
   $("board-detail").hidden = !tip;
+  if (tip) $("board-detail").scrollIntoView({ block: "nearest" });  // under a tall board: bring it up
 }
 
 // The replay steps through pictures: on a phone it opens on the Board tab (its ◀ ▶ bar is there).
