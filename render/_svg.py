@@ -11,6 +11,7 @@ SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3f9c35", "#e0a100", "#7b4fa8")
 INK = "#1d2430"
 PAPER = "#f7f5ef"
 FONT = "font-family='DejaVu Sans, Verdana, sans-serif'"
+MIN_TEXT = 12  # the smallest font size drawn (units = CSS px at full size): readable on a phone's zoom
 
 
 def seat_colour(seat: int) -> str:
@@ -37,6 +38,16 @@ def text(
         f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size:g}' text-anchor='{anchor}' fill='{fill}' "
         f"font-weight='{weight}' {FONT}{(' ' + extra) if extra else ''}>{escape(str(value))}</text>"
     )
+
+
+def titled(parts: list[str], tooltip: str, *, extra: str = "") -> list[str]:
+    """`parts` grouped with a <title> carrying `tooltip` (a browser shows it on hover; the web client
+    shows it in its detail panel on a click or tap). Only for what the viewer may see: a face-down card
+    gets none."""
+    if not tooltip:
+        return parts
+    attrs = f" class='has-detail'{(' ' + extra) if extra else ''}"
+    return [f"<g{attrs}><title>{escape(tooltip)}</title>", *parts, "</g>"]
 
 
 def document(width: float, height: float, body: list[str], *, title: str) -> str:

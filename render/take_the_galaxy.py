@@ -22,6 +22,7 @@ from orrery.render._svg import (
     rect,
     seat_colour,
     text,
+    titled,
     view_name,
     wrap,
 )
@@ -33,6 +34,7 @@ RES_SHORT = {"manpower": "M", "production": "P", "science": "S", "credits": "C",
 RES_COLOUR = {"manpower": "#c0392b", "production": "#8a5a2b", "science": "#2e86ab", "credits": "#b8860b"}
 SECTOR_COLOUR = {"core": "#2e6f95", "expanse": "#6c4f9c", "fringe": "#a0522d", "home": "#3f7f4f"}
 KIND_COLOUR = {"civilization": "#3f9c35", "mining": "#a0672d", "utility": "#5b6f8a", "ship": "#2a8f9c"}
+SLOT_H = 34  # a slot row: the colony's name, then its effect
 SLOT_STYLE = {"B": ("#3f9c35", "biosphere"), "D": ("#a0672d", "deposit")}
 EVENT_TEXT = {
     "migration": "once a turn: gain 1 M",
@@ -68,6 +70,29 @@ def _cat() -> dict[str, Any]:
         "events": {c["name"]: c for c in CATALOGUE["events"]},
         "setup": CATALOGUE["setup_counts"],
     }
+
+
+def card_effect(card: dict[str, Any]) -> str:
+    """A player card's effect in one short line ("2 M -> 1 S", "+1 M 1 C", "+3 renown")."""
+    made = _resources(card.get("out", {}))
+    line = f"{_resources(card['in'])} -> {made}" if card.get("in") else ("+" + made if made != "-" else "")
+    if card.get("renown"):
+        line += f"{'; ' if line else ''}{int(card['renown']):+d} renown"
+    return line or card.get("kind", "")
+
+
+def _card_tip(name: str) -> str:
+    """A player card's tooltip: its name and its catalogue text (public once the card is face up)."""
+    card = _cat()["cards"].get(name)
+    return f"{name}: {card['text']}" if card else name
+
+
+def _space_tip(name: str) -> str:
+    cat = _cat()
+    for table in ("systems", "anomalies", "events"):
+        if name in cat[table]:
+            return f"{name}: {cat[table][name].get('text', '')}"
+    return name
 
 
 def _resources(amounts: dict[str, int]) -> str:
@@ -234,19 +259,25 @@ def _keys(action: dict[str, Any], current: Any, team: bool, players: int) -> lis
     return []
 
 
-def _header(x: float, y: float, w: float, name: str, colour: str, right: str) -> list[str]:
-    return [
-        f"<path d='M{x:.1f} {y + 24:.1f} v-18 a6 6 0 0 1 6 -6 h{w - 12:.1f} a6 6 0 0 1 6 6 v18 z' "
-        f"fill='{colour}'/>",
-        text(x + 8, y + 17, clip(name, 22), size=13, fill="white", weight="bold"),
+def _header(x: float, y: float, w: float, name: str, colour: str, right: str) -> tuple[list[str], float]:
+    """A card's coloured title band with the whole name (on two lines when it is long) and `right`; returns
+    the parts and how much taller than one line the band is."""
+    lines = wrap(name, int((w - 24 - 9 * len(right)) / 8.6)) or [""]  # ~8.6 px a bold 13 px character
+    extra = 16.0 * (len(lines) - 1)
+    out = [
+        f"<path d='M{x:.1f} {y + 24 + extra:.1f} v{-18 - extra:.1f} a6 6 0 0 1 6 -6 h{w - 12:.1f} "
+        f"a6 6 0 0 1 6 6 v{18 + extra:.1f} z' fill='{colour}'/>",
         text(x + w - 8, y + 17, right, size=13, fill="white", weight="bold", anchor="end"),
     ]
+    for i, line in enumerate(lines):
+        out.append(text(x + 8, y + 17 + 16 * i, line, size=13, fill="white", weight="bold"))
+    return out, extra
 
 
 def _hazard(x: float, y: float, count: int) -> list[str]:
     return [
         f"<path d='M{x:.1f} {y:.1f} l7 -12 l7 12 z' fill='#e0a100' stroke='{INK}' stroke-width='0.8'/>",
-        text(x + 7, y - 2, "!", size=9, anchor="middle", weight="bold"),
+        text(x + 7, y - 1, "!", size=12, anchor="middle", weight="bold"),
         text(x + 18, y, f"× {count} hazard{'s' if count != 1 else ''}", size=12),
     ]
 
@@ -261,69 +292,75 @@ def _space_card(
     h = 30.0
     if name in cat["systems"]:
         info = cat["systems"][name]
-        out += _header(x, y, CARD_W, name, SECTOR_COLOUR.get(info["sector"], INK), f"★{info['renown']}")
-        inner.append(text(x + 8, y + h + 10, f"{info['sector']} system", size=11, fill="#555"))
+        band, grow = _header(x, y, CARD_W, name, SECTOR_COLOUR.get(info["sector"], INK), f"★{info['renown']}")
+        out += band
+        h += grow
+        inner.append(text(x + 8, y + h + 11, f"{info['sector']} system", size=12, fill="#555"))
         hazards = int(info["hazards"]) + (1 if burst else 0)
         if hazards:
-            inner += _hazard(x + 100, y + h + 11, hazards)
+            inner += _hazard(x + CARD_W - 96, y + h + 13, hazards)
         h += 18
         for k, slot_type in enumerate(info["slots"]):
             inner += _slot_row(x, y + h, k, slot_type, [], False)
-            h += 20
+            h += SLOT_H
         if info["bounty"]:
             inner.append(text(x + 8, y + h + 13, f"bounty: {_resources(info['bounty'])}", size=12))
             h += 18
     elif name in cat["anomalies"]:
         info = cat["anomalies"][name]
-        out += _header(x, y, CARD_W, name, "#4b3a78", f"★{info['renown']}")
-        inner.append(text(x + 8, y + h + 10, f"{info['sector']} anomaly", size=11, fill="#555"))
+        band, grow = _header(x, y, CARD_W, name, "#4b3a78", f"★{info['renown']}")
+        out += band
+        h += grow
+        inner.append(text(x + 8, y + h + 11, f"{info['sector']} anomaly", size=12, fill="#555"))
         inner.append(text(x + 8, y + h + 30, f"study: {info['science']} S", size=12))
         h += 40
     elif name in cat["events"]:
         info = cat["events"][name]
         colour = "#3f7f4f" if info["opportunity"] else "#a23b3b"
-        out += _header(x, y, CARD_W, name, colour, f"★{info['renown']}")
+        band, grow = _header(x, y, CARD_W, name, colour, f"★{info['renown']}")
+        out += band
+        h += grow
         kind = "opportunity" if info["opportunity"] else "event"
-        inner.append(text(x + 8, y + h + 10, f"{info['sector']} {kind}", size=11, fill="#555"))
+        inner.append(text(x + 8, y + h + 11, f"{info['sector']} {kind}", size=12, fill="#555"))
         if entry.get("used"):
-            inner.append(
-                text(x + CARD_W - 8, y + h + 10, "used this turn", size=11, fill="#555", anchor="end")
-            )
+            inner.append(text(x + CARD_W - 8, y + h + 11, "used", size=12, fill="#555", anchor="end"))
         h += 16
-        for line in wrap(EVENT_TEXT.get(info["effect"], info["effect"]), 30):
+        for line in wrap(EVENT_TEXT.get(info["effect"], info["effect"]), 26):
             inner.append(text(x + 8, y + h + 12, line, size=12))
             h += 16
         inner.append(text(x + 8, y + h + 14, f"solve: {_resources(info['solve'])}", size=12))
         h += 20
     else:  # a card this renderer does not know (a later catalogue)
-        out += _header(x, y, CARD_W, name, INK, "")
-        h += 10
+        band, grow = _header(x, y, CARD_W, name, INK, "")
+        out += band
+        h += 10 + grow
     h += 6
     boxes[("explored", position)] = (x, y, CARD_W, h)
-    return [rect(x, y, CARD_W, h, stroke="#999", extra=f"data-explored='{position}'"), *out, *inner], h
+    frame = rect(x, y, CARD_W, h, stroke="#999", extra=f"data-explored='{position}'")
+    return titled([frame, *out, *inner], _space_tip(name)), h
 
 
 def _slot_row(x: float, y: float, k: int, slot_type: str, stack: list[str], used: bool) -> list[str]:
+    """One slot (SLOT_H tall): its type, the top colony's whole name and renown, and under them the
+    colony's effect, whether it was used this turn and how many colonies lie under it; the colony's
+    catalogue text as its tooltip."""
     colour, _word = SLOT_STYLE.get(slot_type, ("#888", slot_type))
     out = [
         rect(x + 8, y + 2, 16, 16, fill=colour, stroke="none", rx=3 if slot_type == "D" else 8),
-        text(x + 16, y + 14, slot_type, size=10, anchor="middle", fill="white", weight="bold"),
+        text(x + 16, y + 15, slot_type, size=12, anchor="middle", fill="white", weight="bold"),
     ]
     if not stack:
-        out.append(text(x + 30, y + 14, "empty", size=12, fill="#999", extra="font-style='italic'"))
+        out.append(text(x + 30, y + 15, "empty", size=12, fill="#999", extra="font-style='italic'"))
         return out
     top = stack[-1]
     card = _cat()["cards"].get(top, {})
     kind_colour = KIND_COLOUR.get(card.get("kind", ""), INK)
-    renown = int(card.get("renown", 0))
-    right = (("used " if used else "") + (f"{renown:+d}" if renown else "")).strip()
-    under = f" (over {len(stack) - 1})" if len(stack) > 1 else ""
-    room = int((CARD_W - 42 - 6.5 * len(right)) / 7.4)  # characters that fit beside the right-hand note
-    label = clip(top, max(room - len(under), 6)) + under
-    out.append(text(x + 30, y + 14, label, size=12, fill=kind_colour if not used else "#999", weight="bold"))
-    if right:
-        out.append(text(x + CARD_W - 8, y + 14, right, size=11, fill="#666", anchor="end"))
-    return out
+    out.append(text(x + 30, y + 15, top, size=12, fill=kind_colour if not used else "#999", weight="bold"))
+    notes = [card_effect(card)] if card else []
+    notes += ["used"] if used else []
+    notes += [f"over {len(stack) - 1}"] if len(stack) > 1 else []
+    out.append(text(x + 30, y + 29, clip(" · ".join(notes), 27), size=12, fill="#666"))
+    return titled(out, _card_tip(top))
 
 
 def _tableau(
@@ -358,23 +395,24 @@ def _tableau(
     for s, system in enumerate(player.get("systems", [])):
         x = 24 + s * (CARD_W + 8)
         info = cat["systems"].get(system["card"], {"sector": "", "slots": "", "renown": 0, "hazards": 0})
-        part = _header(
+        part, grow = _header(
             x, top, CARD_W, system["card"], SECTOR_COLOUR.get(info["sector"], INK), f"★{info['renown']}"
         )
-        h = 30.0
+        h = 30.0 + grow
         used = system.get("used", [])
         slot_types = info["slots"] or "?" * len(system["slots"])
         for k, stack in enumerate(system["slots"]):
-            boxes[("slot", seat, s, k)] = (x + 4, top + h, CARD_W - 8, 20)
+            boxes[("slot", seat, s, k)] = (x + 4, top + h, CARD_W - 8, SLOT_H)
             part += _slot_row(x, top + h, k, slot_types[k], stack, bool(used[k]) if k < len(used) else False)
-            h += 20
+            h += SLOT_H
         bounty = {r: n for r, n in system.get("bounty", {}).items() if n}
         if bounty:
             part.append(text(x + 8, top + h + 13, f"bounty: {_resources(bounty)}", size=12))
             h += 18
         h += 6
         boxes[("system", seat, s)] = (x, top, CARD_W, h)
-        out.append(rect(x, top, CARD_W, h, stroke="#999", extra=f"data-system='{seat},{s}'"))
+        frame = rect(x, top, CARD_W, h, stroke="#999", extra=f"data-system='{seat},{s}'")
+        out += titled([frame], _space_tip(system["card"]))
         out += part
         tallest = max(tallest, h)
     if not player.get("systems"):
@@ -391,19 +429,14 @@ def _tableau(
         cy += 17
         boxes[("ship", seat, k)] = (x - 2, cy - 13, w, 17)
         used = bool(ship.get("used"))
-        out.append(
+        label = ship["card"] + (" (used)" if used else "")
+        effect = card_effect(_cat()["cards"].get(ship["card"], {}))
+        arrow = (
             f"<path d='M{x:.1f} {cy - 2:.1f} l10 -4 l-10 -4 z' "
             f"fill='{KIND_COLOUR['ship'] if not used else '#bbb'}'/>"
         )
-        out.append(
-            text(
-                x + 14,
-                cy,
-                ship["card"] + (" (used)" if used else ""),
-                size=12,
-                fill=INK if not used else "#999",
-            )
-        )
+        line = text(x + 14, cy, f"{label} · {effect}", size=12, fill=INK if not used else "#999")
+        out += titled([arrow, line], _card_tip(ship["card"]))
     cy += 22
     hand = player.get("hand")
     size = int(player.get("hand_size", 0))
@@ -428,16 +461,19 @@ def _tableau(
         if not names:
             cy += 17
             out.append(text(x, cy, "empty", size=12, fill="#999"))
-        half = w / 2
-        for i, (card_name, count) in enumerate(sorted(names.items())):
-            col = i % 2
-            if col == 0:
-                cy += 16
-            cx = x + col * half
-            boxes[("hand", seat, card_name)] = (cx - 2, cy - 12, half - 2, 16)
-            ink = KIND_COLOUR.get(cat["cards"].get(card_name, {}).get("kind", ""), INK)
-            label = clip(card_name, 19) + (f" ×{count}" if count > 1 else "")
-            out.append(text(cx + 2, cy, label, size=10.5, fill=ink, extra=f"data-hand='{seat}'"))
+        for card_name, count in sorted(names.items()):  # one card a row: name and cost, then its effect
+            cy += 16
+            boxes[("hand", seat, card_name)] = (x - 2, cy - 13, w, 32)
+            card = cat["cards"].get(card_name, {})
+            ink = KIND_COLOUR.get(card.get("kind", ""), INK)
+            label = card_name + (f" ×{count}" if count > 1 else "")
+            cost = card.get("cost")
+            row = [text(x + 2, cy, label, size=12, fill=ink, weight="bold", extra=f"data-hand='{seat}'")]
+            if cost is not None:
+                row.append(text(x + w - 4, cy, f"cost {cost}", size=12, fill="#555", anchor="end"))
+            cy += 15
+            row.append(text(x + 10, cy, clip(card_effect(card), 30), size=12, fill="#555"))
+            out += titled(row, _card_tip(card_name))
         cy += 8
     cy += 14
     discard = player.get("discard", [])
@@ -447,7 +483,8 @@ def _tableau(
     )
     if discard:
         cy += 16
-        out.append(text(x, cy, clip(f"top: {discard[-1]}", 34), size=12, fill="#555"))
+        top_line = text(x, cy, f"top: {discard[-1]}", size=12, fill="#555")
+        out += titled([top_line], _card_tip(discard[-1]))
     sold = player.get("sold_ships", [])
     if sold:
         cy += 16

@@ -26,6 +26,7 @@ from orrery.render._svg import (
     rect,
     seat_colour,
     text,
+    titled,
     view_name,
     wrap,
 )
@@ -76,12 +77,13 @@ def _cat() -> dict[str, Any]:
 
     return {
         "planets": {p["name"]: p for p in CATALOGUE["planets"] + CATALOGUE["beyond_the_black"]["planets"]},
-        "missions": {m["name"]: m for m in CATALOGUE["missions"]},
+        "missions": {m["name"]: m for m in CATALOGUE["missions"] + CATALOGUE["beyond_the_black"]["missions"]},
         "empire": {e["level"]: e for e in CATALOGUE["empire"]},
         "spaces": {int(k): int(v) for k, v in CATALOGUE["spaces_by_vp"].items()},
         "points_to_end": CATALOGUE["points_to_end"],
         "pilots": {p["name"]: p for p in CATALOGUE["beyond_the_black"]["pilots"]},
         "cards": {c["name"]: c for c in CATALOGUE["beyond_the_black"]["exploration_cards"]},
+        "hire": CATALOGUE["beyond_the_black"]["hire_cost"],
     }
 
 
@@ -126,12 +128,43 @@ def _dwarf_vp(card: Any) -> int:
 
 
 def mission_text(name: str) -> str:
+    """A mission's goal and points: its catalogue text, else one made from its condition."""
     m = _cat()["missions"].get(name)
     if m is None:
         return ""
+    if m.get("text"):  # the Beyond the Black ones name no points: add them
+        return str(m["text"]) + ("" if "VP" in m["text"] else f": {m['vp']} VP")
     goal = MISSION_TEXT.get(m["condition"], m["condition"]).format(measure=m["measure"].replace("_", " "))
     tied = f", tied {m['tied_vp']}" if m["tied_vp"] != m["vp"] else ""
     return f"{goal}: {m['vp']} VP{tied}"
+
+
+def planet_tip(name: str) -> str:
+    p = _planet(name)
+    n = int(p.get("spaces", 1))
+    return (
+        f"{name}: {p.get('vp', 0)} VP, {p.get('resource', '')} planet on the {p.get('track', '')} track "
+        f"({n} orbit spaces; {n + 1} advances colonize it). Colony action: {p.get('text', '')}"
+    )
+
+
+def pilot_tip(name: str) -> str:
+    cat = _cat()
+    pilot = cat["pilots"].get(name, {})
+    cost = cat["hire"]
+    trained = ", ".join(pilot.get("trained", [])) or "no ship"
+    return (
+        f"{name}: {pilot.get('text', '')}. Hire: {cost['trained']} matching dice on a ship it is trained "
+        f"for ({trained}), else {cost['any']} dice of one face; {pilot.get('vp', 1)} VP"
+    )
+
+
+def card_tip(name: str) -> str:
+    return f"{name}: {_cat()['cards'].get(name, {}).get('text', '')}"
+
+
+def mission_tip(name: str) -> str:
+    return f"{name} (secret mission): {mission_text(name)}"
 
 
 def _galaxy_colour(g: int, solo: bool) -> str:
@@ -184,10 +217,12 @@ def render(
         if top.get("decision") == "follow" and top.get("face") in FACE_STYLE:
             what += f": {FACE_STYLE[top['face']][2]}"
         sub += f".  Now: {who} — {what}"
-    body.append(text(16, 48, sub, size=12, fill="#555"))
+    sub_lines = wrap(sub, 150)
+    for i, line in enumerate(sub_lines):
+        body.append(text(16, 48 + 16 * i, line, size=12, fill="#555"))
 
     # dice
-    y = 64.0
+    y = 64.0 + 16 * (len(sub_lines) - 1)
     part, h = _dice(state, solo, y, boxes)
     body += part
     y += h + 12
@@ -284,11 +319,11 @@ def _ship(x: float, y: float, g: int, k: int, solo: bool, *, surface: bool = Fal
             f"<path d='M{x - 9:.1f} {y + 7:.1f} l9 -16 l9 16 z' fill='{colour}' stroke='white'>"
             f"<title>{label}</title></path>"
         )
-        return [shape, text(x, y + 5, k, size=9, anchor="middle", fill="white", weight="bold")]
+        return [shape, text(x, y + 6, k, size=12, anchor="middle", fill="white", weight="bold")]
     return [
-        f"<circle cx='{x:.1f}' cy='{y:.1f}' r='8' fill='{colour}' stroke='white'>"
+        f"<circle cx='{x:.1f}' cy='{y:.1f}' r='9' fill='{colour}' stroke='white'>"
         f"<title>{label}</title></circle>",
-        text(x, y + 3.5, k, size=9, anchor="middle", fill="white", weight="bold"),
+        text(x, y + 4.5, k, size=12, anchor="middle", fill="white", weight="bold"),
     ]
 
 
@@ -359,7 +394,7 @@ def _planet_card(
     if not name:
         return [
             rect(x, y, CARD_W, 60, fill="none", stroke="#bbb", extra="stroke-dasharray='5 4'"),
-            text(x + CARD_W / 2, y + 34, "empty (deck exhausted)", size=11, anchor="middle", fill="#888"),
+            text(x + CARD_W / 2, y + 34, "empty (deck exhausted)", size=12, anchor="middle", fill="#888"),
         ], 60
     p = _planet(name)
     out: list[str] = []
@@ -369,26 +404,15 @@ def _planet_card(
         f"<path d='M{x:.1f} {y + 24:.1f} v-18 a6 6 0 0 1 6 -6 h{CARD_W - 12:.1f} a6 6 0 0 1 6 6 v18 z' "
         f"fill='{res_colour}'/>"
     )
-    out.append(
-        text(x + 8, y + 17, clip(name, 18), size=13 if len(name) <= 13 else 11, fill="white", weight="bold")
-    )
-    out.append(
-        text(x + CARD_W - 8, y + 17, f"{p['vp']} VP", size=13, fill="white", weight="bold", anchor="end")
-    )
-    out.append(
-        text(
-            x + 8,
-            y + 40,
-            f"{'energy & culture' if p['resource'] == 'both' else p['resource']} · {p['track']} track",
-            size=11,
-            fill=track_colour,
-            weight="bold",
-        )
-    )
-    # the orbit track: spaces 0..N, then the colony flag (N + 1 advances colonize)
+    out.append(text(x + 8, y + 17, name, size=13, fill="white", weight="bold"))  # 17 letters fit
+    resource = "energy & culture" if p["resource"] == "both" else p["resource"]
+    out.append(text(x + 8, y + 40, resource, size=12, fill=res_colour, weight="bold"))
+    out.append(text(x + CARD_W - 8, y + 40, f"{p['vp']} VP", size=12, weight="bold", anchor="end"))
+    # the orbit track: spaces 0..N, then the colony flag (N + 1 advances colonize): the planet's cost
     n = int(p.get("spaces", 1))
+    out.append(text(x + 8, y + 56, f"colonize: {p['track']} ×{n + 1}", size=12, fill=track_colour))
     step = (CARD_W - 36) / (n + 1)
-    ty = y + 62
+    ty = y + 80
     out.append(
         f"<line x1='{x + 12:.1f}' y1='{ty:.1f}' x2='{x + 12 + step * (n + 1):.1f}' y2='{ty:.1f}' "
         f"stroke='{track_colour}' stroke-width='3'/>"
@@ -399,7 +423,7 @@ def _planet_card(
             f"<circle cx='{cx:.1f}' cy='{ty:.1f}' r='5' fill='white' stroke='{track_colour}' "
             "stroke-width='2'/>"
         )
-        out.append(text(cx, ty - 9, s, size=9, anchor="middle", fill="#666"))
+        out.append(text(cx, ty - 8, s, size=12, anchor="middle", fill="#666"))
     fx = x + 12 + step * (n + 1)
     out.append(
         f"<path d='M{fx:.1f} {ty + 6:.1f} v-18 l10 5 l-10 5' fill='{track_colour}' stroke='{track_colour}'/>"
@@ -419,20 +443,24 @@ def _planet_card(
     h = lowest - y + 18
     # the surface
     landed = [(g, k) for g, k, where in ships if where == "surface"]
-    out.append(text(x + 8, y + h + 10, "surface:", size=11, fill="#555"))
+    out.append(text(x + 8, y + h + 10, "surface:", size=12, fill="#555"))
     for i, (g, k) in enumerate(landed):
         sx = x + 70 + 22 * i
         out += _ship(sx, y + h + 6, g, k, solo, surface=True)
         boxes[("ship", g, k)] = (sx - 10, y + h - 10, 20, 18)
     if not landed:
-        out.append(text(x + 58, y + h + 10, "-", size=11, fill="#999"))
+        out.append(text(x + 62, y + h + 10, "-", size=12, fill="#999"))
     h += 22
-    for line in wrap(str(p.get("text", "")), 28)[:4]:
-        out.append(text(x + 8, y + h + 10, line, size=10.5, fill=INK))
-        h += 14
+    effect = wrap(str(p.get("text", "")), 23)
+    if len(effect) > 4:  # the whole text is in the tooltip
+        effect = [*effect[:3], clip(effect[3] + " " + " ".join(effect[4:]), 23)]
+    for line in effect:
+        out.append(text(x + 8, y + h + 10, line, size=12, fill=INK))
+        h += 15
     h += 8
     boxes[("planet", name)] = (x, y, CARD_W, h)
-    return [rect(x, y, CARD_W, h, stroke="#999", extra=f"data-planet='{slot}'"), *out], h
+    frame = rect(x, y, CARD_W, h, stroke="#999", extra=f"data-planet='{slot}'")
+    return titled([frame, *out], planet_tip(name)), h
 
 
 def _mat(
@@ -479,7 +507,7 @@ def _mat(
                 x + 79.5 + 22 * (lv - 1),
                 cy + 13,
                 lv,
-                size=10,
+                size=12,
                 anchor="middle",
                 fill="white" if filled else "#888",
             )
@@ -490,7 +518,7 @@ def _mat(
             x + 210,
             cy + 13,
             f"{emp.get('dice', '?')} dice, {emp.get('ships', '?')} ships, {emp.get('vp', 0)} VP",
-            size=11,
+            size=12,
             fill="#555",
         )
     )
@@ -504,7 +532,7 @@ def _mat(
             on = v == value
             out.append(rect(x + 70 + 19 * v, ry, 17, 18, fill=rc if on else "white", stroke=rc, rx=9))
             out.append(
-                text(x + 78.5 + 19 * v, ry + 13, v, size=10, anchor="middle", fill="white" if on else "#999")
+                text(x + 78.5 + 19 * v, ry + 13, v, size=12, anchor="middle", fill="white" if on else "#777")
             )
     # ships
     sy = cy + 26 + 44 + 8
@@ -533,14 +561,15 @@ def _mat(
             x + 76 + 22 * max(home, 0),
             sy + 12,
             "on the mat" if home else "none on the mat",
-            size=11,
+            size=12,
             fill="#555",
         )
     )
     ly = sy + 12
     for line in lines:
-        ly += 15
-        out.append(text(x + 70, ly, line, size=11, fill="#555" if "locked" in line else INK))
+        for part in wrap(line, int((w - 82) / 7)):
+            ly += 15
+            out.append(text(x + 70, ly, part, size=12, fill="#555" if "locked" in line else INK))
     # colonies
     cy = ly + 20
     colonies = galaxy.get("colonies", [])
@@ -550,25 +579,24 @@ def _mat(
         out.append(text(cx, cy, "-", size=12, fill="#999"))
     for planet in colonies:
         p = _planet(planet)
-        label = f"{clip(planet, 14)} {p.get('vp', 0)}"
-        width = 7 * len(label) + 12
+        label = f"{planet} {p.get('vp', 0)}"
+        width = 7.8 * len(label) + 12
         if cx + width > x + w - 8:
             cx, row_y = x + 100, row_y + 20
-        out.append(
-            rect(
-                cx,
-                row_y,
-                width,
-                17,
-                fill=RESOURCE_COLOUR.get(p["resource"], "#888"),
-                stroke="none",
-                rx=8,
-                extra=f"data-colony='{planet}'",
-            )
+        chip = rect(
+            cx,
+            row_y,
+            width,
+            17,
+            fill=RESOURCE_COLOUR.get(p["resource"], "#888"),
+            stroke="none",
+            rx=8,
+            extra=f"data-colony='{planet}'",
         )
-        out.append(
-            text(cx + width / 2, row_y + 12.5, label, size=10.5, anchor="middle", fill="white", weight="bold")
+        label_text = text(
+            cx + width / 2, row_y + 13, label, size=12, anchor="middle", fill="white", weight="bold"
         )
+        out += titled([chip, label_text], planet_tip(planet))
         boxes[("colony", planet)] = (cx, row_y, width, 17)
         cx += width + 4
     cy = row_y + 17 + 8
@@ -580,36 +608,35 @@ def _mat(
         if mission is None and dealt and "?" not in dealt:  # choosing: the owner sees both
             out.append(text(x + 12, cy, "missions dealt (keep one):", size=12))
             for i, m in enumerate(dealt):
-                cy += 16
-                out.append(text(x + 20, cy, f"{m}: {mission_text(m)}", size=11, extra="data-mission='1'"))
-                boxes[("mission", g, i)] = (x + 16, cy - 12, w - 28, 16)
+                top = cy + 16
+                row = []
+                for part in wrap(f"{m}: {mission_text(m)}", int((w - 32) / 7)):
+                    cy += 16
+                    row.append(text(x + 20, cy, part, size=12, extra="data-mission='1'"))
+                out += titled(row, mission_tip(m))
+                boxes[("mission", g, i)] = (x + 16, top - 12, w - 28, cy - top + 16)
         elif mission in (None, "?"):
             out.append(text(x + 12, cy, "mission", size=12))
             out.append(
                 rect(x + 70, cy - 12, 30, 18, fill="#3b4a6b", stroke="white", rx=3, extra="data-facedown='1'")
             )
             out.append(
-                text(x + 108, cy, "secret" if mission == "?" else "not chosen yet", size=11, fill="#555")
+                text(x + 108, cy, "secret" if mission == "?" else "not chosen yet", size=12, fill="#555")
             )
         else:
             out.append(text(x + 12, cy, "mission", size=12))
-            out.append(text(x + 70, cy, f"{mission}", size=12, weight="bold", extra="data-mission='1'"))
-            cy += 16
-            out.append(text(x + 70, cy, clip(mission_text(mission), 46), size=11, fill="#555"))
+            row = [text(x + 70, cy, f"{mission}", size=12, weight="bold", extra="data-mission='1'")]
+            for part in wrap(mission_text(mission), int((w - 82) / 7)):
+                cy += 16
+                row.append(text(x + 70, cy, part, size=12, fill="#555"))
+            out += titled(row, mission_tip(mission))
         cy += 8
-    part, cy = _hangar_lines(x, cy, galaxy)
-    out += part
+    lines_btb, cy = _hangar_lines(x, cy, w, galaxy)
+    out += lines_btb
     if galaxy.get("once_used"):
-        cy += 16
-        out.append(
-            text(
-                x + 12,
-                cy,
-                clip(f"used this turn: {', '.join(galaxy['once_used'])}", 52),
-                size=11,
-                fill="#555",
-            )
-        )
+        for part in wrap(f"used this turn: {', '.join(galaxy['once_used'])}", int((w - 24) / 7)):
+            cy += 16
+            out.append(text(x + 12, cy, part, size=12, fill="#555"))
     h = cy - y + 10
     boxes[("galaxy", g)] = (x, y, w, h)
     frame = rect(x, y, w, h, fill="#fffdf8", stroke=colour, width=4 if turn else 1.5, rx=10)
@@ -624,29 +651,32 @@ def _advanced(galaxy: dict[str, Any], k: int) -> str:
     return ""
 
 
-def _hangar_lines(x: float, cy: float, galaxy: dict[str, Any]) -> tuple[list[str], float]:
+def _hangar_lines(x: float, cy: float, w: float, galaxy: dict[str, Any]) -> tuple[list[str], float]:
     """Beyond the Black on a mat: the hangar (each advanced ship's active pilot), the retired pilots, the
     exploration cards (names the observer may see; another seat's face-down ones by count) and the badges
     (pilots' and cards' badges, all public)."""
     if "hangar" not in galaxy and "exploration_cards" not in galaxy:
         return [], cy
     cat, out = _cat(), []
-    lines: list[tuple[str, str]] = []
+    lines: list[tuple[str, str, str]] = []  # (kind, line, tooltip)
     if "hangar" in galaxy:
         flying = [(kind, h["pilot"]) for kind, h in galaxy["hangar"].items() if h]
         if not flying:
-            lines.append(("pilot", "hangar: no pilot yet"))
-        for kind, pilot in flying:  # one line each, the ability clipped: the name must stay whole
+            lines.append(("pilot", "hangar: no pilot yet", ""))
+        for kind, pilot in flying:  # the name and the whole ability, wrapped
             ability = cat["pilots"].get(pilot, {}).get("text", "")
-            lines.append(("pilot", clip(f"{kind}: {pilot} ({ability})", 56)))
+            lines.append(("pilot", f"{kind}: {pilot} — {ability}", pilot_tip(pilot)))
         if galaxy.get("retired_pilots"):
-            lines.append(("pilot", "retired pilots: " + ", ".join(galaxy["retired_pilots"])))
+            retired = galaxy["retired_pilots"]
+            tip = "; ".join(pilot_tip(p) for p in retired)
+            lines.append(("pilot", "retired pilots: " + ", ".join(retired), tip))
     known = list(galaxy.get("exploration_cards") or [])
     hidden = list(galaxy.get("hidden_cards") or [])
     desc = ", ".join(known) or "none"
     if hidden:
         desc = (", ".join(known) + ", " if known else "") + f"{len(hidden)} face down"
-    lines.append(("exploration", f"exploration cards ({len(known) + len(hidden)}): {desc}"))
+    tip = "; ".join(card_tip(c) for c in known)  # the face-down ones: nothing
+    lines.append(("exploration", f"exploration cards ({len(known) + len(hidden)}): {desc}", tip))
     badges: dict[str, int] = {}
     for pilot in _pilots(galaxy):
         for b in cat["pilots"].get(pilot, {}).get("badges", []):
@@ -655,13 +685,14 @@ def _hangar_lines(x: float, cy: float, galaxy: dict[str, Any]) -> tuple[list[str
         b = card.get("badge") if isinstance(card, dict) else cat["cards"].get(card, {}).get("badge")
         if b:
             badges[b] = badges.get(b, 0) + 1
-    lines.append(
-        ("badges", "badges: " + (", ".join(f"{b} {n}" for b, n in sorted(badges.items())) or "none"))
-    )
-    for kind, line in lines:
-        for part in wrap(line, 56)[:3]:
+    badge_line = "badges: " + (", ".join(f"{b} {n}" for b, n in sorted(badges.items())) or "none")
+    lines.append(("badges", badge_line, ""))
+    for kind, line, tip in lines:
+        row = []
+        for part in wrap(line, int((w - 24) / 7)):
             cy += 15
-            out.append(text(x + 12, cy, part, size=11, extra=f"data-btb='{kind}'"))
+            row.append(text(x + 12, cy, part, size=12, extra=f"data-btb='{kind}'"))
+        out += titled(row, tip)
     return out, cy
 
 
@@ -682,24 +713,32 @@ def _expansion(state: dict[str, Any], y: float) -> tuple[list[str], float]:
         out.append(text(16, y + h + 12, f"{title}:", size=12, weight="bold"))
         if not names:
             out.append(text(130, y + h + 12, "empty", size=12, fill="#999"))
+        tallest = 20.0
         for i, name in enumerate(names):
             bx = 130 + i * 166
             if name is None:
-                out.append(text(bx, y + h + 12, "(empty slot)", size=11, fill="#999"))
+                out.append(text(bx, y + h + 12, "(empty slot)", size=12, fill="#999"))
                 continue
             entry = entries.get(name, {})
-            detail = ", ".join(entry.get("trained", [])) if kind == "pilot" else entry.get("text", "")
-            out.append(rect(bx - 4, y + h, 160, 32, fill="#f4f1ea", stroke="#bbb", rx=4))
-            out.append(
-                text(
-                    bx,
-                    y + h + 12,
-                    clip(name, 24),
-                    size=11,
-                    weight="bold",
-                    extra=f"data-{kind}={quoteattr(name)}",
-                )
-            )
-            out.append(text(bx, y + h + 26, clip(detail, 28), size=10, fill="#555"))
-        h += 38
+            if kind == "pilot":  # its cost (trained ships hire for fewer dice) and its ability
+                costs = _cat()["hire"]
+                trained = ", ".join(entry.get("trained", [])) or "no ship"
+                detail = wrap(f"hire {costs['trained']} dice on {trained}, else {costs['any']}", 22)
+                detail += wrap(entry.get("text", ""), 22)
+                tip = pilot_tip(name)
+            else:
+                detail = wrap(entry.get("text", ""), 22) or [""]
+                tip = card_tip(name)
+            if len(detail) > 5:  # the whole text is in the tooltip
+                detail = [*detail[:4], clip(" ".join(detail[4:]), 22)]
+            box_h = 22 + 15 * len(detail)
+            box = [
+                rect(bx - 4, y + h, 160, box_h, fill="#f4f1ea", stroke="#bbb", rx=4),
+                text(bx, y + h + 15, name, size=12, weight="bold", extra=f"data-{kind}={quoteattr(name)}"),
+            ]
+            for k, line in enumerate(detail):
+                box.append(text(bx, y + h + 30 + 15 * k, line, size=12, fill="#555"))
+            out += titled(box, tip)
+            tallest = max(tallest, box_h)
+        h += tallest + 6
     return out, h + 8

@@ -62,6 +62,20 @@ def test_take_the_galaxy_entries_carry_their_text():
     assert crackdown["text"].startswith("effect while in explored space: colonies with negative renown")
 
 
+def test_tiny_epic_galaxies_entries_carry_their_text():
+    # what the board's tooltips show (issue 27 point 3): every planet, mission, pilot, card and Rogue mat
+    data = catalogue("tiny_epic_galaxies")
+    btb = data["beyond_the_black"]
+    kinds = [data["planets"], data["missions"], btb["planets"], btb["missions"], btb["pilots"]]
+    kinds += [btb["exploration_cards"], btb["rogue_galaxies"]]
+    for entries_of_a_kind in kinds:
+        assert entries_of_a_kind
+        for entry in entries_of_a_kind:
+            assert entry["text"].strip() and entry["source"], entry["name"]
+    hermit = next(m for m in data["missions"] if m["name"] == "Hermit")
+    assert hermit["text"].startswith("fewest colonies: 3 VP")
+
+
 @pytest.mark.parametrize("game,variant", sorted(GAMES.items()))
 def test_a_stored_game_records_its_catalogue_and_another_revision_is_refused(game, variant):
     data = catalogue(game)

@@ -123,6 +123,16 @@ def svg_text(root: ET.Element) -> str:
     return "\n".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
 
 
+def flat_text(root: ET.Element) -> str:
+    """The drawn text with line breaks as spaces (a long name may wrap onto a second line)."""
+    return " ".join(svg_text(root).split())
+
+
+def every_word(root: ET.Element) -> str:
+    """Everything a viewer can read in a picture: drawn text and tooltips (<title>)."""
+    return " ".join(" ".join(root.itertext()).split())
+
+
 def test_the_galaxy_games_have_their_own_renderers() -> None:
     assert has_renderer("take_the_galaxy") and has_renderer("tiny_epic_galaxies")
 
@@ -160,12 +170,13 @@ def _names_in(value) -> set[str]:  # type: ignore[no-untyped-def]
 def _check_take_the_galaxy(root, shown, full, seen, seat) -> None:  # type: ignore[no-untyped-def]
     from orrery.render.take_the_galaxy import score
 
+    flat, readable = flat_text(root), every_word(root)
     for entry in seen["explored"]:
-        assert entry["card"][:20] in shown
+        assert entry["card"] in flat  # whole, not cut off
     for p, player in enumerate(seen["players"]):
         assert f"renown {score(player)}" in shown
         for system in player["systems"]:
-            assert system["card"][:20] in shown
+            assert system["card"] in flat
         facedown = [r for r in root.iter(f"{SVG}rect") if r.get("data-facedown")]
         if player["hand"] is None:  # hidden: only its size, no names
             assert p != seat
@@ -177,25 +188,26 @@ def _check_take_the_galaxy(root, shown, full, seen, seat) -> None:  # type: igno
             )
             for name in full["players"][p]["hand"] or {}:
                 if name not in public:
-                    assert name not in shown, f"seat {seat} sees seat {p}'s {name}"
+                    assert name not in readable, f"seat {seat} sees seat {p}'s {name}"
         assert len(facedown) == sum(min(q["hand_size"], 12) for q in seen["players"] if q["hand"] is None)
 
 
 def _check_tiny_epic_galaxies(root, shown, full, seen, seat) -> None:  # type: ignore[no-untyped-def]
     from orrery.render.tiny_epic_galaxies import points
 
+    flat, readable = flat_text(root), every_word(root)
     for name in seen["row"]:
         if name:
-            assert name[:16] in shown
+            assert name in flat  # whole, not cut off
     for g, galaxy in enumerate(seen["galaxies"]):
         assert f"{points(galaxy)} VP" in shown
         for planet in galaxy["colonies"]:
-            assert planet[:13] in shown
+            assert planet in flat
         if galaxy.get("mission") == "?":  # another seat's secret mission: face down, never named
             assert g != seat
             hidden = set(full["galaxies"][g]["dealt"]) - set(seen["galaxies"][seat].get("dealt") or [])
             for name in hidden:
-                assert name not in shown, f"seat {seat} sees seat {g}'s mission {name}"
+                assert name not in readable, f"seat {seat} sees seat {g}'s mission {name}"
     mine = seen["galaxies"][seat].get("mission")
     if mine and mine != "?":
         assert mine in shown
@@ -203,7 +215,7 @@ def _check_tiny_epic_galaxies(root, shown, full, seen, seat) -> None:  # type: i
         for g, galaxy in enumerate(seen["galaxies"]):
             secret = set(full["galaxies"][g]["exploration_cards"]) - set(galaxy["exploration_cards"])
             for name in secret - set(seen["galaxies"][seat]["exploration_cards"]):
-                assert name not in shown, f"seat {seat} sees seat {g}'s exploration card {name}"
+                assert name not in readable, f"seat {seat} sees seat {g}'s exploration card {name}"
 
 
 def test_beyond_the_black_picture_shows_pilots_hangars_and_the_exploration_row() -> None:
@@ -287,3 +299,68 @@ def test_the_public_view_says_so(info) -> None:  # type: ignore[no-untyped-def]
     ET.fromstring(svg)
     assert "the public view" in svg and "seat -1" not in svg
     assert "seat 0's view" in to_svg(state.observation(0))
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), GAMES, ids=lambda v: str(v))
+def test_galaxy_pictures_have_no_text_below_12_units(game, players, variant) -> None:  # type: ignore[no-untyped-def]
+    # 1 unit = 1 CSS px at full size (issue 27 point 3: nothing smaller than 12 px)
+    sizes = []
+    for state in positions(game, players, variant, seed=1):
+        for seat in range(players):
+            root = ET.fromstring(to_svg(state.observation(seat)))
+            sizes += [float(t.get("font-size", "0")) for t in root.iter(f"{SVG}text")]
+    assert sizes and [s for s in sizes if s < 12] == []
+
+
+def _tooltips(root: ET.Element) -> list[str]:
+    """Every element tooltip in a picture (the document's own <title> left out)."""
+    return [t.text or "" for g in root.iter(f"{SVG}g") for t in g.findall(f"{SVG}title")]
+
+
+def test_take_the_galaxy_tooltips_carry_catalogue_text_for_visible_cards_only() -> None:
+    from orrery.core_ext.take_the_galaxy import CATALOGUE
+
+    texts = {c["name"]: c["text"] for c in CATALOGUE["player_cards"]}
+    for seed in range(
+        1, 40
+    ):  # the first seeded position where the other seat holds a card this one cannot see
+        state = played("take_the_galaxy", 2, 6, seed=seed)
+        seat = state.current_player
+        seen = state.observation(seat).to_dict()["state"]
+        full = state.to_dict()["state"]
+        other = 1 - seat
+        mine = [n for n, c in seen["players"][seat]["hand"].items() if c]
+        public = _names_in([{k: v for k, v in q.items() if k != "hand"} for q in seen["players"]]) | set(mine)
+        secret = [n for n, c in full["players"][other]["hand"].items() if c and n not in public]
+        if secret:
+            break
+    else:
+        pytest.fail("no seeded position hides a card from the seat to play")
+    tips = _tooltips(ET.fromstring(to_svg(state.observation(seat))))
+    assert mine and seen["players"][other]["hand"] is None
+    for name in mine:  # own hand: face up, with its catalogue text
+        assert f"{name}: {texts[name]}" in tips
+    for name in secret:  # the other seat's hidden cards: no tooltip names them
+        assert not [t for t in tips if name in t]
+
+
+def test_beyond_the_black_tooltips_carry_pilot_planet_and_mission_text() -> None:
+    from orrery.core_ext.tiny_epic_galaxies import CATALOGUE
+
+    btb = CATALOGUE["beyond_the_black"]
+    pilots = {p["name"]: p["text"] for p in btb["pilots"]}
+    planets = {p["name"]: p["text"] for p in CATALOGUE["planets"] + btb["planets"]}
+    g = load_game("tiny_epic_galaxies", players=2, variant="beyond_the_black")
+    state = g.new_initial_state(seed=5)  # set-up: the pilot and planet rows face up, missions dealt
+    seen = state.observation(0).to_dict()["state"]
+    full = state.to_dict()["state"]
+    tips = " | ".join(_tooltips(ET.fromstring(to_svg(state.observation(0)))))
+    for name in [p for p in seen["beyond_the_black"]["pilot_row"] if p]:
+        assert f"{name}: {pilots[name]}" in tips
+    for name in [p for p in seen["row"] if p]:
+        assert planets[name] in tips and f"{name}:" in tips
+    for name in seen["galaxies"][0]["dealt"]:  # own missions while choosing: named with their goal
+        assert f"{name} (secret mission)" in tips
+    for name in full["galaxies"][1]["dealt"]:  # the other seat's: none
+        if name not in seen["galaxies"][0]["dealt"]:
+            assert name not in tips

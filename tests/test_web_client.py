@@ -814,3 +814,40 @@ def test_the_solo_result_names_the_rogue(browser, gateway) -> None:  # type: ign
     rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#result-table tbody tr")]
     assert rows[0].startswith("1st the Rogue empire level") and rows[1].startswith("2nd you — resigned"), rows
     screenshot(browser, "game-over-solo")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+@pytest.mark.parametrize(
+    ("game", "variant"), [("take_the_galaxy", "standard"), ("tiny_epic_galaxies", "beyond_the_black")]
+)
+def test_a_tap_on_a_board_card_shows_its_text_under_the_board(  # type: ignore[no-untyped-def]
+    browser, gateway, game: str, variant: str, width: int, height: int
+) -> None:
+    """Issue 27 point 3: a card, planet or pilot on the board carries its catalogue text as a <title>;
+    a click or tap (a phone has no hover) shows that text in the detail panel under the board."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, height)
+    try:
+        open_client(browser, gateway)
+        new_match(browser, game, variant)
+        if width < 700:
+            browser.find_element(By.CSS_SELECTOR, "#tabs button[data-tab='board']").click()
+        assert not browser.find_element(By.ID, "board-detail").is_displayed()
+        titled = browser.find_elements(By.CSS_SELECTOR, "#board .has-detail > text")
+        assert titled, "no board part carries a tooltip"
+        part = titled[-1]  # the last: a card in the seat's own hand or a pilot for hire
+        expected = browser.execute_script(
+            "return arguments[0].parentElement.querySelector(':scope > title').textContent", part
+        )
+        assert ": " in expected  # "name: catalogue text"
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", part)
+        # a real pointer click at that spot: a move's outline may lie over the part (then it is the
+        # outline that gets the click, and the page looks under it)
+        ActionChains(browser).move_to_element(part).click().perform()
+        wait_for(browser, "return !document.getElementById('board-detail').hidden", "the detail panel")
+        assert browser.find_element(By.ID, "board-detail").text == expected
+        screenshot(browser, f"detail-{game}-{width}x{height}")
+    finally:
+        browser.set_window_size(1300, 900)

@@ -922,6 +922,28 @@ function setUpPanels() {
     document.body.dataset.zoom = document.body.dataset.zoom === "full" ? "fit" : "full";
     applyZoom();
   };
+  $("board").addEventListener("click", showDetail);
+}
+
+// A click or tap on a board part with a tooltip (<title>: a card's cost and effect, a pilot's ability)
+// shows that text under the board, since a phone has no hover. The move outlines (.target) lie over the
+// parts, so the parts under the pointer are searched too; a click elsewhere hides the panel.
+function showDetail(event) {
+  const board = $("board");
+  const tipOf = (el) => {
+    for (let n = el; n && n !== board && n.tagName !== "svg"; n = n.parentElement) {
+      const title = n.querySelector(":scope > title");
+      if (title) return title.textContent;
+    }
+    return "";
+  };
+  let tip = tipOf(event.target);
+  for (const el of tip ? [] : document.elementsFromPoint(event.clientX, event.clientY)) {
+    if ((tip = tipOf(el))) break;
+  }
+  $("board-detail").textContent = tip;
+  $("board-detail").hidden = !tip;
+  if (tip) $("board-detail").scrollIntoView({ block: "nearest" });  // under a tall board: bring it up
 }
 
 // The replay steps through pictures: on a phone it opens on the Board tab (its ◀ ▶ bar is there).
