@@ -756,10 +756,13 @@ def test_a_decision_with_one_legal_move_is_played_at_once(browser, gateway) -> N
     open_client(browser, gateway)
     assert browser.find_element(By.ID, "auto-single").is_selected()  # on by default
     new_match(browser, "tiny_epic_galaxies", "base")
-    only = (
-        "[...document.querySelectorAll('#log li')]"
-        ".some((li) => li.textContent.endsWith('(the only legal move)'))"
+    # A move's entry: its label (first text), then what it set off; its turn's summary names the seat.
+    singles_js = (
+        "[...document.querySelectorAll('#log li.move')]"
+        ".filter((li) => li.firstChild.textContent.endsWith('(the only legal move)'))"
+        ".map((li) => li.closest('li.turn').querySelector('summary').textContent)"
     )
+    only = f"{singles_js}.length > 0"
     for _ in range(MAX_HUMAN_MOVES):
         if (
             browser.execute_script(f"return {only}")
@@ -780,9 +783,8 @@ def test_a_decision_with_one_legal_move_is_played_at_once(browser, gateway) -> N
         focused = "return document.getElementById('moves').contains(document.activeElement)"
         wait_for(browser, f"{focused} || document.body.dataset.state === 'over'", "the focus in the moves")
     assert browser.find_element(By.ID, "log").get_attribute("aria-live") == "polite"
-    lines = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
-    singles = [line for line in lines if line.endswith("(the only legal move)")]
-    assert singles and all("(you)" in line for line in singles), lines
+    singles = browser.execute_script(f"return {singles_js}")
+    assert singles and all("seat 0 (you)" in summary for summary in singles), singles
 
 
 def axe_violations(browser) -> list[str]:  # type: ignore[no-untyped-def]
