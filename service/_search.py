@@ -124,6 +124,7 @@ class SearchJob:
     load: int = 0  # searches running when it started (the answer reserve is learned per load)
     move_number: int | None = None  # a hosted match's move number the position is at
     waits_bounded: bool = False  # a client's: refused once it has waited max_wait_s (or its budget)
+    hints: bool = True  # fill the final answer's hints (SearchParams.skip_hints: tools do without)
     short: bool = False  # in the short lane (threads in the server)
     refusal: ServiceError | None = None  # why it was taken out of the queue (a fairer search, a drain)
     stop_target: float | None = None  # time.time() at which the search was told to stop, if by time

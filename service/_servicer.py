@@ -842,6 +842,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             peer=peer,
             move_number=move_number,
             waits_bounded=True,
+            hints=not params.skip_hints,
         )
         self.scheduler.precheck(job)  # a full queue refuses before an Analyze stream's first message
         return job
@@ -942,6 +943,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
 
     async def _add_hints(self, job: SearchJob, result: Any, answer: pb.SuggestMoveResponse) -> None:
         """Fill the final answer's hints (off the event loop: the rollout pass is CPU work)."""
+        if not job.hints:
+            return
         actions = [c.action.id for c in answer.candidates] + [answer.action.id]
         limit = None if job.grant.iterations is not None else HINT_TIME_SHARE * job.grant.milliseconds / 1e3
         if job.stop_reason is not None:  # stopped (StopAnalysis, drain): only the minimum rollouts

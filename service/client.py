@@ -77,8 +77,9 @@ def search_params(
     top_k: int = 0,
     seed: int | None = None,
     config: str = "",
+    skip_hints: bool = False,
 ) -> pb.SearchParams:
-    params = pb.SearchParams(top_k=top_k, config=config)
+    params = pb.SearchParams(top_k=top_k, config=config, skip_hints=skip_hints)
     if iterations is not None:
         params.budget.iterations = iterations
     elif milliseconds is not None:

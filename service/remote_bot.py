@@ -63,6 +63,7 @@ class RemoteBot:
             seed=seed % SEED_LIMIT,
             config=self.config,
             top_k=1,
+            skip_hints=True,  # a bot needs the move only: no rollout pass after the search
             timeout=self._call_timeout(),
         )
         action = int(answer.action.id)

@@ -306,6 +306,14 @@ def test_final_answers_carry_hints_in_the_games_terms(client):
     )
     assert updates[-1].result.HasField("hints") and updates[-1].result.candidates[0].HasField("hint")
     assert not any(u.result.HasField("hints") for u in updates[:-1])
+    # Tools ask for the move only: no hint pass, the same search answer.
+    bare = client.suggest(
+        game="kuhn", observation_json=text, iterations=2000, seed=4, top_k=2, skip_hints=True
+    )
+    assert not bare.HasField("hints") and not any(c.HasField("hint") for c in bare.candidates)
+    assert [(c.action.id, c.visits) for c in bare.candidates] == [
+        (c.action.id, c.visits) for c in answer.candidates
+    ]
 
 
 def test_a_hosted_seats_hints_are_those_of_its_observation(client):
