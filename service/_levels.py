@@ -9,6 +9,7 @@ import math
 import time
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from orrery.search import LEVELS, first_decision_budget
 from orrery.service._errors import invalid
@@ -87,6 +88,23 @@ class Grant:
     call_stop: float | None = None
 
 
+def check_budget(iterations: int | None, milliseconds: int | None, path: str) -> None:
+    """INVALID_ARGUMENT naming `path`.iterations / `path`.milliseconds for a value out of range."""
+    if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
+        raise invalid(f"{path}.iterations", f"{iterations} is out of range [1, {MAX_ITERATIONS}]")
+    if milliseconds is not None and not 1 <= milliseconds <= MAX_MILLISECONDS:
+        raise invalid(f"{path}.milliseconds", f"{milliseconds} is out of range [1, {MAX_MILLISECONDS}]")
+
+
+def budget_fields(budget: Any, path: str) -> tuple[int | None, int | None]:
+    """(iterations, milliseconds) of an optional Budget message (None: not given), range-checked."""
+    which = budget.WhichOneof("limit") if budget is not None else None
+    iterations = budget.iterations if which == "iterations" else None
+    milliseconds = budget.milliseconds if which == "milliseconds" else None
+    check_budget(iterations, milliseconds, path)
+    return iterations, milliseconds
+
+
 def grant_budget(
     *,
     iterations: int | None,
@@ -101,10 +119,7 @@ def grant_budget(
 ) -> Grant:
     """Validate a requested budget and clamp it by the server's maximum and the call's deadline (less
     margin_s before it; default: the fixed deadline_margin)."""
-    if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
-        raise invalid("params.budget.iterations", f"{iterations} is out of range [1, {MAX_ITERATIONS}]")
-    if milliseconds is not None and not 1 <= milliseconds <= MAX_MILLISECONDS:
-        raise invalid("params.budget.milliseconds", f"{milliseconds} is out of range [1, {MAX_MILLISECONDS}]")
+    check_budget(iterations, milliseconds, "params.budget")
     tolerance = 0.0
     if level is not None:
         lv = LEVELS[level]

@@ -43,7 +43,7 @@ from orrery.service._auth_interceptor import (
 )
 from orrery.service._errors import ServiceError, abort_with, invalid, unauthenticated
 from orrery.service._events import CLOSED, MatchEvents
-from orrery.service._levels import MAX_ITERATIONS, MAX_MILLISECONDS, grant_budget
+from orrery.service._levels import budget_fields, grant_budget
 from orrery.service._matches import (
     ACTIVE,
     SPECTATOR,
@@ -369,10 +369,10 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             level = positions.level_name(ai.level, field=f"{path}.level")
             if ai.bot:
                 positions.search_config(ai.bot, "", request.game, field=f"{path}.bot")
-            iterations, milliseconds = _budget_fields(
+            iterations, milliseconds = budget_fields(
                 ai.budget if ai.HasField("budget") else None, f"{path}.budget"
             )
-            turn_iterations, turn_milliseconds = _budget_fields(
+            turn_iterations, turn_milliseconds = budget_fields(
                 ai.turn_budget if ai.HasField("turn_budget") else None, f"{path}.turn_budget"
             )
             seed = ai.seed if ai.HasField("seed") else None
@@ -804,17 +804,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         params = query.params
         level = positions.level_name(params.level)
         positions.top_k(params.top_k)
-        which = params.budget.WhichOneof("limit") if params.HasField("budget") else None
-        iterations = params.budget.iterations if which == "iterations" else None
-        milliseconds = params.budget.milliseconds if which == "milliseconds" else None
-        grant_budget(  # range errors before the position is read
-            iterations=iterations,
-            milliseconds=milliseconds,
-            level=None,
-            max_budget_ms=self.max_budget_ms,
-            default_budget_ms=self.default_budget_ms,
-            arrival=arrival,
-            call_time_remaining=None,
+        # range errors before the position is read
+        iterations, milliseconds = budget_fields(
+            params.budget if params.HasField("budget") else None, "params.budget"
         )
         remaining = context.time_remaining()
         observation, move_number = await self._position(query)
@@ -1162,15 +1154,3 @@ def fill_hints(answer: pb.SuggestMoveResponse, hints: Any, observation: Any) -> 
             elapsed_ms=hints.elapsed_s * 1000.0,
         )
     )
-
-
-def _budget_fields(budget: Any, path: str) -> tuple[int | None, int | None]:
-    """(iterations, milliseconds) of an optional Budget message, range-checked; errors name `path`."""
-    which = budget.WhichOneof("limit") if budget is not None else None
-    iterations = budget.iterations if which == "iterations" else None
-    milliseconds = budget.milliseconds if which == "milliseconds" else None
-    if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
-        raise invalid(f"{path}.iterations", f"{iterations} is out of range [1, {MAX_ITERATIONS}]")
-    if milliseconds is not None and not 1 <= milliseconds <= MAX_MILLISECONDS:
-        raise invalid(f"{path}.milliseconds", f"{milliseconds} is out of range [1, {MAX_MILLISECONDS}]")
-    return iterations, milliseconds
