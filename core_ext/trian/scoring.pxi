@@ -91,6 +91,41 @@ cdef void _plunder_system(TrianState* s, int p, int i, int root) noexcept nogil:
     s.players[p].credits += amount
 
 
+cdef void _end_scoring(TrianState* s) noexcept nogil:
+    # section VII: the minerals become credits (VII.1) first, then the Corvettes plunder (VII.2); the
+    # game's end and end_scoring() (the picture's "if it ended now") both run exactly this
+    _exchange_minerals(s)
+    if s.params.variant >= V_SHIPS:
+        _plunder(s)
+
+
+def end_scoring(Position pos):
+    """Where each seat's score comes from (rulebook section VII), from a state or an observation: per seat
+    `credits`, `minerals` (each worth 3 credits at the end, VII.1) and `plunder` (the credits the end's
+    plundering would move to (+) or from (-) the seat if the game ended now, VII.2; 0 once it has
+    ended, when the credits already hold both). Runs the end's own scoring, `_end_scoring`, on a copy;
+    plundering reads only public facts (tiles, ships, stations, credits), so an observation gives the
+    same answer as the full state. The score (`scores()`) is credits + 3 x minerals; the final score is
+    that plus the plunder."""
+    cdef const TrianState* s = _cst(pos.ptr)
+    cdef TrianState* tmp = <TrianState*>malloc(sizeof(TrianState))
+    cdef int p, n = s.params.num_players
+    if tmp == NULL:
+        raise MemoryError()
+    try:
+        memcpy(tmp, s, sizeof(TrianState))
+        if s.mode != M_END:
+            _end_scoring(tmp)
+        out = []
+        for p in range(n):
+            minerals = _mineral_total(&s.players[p])
+            out.append({"credits": s.players[p].credits, "minerals": minerals,
+                        "plunder": tmp.players[p].credits - s.players[p].credits - 3 * minerals})
+        return out
+    finally:
+        free(tmp)
+
+
 cdef inline int _score(const TrianPlayer* pl) noexcept nogil:
     # credits, with minerals at 3 each (section VII.1); the same formula before the end
     return pl.credits + 3 * _mineral_total(pl)

@@ -115,9 +115,7 @@ cdef void _start_turn(TrianState* s) noexcept nogil:
 cdef void _end_turn(TrianState* s) noexcept nogil:
     if s.stack_len[0] == 0 and s.stack_len[1] == 0:
         s.mode = M_END          # section VII: the turn in which the last tile was placed is over
-        _exchange_minerals(s)   # VII.1 first, then VII.2
-        if s.params.variant >= V_SHIPS:
-            _plunder(s)
+        _end_scoring(s)
         return
     s.turn_player = <int8_t>((s.turn_player + 1) % s.params.num_players)
     s.turn += 1
