@@ -54,6 +54,8 @@ def to_svg(observation: Any, *, highlight: Any = None, last_turn: Any = None, en
     if hasattr(observation, "legal_actions") and not observation.is_terminal():
         targets = [observation.action_to_struct(a) for a in observation.legal_actions()]
     module = importlib.import_module(RENDERERS[game])
+    if hasattr(module, "extra_facts") and not isinstance(observation, (str, dict)):
+        data = {**data, **module.extra_facts(observation)}  # what the engine knows beyond the JSON
     return str(module.render(data, struct, targets, last_turn=list(last_turn or [])))
 
 
