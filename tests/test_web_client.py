@@ -853,3 +853,63 @@ def test_a_tap_on_a_board_card_shows_its_text_under_the_board(  # type: ignore[n
         screenshot(browser, f"detail-{game}-{width}x{height}")
     finally:
         browser.set_window_size(1300, 900)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)], ids=["1440x900", "390x844"])
+def test_trian_board_shows_edges_skills_and_previews_a_placement(  # type: ignore[no-untyped-def]
+    browser, gateway, width: int, height: int
+) -> None:
+    """Issue 27 point 3 for Galaxy of Trian (variant full): the picture draws the tiles' edges and each
+    seat's race and skills, all with tooltips; a tap on a skill shows what it does under the board; on a
+    desktop, pointing at a placement shows the tile at its cell and rotation (the move's hidden
+    .preview). Screenshots build/web-client/trian-{preview,skill}-<size>.png."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    phone = width < 700
+    browser.set_window_size(width, height)
+    try:
+        open_client(browser, gateway)
+        new_match(browser, "trian", "full")
+        kinds_js = "return [...document.querySelectorAll('#moves .group')].map((g) => g.dataset.kind)"
+        for _ in range(6):  # end phase 1 and draw a tile: then our placements are the moves
+            kinds = browser.execute_script(kinds_js)
+            if "place" in kinds:
+                break
+            kind = next((k for k in ("draw", "end_phase1") if k in kinds), None)
+            play_move(browser, f"#moves .group[data-kind='{kind}'] button" if kind else "#moves button")
+        assert "place" in browser.execute_script(kinds_js)
+        board = browser.find_element(By.ID, "board")
+        assert board.find_elements(By.CSS_SELECTOR, "g[data-edge] > title")  # the first tile's edges
+        skills = board.find_elements(By.CSS_SELECTOR, "g[data-skill] > text")
+        assert len(skills) >= 4  # two starting skills per seat
+        places = browser.find_elements(By.CSS_SELECTOR, "#moves .group[data-kind='place'] button")
+        previews = board.find_elements(By.CSS_SELECTOR, ".preview")
+        assert {b.get_attribute("data-action") for b in places} == {
+            p.get_attribute("data-action") for p in previews
+        }
+        preview = "document.querySelector(`.preview[data-action='${arguments[0]}']`)"
+        visible = f"return getComputedStyle({preview}).visibility"
+        if not phone:  # a phone has no hover, and its board is on another tab than the moves
+            action = places[-1].get_attribute("data-action")
+            assert browser.execute_script(visible, action) == "hidden"
+            ActionChains(browser).move_to_element(places[-1]).perform()
+            assert browser.execute_script(visible, action) == "visible"
+            screenshot(browser, f"trian-preview-{width}x{height}")
+            ActionChains(browser).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()
+            assert browser.execute_script(visible, action) == "hidden"
+        else:
+            browser.find_element(By.CSS_SELECTOR, "#tabs button[data-tab='board']").click()
+            screenshot(browser, f"trian-board-{width}x{height}")
+        part = skills[0]
+        expected = browser.execute_script(
+            "return arguments[0].parentElement.querySelector(':scope > title').textContent", part
+        )
+        assert "starting skill): " in expected
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", part)
+        ActionChains(browser).move_to_element(part).click().perform()
+        wait_for(browser, "return !document.getElementById('board-detail').hidden", "the detail panel")
+        assert browser.find_element(By.ID, "board-detail").text == expected
+        screenshot(browser, f"trian-skill-{width}x{height}")
+    finally:
+        browser.set_window_size(1300, 900)

@@ -501,6 +501,13 @@ function mark(id, on) {
   for (const el of $("board").querySelectorAll(".target")) {
     if ((el.dataset.actions || "").split(" ").includes(String(id))) el.classList.toggle("on", on);
   }
+  previewPlacement(id, on);
+}
+
+// Galaxy of Trian: pointing at or focusing a tile placement shows the tile at its cell and rotation
+// (the picture's hidden .preview group of that move, drawn by the server from this seat's view).
+function previewPlacement(id, on) {
+  for (const el of $("board").querySelectorAll(`.preview[data-action="${Number(id)}"]`)) el.classList.toggle("on", on);
 }
 
 async function play(id) {
@@ -795,12 +802,19 @@ const TEAM_NAMES = ["A", "B", "C", "D", "E"];
 function breakdown(m, view, seat) {
   if (m.game !== "trian") return "";
   try {
-    const player = JSON.parse(view.observationJson).state.players[seat];
-    const minerals = Object.values(player.minerals || {}).reduce((a, b) => a + b, 0);
-    return `${player.credits} credits + ${minerals} mineral${minerals === 1 ? "" : "s"} × 3`;
+    const state = JSON.parse(view.observationJson).state;
+    return trianScoreWords(state.players[seat], state.phase);
   } catch {
     return "";
   }
+}
+
+// Galaxy of Trian: a score before the end is credits + 3 per mineral (section VII.1); at the end the
+// minerals were exchanged and the Corvettes have plundered (VII.2), so the credits are the whole score.
+function trianScoreWords(player, phase) {
+  if (phase === "game_over") return "minerals exchanged at 3 each and plundering done";
+  const minerals = Object.values(player.minerals || {}).reduce((a, b) => a + b, 0);
+  return `${player.credits} credits + ${minerals} mineral${minerals === 1 ? "" : "s"} × 3`;
 }
 
 // The solo Rogue as the observation shows it (Tiny Epic Galaxies: galaxy 1 is the Rogue's; it wins on
