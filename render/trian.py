@@ -327,20 +327,24 @@ def score_parts(obs: dict[str, Any]) -> list[dict[str, Any]]:
     scoring (orrery.core_ext.trian.end_scoring). The score the panel shows is credits + 3 x minerals,
     the engine's scores(); the final score adds the plunder. `obs` may carry them already
     (extra_facts); a seat's view is loaded back to ask the engine; the public view, which no seat's
-    loader takes, gets `plunder` None (not drawn)."""
+    loader takes, and a view the engine refuses get `plunder` None (not drawn)."""
     if "score_parts" in obs:
         return list(obs["score_parts"])
-    if int(obs["observer"]) < 0:
-        return [
-            {"credits": p.get("credits", 0), "minerals": sum(p.get("minerals", {}).values()), "plunder": None}
-            for p in _facts(obs).get("players", [])
-        ]
-    from orrery.core_ext import load_game
+    from orrery.core_ext import StateFormatError, load_game
     from orrery.core_ext.trian import end_scoring
 
-    game = load_game("trian", players=int(obs["players"]), variant=str(obs.get("variant") or "beginner"))
-    view = game.observation_from_dict({k: v for k, v in obs.items() if k != "ended"})
-    return list(end_scoring(view))
+    if int(obs["observer"]) >= 0:
+        game = load_game("trian", players=int(obs["players"]), variant=str(obs.get("variant") or "beginner"))
+        try:
+            return list(
+                end_scoring(game.observation_from_dict({k: v for k, v in obs.items() if k != "ended"}))
+            )
+        except StateFormatError:
+            pass  # a picture of facts the engine does not take back (an edited file): without the plunder
+    return [
+        {"credits": p.get("credits", 0), "minerals": sum(p.get("minerals", {}).values()), "plunder": None}
+        for p in _facts(obs).get("players", [])
+    ]
 
 
 def extra_facts(observation: Any) -> dict[str, Any]:

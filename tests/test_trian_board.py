@@ -146,6 +146,13 @@ def test_the_score_breakdown_is_the_engines_score_and_its_final_score() -> None:
     root = ET.fromstring(to_svg(sc.state.observation(1)))
     drawn = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
     assert "plunder if it ended now: +6 credits" in drawn and "plunder if it ended now: −6 credits" in drawn
+    # a spectator: the Observation itself asks the engine; the public JSON (a replay's picture) cannot
+    # be loaded back as a view, so it draws the score without the plunder line
+    assert "plunder if it ended now: +6" in to_svg(sc.state.public_observation())
+    public = to_svg(sc.state.public_observation().to_dict())
+    assert (
+        "plunder if it ended now" not in public and f"= {parts[0]['credits']} credits + 0 minerals" in public
+    )
     sc.turn(-2, 0, "space", "pass")  # B's last turn ends the game
     assert sc.state.is_terminal()
     assert sc.state.scores() == [p["credits"] + 3 * p["minerals"] + p["plunder"] for p in parts]
