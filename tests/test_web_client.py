@@ -911,5 +911,11 @@ def test_trian_board_shows_edges_skills_and_previews_a_placement(  # type: ignor
         wait_for(browser, "return !document.getElementById('board-detail').hidden", "the detail panel")
         assert browser.find_element(By.ID, "board-detail").text == expected
         screenshot(browser, f"trian-skill-{width}x{height}")
+        if not phone:  # the game-over view explains each seat's score the same way
+            browser.find_element(By.ID, "resign").click()
+            browser.switch_to.alert.accept()
+            wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
+            table = browser.find_element(By.ID, "result-table").text
+            assert re.search(r"\d+ credits \(\d+ credits \+ \d+ minerals? × 3\)", table), table
     finally:
         browser.set_window_size(1300, 900)
