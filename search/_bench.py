@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from orrery.core_ext import load_game, registered_games
 from orrery.search._backends import InProcessBackend
-from orrery.search._bots import make_bot
+from orrery.search._bots import default_config, make_bot
 from orrery.search._config import Budget, get_config
 from orrery.search._kernel import Searcher, raw_playouts
 from orrery.search._selfplay import play_game
@@ -202,6 +202,13 @@ SIGNATURE_POSITIONS: tuple[tuple[str, int, int, tuple[int, ...], int], ...] = (
 SIGNATURE_CONFIGS = ("ismcts@1", "ismcts@2", "ismcts@3", "ismcts-score@1", "pimc@1", "pimc@2")
 SIGNATURE_ITERATIONS = 2000
 SIGNATURE_SEED = 20261125
+# Each big game's own default preset (GameInfo.default_search) on positions of that game, so that a change
+# of a game's default search shows in the pin too (added 2026-11-27 with the per-game defaults, issue 25).
+SIGNATURE_DEFAULT_POSITIONS: tuple[tuple[str, int, int, tuple[int, ...], int], ...] = (
+    ("trian", 2, 1, (), 20),
+    ("take_the_galaxy", 2, 1, (), 30),
+    ("tiny_epic_galaxies", 2, 1, (), 30),
+)
 
 
 def _signature_position(game_name: str, players: int, deal: int, moves: tuple[int, ...], random_moves: int):
@@ -218,27 +225,46 @@ def bench_signature() -> dict:
                 continue
             state = _signature_position(game_name, players, deal, moves, random_moves)
             observation = state.observation(state.current_player)
+            label = _signature_label(game_name, players, deal, moves, random_moves)
             for name in SIGNATURE_CONFIGS:
-                result = backend.search(
-                    observation,
-                    get_config(name),
-                    Budget(iterations=SIGNATURE_ITERATIONS),
-                    seed=SIGNATURE_SEED,
-                )
-                total += result.iterations
-                searches.append(
-                    {
-                        "position": f"{game_name}/{players}p/deal{deal}/"
-                        + ".".join(map(str, moves))
-                        + (f"+{random_moves}random" if random_moves else ""),
-                        "config": name,
-                        "iterations": result.iterations,
-                        "best_action": result.best_action,
-                        "best_visits": result.actions[0].visits,
-                        "tree_size": result.tree_size,
-                    }
-                )
+                total += _signature_search(backend, observation, name, label, searches)
+        for game_name, players, deal, moves, random_moves in SIGNATURE_DEFAULT_POSITIONS:
+            if game_name not in registered:
+                continue
+            state = _signature_position(game_name, players, deal, moves, random_moves)
+            observation = state.observation(state.current_player)
+            label = _signature_label(game_name, players, deal, moves, random_moves)
+            default = default_config("ismcts", game_name).label
+            total += _signature_search(backend, observation, default, label, searches)
     return {"bench": "signature", "total_iterations": total, "searches": searches}
+
+
+def _signature_label(
+    game_name: str, players: int, deal: int, moves: tuple[int, ...], random_moves: int
+) -> str:
+    return (
+        f"{game_name}/{players}p/deal{deal}/"
+        + ".".join(map(str, moves))
+        + (f"+{random_moves}random" if random_moves else "")
+    )
+
+
+def _signature_search(backend, observation, name: str, label: str, searches: list[dict]) -> int:
+    """One pinned search; appends its row to `searches` and returns its iterations."""
+    result = backend.search(
+        observation, get_config(name), Budget(iterations=SIGNATURE_ITERATIONS), seed=SIGNATURE_SEED
+    )
+    searches.append(
+        {
+            "position": label,
+            "config": name,
+            "iterations": result.iterations,
+            "best_action": result.best_action,
+            "best_visits": result.actions[0].visits,
+            "tree_size": result.tree_size,
+        }
+    )
+    return result.iterations
 
 
 # ---------------------------------------------------------------- bench strength

@@ -1,4 +1,4 @@
-"""`orrery selfplay` and `orrery bench search | signature | strength | hints | turn-time`."""
+"""`orrery selfplay` and `orrery bench search | preset-rates | signature | strength | hints | turn-time`."""
 
 from __future__ import annotations
 
@@ -109,6 +109,24 @@ def _run_bench_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_bench_preset_rates(args: argparse.Namespace) -> int:
+    from orrery.search._bench_rates import bench_preset_rates
+
+    result = bench_preset_rates(
+        args.game,
+        players=args.players,
+        variant=args.variant,
+        old=args.old,
+        new=args.new,
+        positions=args.positions,
+        milliseconds=args.ms,
+        rounds=args.rounds,
+        seed=args.seed,
+    )
+    _print(result, args.json)
+    return 0
+
+
 def _run_bench_signature(args: argparse.Namespace) -> int:
     result = bench_signature()
     if args.json:
@@ -201,6 +219,17 @@ def register(commands, bench) -> None:
     p.add_argument("--backend", choices=("inprocess", "ray"), default="inprocess")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run_bench_search)
+
+    p = bench.add_parser("preset-rates", help="iterations two presets run in the same time on the same positions")
+    add_game_arguments(p)
+    p.add_argument("--old", required=True, help="a preset, e.g. ismcts@3")
+    p.add_argument("--new", required=True, help="a preset, e.g. ismcts-trian@1")
+    p.add_argument("--positions", type=int, default=16, help="seeded mid-game positions")
+    p.add_argument("--ms", type=float, default=40.0, help="wall time of each search (ms)")
+    p.add_argument("--rounds", type=int, default=3, help="passes over the positions, alternating the order")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_run_bench_preset_rates)
 
     p = bench.add_parser("signature", help="fixed-seed searches on fixed positions (pinned by a test)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 
 ALGORITHMS = ("ismcts", "pimc")
-PLAYOUTS = ("random", "heuristic")
+PLAYOUTS = ("random", "heuristic", "none")
 REWARDS = ("win", "rank", "score_share")
 HORIZONS = ("leaf", "root")
 
@@ -21,7 +21,9 @@ class SearchConfig:
     version: int  # bumped whenever behaviour changes
     algorithm: str  # "ismcts" (SO-ISMCTS) or "pimc" (determinized UCT ensemble)
     exploration: float = 0.7  # UCB constant c on [0, 1] rewards
-    playout: str = "random"  # "random" or "heuristic" (the game's policy_action)
+    # "random", "heuristic" (the game's policy_action) or "none" (no playout: the tree's new leaf is scored
+    # by the game's evaluate() at once; max_playout_depth and horizon then stay at their defaults)
+    playout: str = "random"
     max_playout_depth: int = 0  # moves; 0 = play to the end, else stop and use the game's evaluate()
     # Where max_playout_depth counts from: "leaf" (the playout's own moves, after the tree) or "root"
     # (all the iteration's moves from the searched position: every leaf is evaluated at one horizon).
@@ -45,6 +47,10 @@ class SearchConfig:
         ):
             raise ValueError(f"exploration must be a finite number >= 0, got {self.exploration!r}")
         _check_int("max_playout_depth", self.max_playout_depth, 0)
+        if self.playout == "none" and (self.max_playout_depth != 0 or self.horizon != "leaf"):
+            raise ValueError(
+                "playout 'none' scores the leaf at once: leave max_playout_depth at 0 and horizon at 'leaf'"
+            )
         _check_int("pimc_determinizations", self.pimc_determinizations, 1)
         _check_int("max_tree_nodes", self.max_tree_nodes, 1, 2**31 - 1)
 
@@ -177,6 +183,46 @@ _preset(
         "retuning ismcts for Trian cannot change it. 48 moves, not ismcts-long@1's 160: in duplicate sets "
         "ismcts@3 beat ismcts-long@1, whose longer iterations buy fewer of them in the same time "
         "(results in docs/performance.md).",
+    )
+)
+# The per-game defaults from 2026-11-27 (issue 25, part 4): no playout, the tree's new leaf is scored by
+# the game's evaluate() at once, and a smaller exploration constant because evaluate()'s values spread
+# less than finished games' ranks do. An iteration costs 3 (Trian) to 26 (Take The Galaxy) times less
+# than one with a 48- or 160-move playout, and the deeper tree those iterations buy beat the playouts at
+# equal time per turn in every game. The measurements: docs/search.md, "Per-game defaults".
+_preset(
+    SearchConfig(
+        name="ismcts-trian",
+        version=1,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.15,
+        description="Galaxy of Trian's default: SO-ISMCTS, each new leaf scored by evaluate() with no "
+        "playout, rank reward, c = 0.15 (it beat ismcts@3 by SPRT at equal time per turn: docs/search.md).",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-teg",
+        version=2,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.3,
+        description="Tiny Epic Galaxies' default from version 2: SO-ISMCTS, each new leaf scored by "
+        "evaluate() with no playout, rank reward, c = 0.3 (it beat ismcts-teg@1 by SPRT at equal time per "
+        "turn: docs/search.md).",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-ttg",
+        version=1,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.15,
+        description="Take The Galaxy's default: SO-ISMCTS, each new leaf scored by evaluate() with no "
+        "playout, rank reward, c = 0.15 (it beat ismcts-long@1 by SPRT at equal time per turn: "
+        "docs/search.md).",
     )
 )
 _preset(

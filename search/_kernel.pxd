@@ -53,7 +53,7 @@ cdef class Searcher:
     cdef int algorithm
     cdef int reward_form
     cdef bint use_policy
-    cdef int max_playout_depth
+    cdef int max_playout_depth   # -1: no playout (score the leaf with evaluate())
     cdef bint horizon_from_root  # the playout cap counts from the root, not from the tree's leaf
     cdef double exploration
     cdef int max_nodes

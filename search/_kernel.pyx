@@ -144,8 +144,8 @@ cdef class Searcher:
             raise ValueError(f"reward must be one of {sorted(REWARDS)}, got {reward!r}")
         if horizon not in ("leaf", "root"):
             raise ValueError(f"horizon must be 'leaf' or 'root', got {horizon!r}")
-        if playout not in ("random", "heuristic"):
-            raise ValueError(f"playout must be 'random' or 'heuristic', got {playout!r}")
+        if playout not in ("random", "heuristic", "none"):
+            raise ValueError(f"playout must be 'random', 'heuristic' or 'none', got {playout!r}")
         if exploration < 0.0 or max_playout_depth < 0 or determinizations < 1 or max_nodes < 1:
             raise ValueError("exploration, max_playout_depth >= 0; determinizations, max_nodes >= 1")
         if ops.is_terminal(observation.ptr):
@@ -160,7 +160,8 @@ cdef class Searcher:
         self.algorithm = ALGORITHMS[algorithm]
         self.reward_form = REWARDS[reward]
         self.use_policy = playout == "heuristic"
-        self.max_playout_depth = max_playout_depth
+        # "none": no playout at all, the leaf is scored by evaluate() at once (depth -1 in _reward).
+        self.max_playout_depth = -1 if playout == "none" else max_playout_depth
         self.horizon_from_root = horizon == "root"
         self.exploration = exploration
         self.max_nodes = max_nodes
@@ -319,7 +320,7 @@ cdef class Searcher:
 
     cdef void _reward(self, double* out, int tree_moves) noexcept nogil:
         """Play out self.work from where the tree left it (after `tree_moves` moves from the root) and
-        write every seat's reward."""
+        write every seat's reward. max_playout_depth -1 (playout "none") scores the leaf itself."""
         cdef const GameOps* ops = self.ops
         cdef int moves = 0, p, depth = self.max_playout_depth
         if depth > 0 and self.horizon_from_root:

@@ -22,20 +22,20 @@ def test_every_game_states_its_metadata():
 
 
 def test_each_game_has_its_own_default_search_preset():
-    assert game_info("trian").default_search == "ismcts@3"  # tuned on 2-player Trian
+    assert game_info("trian").default_search == "ismcts-trian@1"  # tuned on 2-player Trian
     assert game_info("kuhn").default_search == "ismcts@1"
     assert default_config("ismcts", "kuhn").label == "ismcts@1"
-    assert make_bot("ismcts", game="trian").config.label == "ismcts@3"
+    assert make_bot("ismcts", game="trian").config.label == "ismcts-trian@1"
     assert make_bot("ismcts", game="kuhn").config.label == "ismcts@1"
     assert make_bot("pimc", game="kuhn").config.label == get_config("pimc").label
 
 
 def test_the_space_games_default_to_their_measured_presets():
-    # Chosen by tournaments at 200 ms a move (docs/rules/take_the_galaxy.md and tiny_epic_galaxies.md).
-    assert game_info("take_the_galaxy").default_search == "ismcts-long@1"
-    assert game_info("tiny_epic_galaxies").default_search == "ismcts-teg@1"
-    assert default_config("ismcts", "tiny_epic_galaxies").label == "ismcts-teg@1"
-    assert make_bot("ismcts", game="tiny_epic_galaxies").config.label == "ismcts-teg@1"
+    # Chosen by SPRT at equal time per turn (docs/search.md, "Per-game defaults").
+    assert game_info("take_the_galaxy").default_search == "ismcts-ttg@1"
+    assert game_info("tiny_epic_galaxies").default_search == "ismcts-teg@2"
+    assert default_config("ismcts", "tiny_epic_galaxies").label == "ismcts-teg@2"
+    assert make_bot("ismcts", game="tiny_epic_galaxies").config.label == "ismcts-teg@2"
 
 
 def test_kuhn_seats_five_and_plays_to_the_end():

@@ -95,12 +95,17 @@ PINNED = [
     ("trian/3p/deal3/+60random", "ismcts-score@1", 245, 1132, 2001),
     ("trian/3p/deal3/+60random", "pimc@1", 245, 1044, 2016),
     ("trian/3p/deal3/+60random", "pimc@2", 245, 1209, 2016),
+    # each big game's own default preset (added with the per-game defaults of 2026-11-27, issue 25)
+    ("trian/2p/deal1/+20random", "ismcts-trian@1", 0, 1950, 2001),
+    ("take_the_galaxy/2p/deal1/+30random", "ismcts-ttg@1", 1143, 1840, 2001),
+    ("tiny_epic_galaxies/2p/deal1/+30random", "ismcts-teg@2", 7, 1590, 2001),
 ]
-PINNED_TOTAL_ITERATIONS = 156000
+PINNED_TOTAL_ITERATIONS = 162000
 
 
 @pytest.mark.skipif(
-    {"kuhn", "trian"} - {g.name for g in registered_games()}, reason="the pin covers Kuhn and Trian"
+    {"kuhn", "trian", "take_the_galaxy", "tiny_epic_galaxies"} - {g.name for g in registered_games()},
+    reason="the pin covers every game",
 )
 def test_bench_signature_is_pinned():
     result = bench_signature()
@@ -114,9 +119,23 @@ def test_bench_signature_is_pinned():
 
 
 @pytest.mark.skipif(
-    {"kuhn", "trian"} - {g.name for g in registered_games()}, reason="the pin covers Kuhn and Trian"
+    {"kuhn", "trian", "take_the_galaxy", "tiny_epic_galaxies"} - {g.name for g in registered_games()},
+    reason="the pin covers every game",
 )
 def test_bench_signature_command_prints_json(capsys):
     assert main(["bench", "signature", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["total_iterations"] == PINNED_TOTAL_ITERATIONS
+
+
+def test_bench_preset_rates_compares_two_presets_on_the_same_positions(capsys):
+    assert main(
+        ["bench", "preset-rates", "--game", "trian", "--old", "ismcts@3", "--new", "ismcts-trian@1",
+         "--positions", "2", "--rounds", "1", "--ms", "2", "--json"]
+    ) == 0  # fmt: skip
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["positions"] == 2 and printed["old"] == "ismcts@3" and printed["new"] == "ismcts-trian@1"
+    assert printed["old_iterations_per_s"] > 0 and printed["new_iterations_per_s"] > 0
+    assert printed["ratio"] == round(
+        printed["new_iterations_per_s"] / printed["old_iterations_per_s"], 3
+    ) or (abs(printed["ratio"] - printed["new_iterations_per_s"] / printed["old_iterations_per_s"]) < 0.01)

@@ -32,7 +32,9 @@ def test_an_unknown_kind_lists_the_known_ones():
 def test_a_field_the_kind_does_not_read_names_the_kinds_that_do():
     with pytest.raises(ConfigError, match="address is only for kind 'remote'"):
         BotSpec(name="r", kind="greedy", address="127.0.0.1:1")
-    with pytest.raises(ConfigError, match="overrides is only for kinds 'ismcts', 'pimc', 'openspiel'"):
+    with pytest.raises(
+        ConfigError, match="overrides is only for kinds 'ismcts', 'pimc', 'turn', 'openspiel'"
+    ):
         BotSpec(name="r", kind="remote", address="127.0.0.1:1", overrides=(("x", 1),))
     with pytest.raises(ConfigError, match="factory = 'module:function'"):
         BotSpec(name="f", kind="factory", factory="nocolon")
@@ -91,7 +93,9 @@ def test_a_level_bot_plays_the_service_level_in_process():
 
     spec = BotSpec(name="easy", kind="level", level="easy")
     bot = build_bot(spec, BudgetSpec(iterations=7), "kuhn")
-    assert bot.version.endswith(f"+400it/turn+tolerance={LEVELS['easy'].tolerance:g}")  # its own budget
+    assert bot.version.endswith(
+        f"+{LEVELS['easy'].iterations}it/turn+tolerance={LEVELS['easy'].tolerance:g}"
+    )  # its own budget
     state = load_game("kuhn", players=2).new_initial_state(seed=3)
     observation = state.observation(state.current_player)
     assert bot.select_action(observation, seed=1) in observation.legal_actions()

@@ -178,7 +178,7 @@ register(
         player_counts=(2, 3, 4),
         action_description=ACTION_DESCRIPTION,
         # Tuned on 2-player Trian (docs/search.md): every leaf scored 48 moves after the searched position.
-        default_search="ismcts@3",
+        default_search="ismcts-trian@1",  # search/_config.py; docs/search.md, "Per-game defaults"
         outcome="ranks",
         hidden_information=(
             "the order and undersides of both tile stacks, the tile in another seat's hand and the hidden "

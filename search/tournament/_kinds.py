@@ -180,6 +180,28 @@ def _build_level(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
     return LevelBot(search.LEVELS[spec.level], config)
 
 
+def _build_turn(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
+    """A search that plays as a hosted AI seat does, tolerance 0: the tournament's budget (or the bot's)
+    is per whole turn, shared over the turn's decisions by the turn clock. Presets are compared "at the
+    same time per turn" (issue 25) with it."""
+    from orrery import search
+    from orrery.search._bots import LevelBot
+    from orrery.search._levels import Level
+
+    config = search.get_config(spec.config) if spec.config else search.default_config("ismcts", game)
+    if spec.overrides:
+        config = dataclasses.replace(config, **dict(spec.overrides))
+    ms = None if budget.milliseconds is None else round(budget.milliseconds)
+    level = Level(name="turn", iterations=budget.iterations, milliseconds=ms, tolerance=0.0)
+    return LevelBot(level, config)
+
+
+def _describe_turn(spec: BotSpec, budget: BudgetSpec) -> str:
+    overrides = "".join(f", {k}={v}" for k, v in spec.overrides)
+    per_turn = budget_text(budget).replace("/move", "/turn")
+    return f"turn {spec.config or 'default'}{overrides}, {per_turn}"
+
+
 def _describe_level(spec: BotSpec, budget: BudgetSpec) -> str:
     from orrery.search import LEVELS
 
@@ -207,6 +229,11 @@ register_bot_kind(
         build=_build_factory,
         describe=lambda spec, budget: f"factory {spec.factory}",
         check=_check_factory,
+    )
+)
+register_bot_kind(
+    BotKind(
+        name="turn", fields=frozenset({"config", "overrides"}), build=_build_turn, describe=_describe_turn
     )
 )
 register_bot_kind(
