@@ -220,7 +220,7 @@ def register(commands, bench) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run_bench_search)
 
-    p = bench.add_parser("preset-rates", help="iterations two presets run in the same time on the same positions")
+    p = bench.add_parser("preset-rates", help="iterations two presets run in the same time, same positions")
     add_game_arguments(p)
     p.add_argument("--old", required=True, help="a preset, e.g. ismcts@3")
     p.add_argument("--new", required=True, help="a preset, e.g. ismcts-trian@1")
