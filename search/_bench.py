@@ -217,7 +217,7 @@ def _signature_position(game_name: str, players: int, deal: int, moves: tuple[in
 
 def bench_signature() -> dict:
     registered = {info.name for info in registered_games()}
-    searches = []
+    searches: list[dict] = []
     total = 0
     with InProcessBackend(1) as backend:
         for game_name, players, deal, moves, random_moves in SIGNATURE_POSITIONS:

@@ -22,7 +22,7 @@ def rate_positions(game_name: str, players: int, variant: str | None, count: int
     """`count` seeded observations with a choice to make, spread over whole greedy self-play games."""
     game = load_game(game_name, players=players, variant=variant)
     greedy = make_bot("greedy")
-    found = []
+    found: list = []
     deal = seed
     while len(found) < count * 3 and deal < seed + 50:
         state = game.new_initial_state(seed=deal)
