@@ -708,6 +708,9 @@ def test_game_over_view_lobby_and_phone_panels(browser, gateway, width: int, hei
         assert len(rows) == 4 and len(winners) == 2 and all("team B" in w for w in winners), rows
         assert any("you — resigned" in r and "team A" in r and "renown" in r for r in rows), rows
         assert ".00" not in over.text and "seat 2" not in " ".join(winners)
+        # where the points come from: each seat, named with its team, its parts adding up
+        check_scores(browser, "#over-scores", seats=4, unit="renown")
+        assert "you, team A: " in browser.find_element(By.ID, "over-scores").text
         board = browser.execute_script("return document.querySelector('#board svg').textContent")
         assert "to play" not in board and "game over — seat 0 resigned" in board
         assert browser.execute_script(SMALL_TEXT) == []

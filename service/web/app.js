@@ -391,12 +391,12 @@ function show(m, view) {
     showMoves(view);
     clearHint();
   }
-  showScores(view, scoreNames(m));
+  showScores(view, scoreNames(m, view));
   if (view.gameOver) {
     m.over = true;
     setState("over", `Game over: ${resultSentence(m, view)}`);
     showGameOver(m, view);
-    showFinalScores(view, scoreNames(m));
+    showFinalScores(view, scoreNames(m, view));
     $("hint").disabled = true;
     $("resign").disabled = true;
     $("replay").disabled = false;
@@ -902,9 +902,12 @@ function showGameOver(m, view) {
   $("over-replay").disabled = false;
 }
 
-// How scores.js names a player and its points (GetObservation.scoreBreakdown's entries).
-function scoreNames(m) {
-  return { seat: (entry) => (entry.seat < 0 ? entry.name : seatName(m, entry.seat)), points: (v) => points(v, m.game) };
+// How scores.js names a player (with its team in a team variant) and its points
+// (GetObservation.scoreBreakdown's entries).
+function scoreNames(m, view) {
+  const teams = teamsOf(view);
+  const team = (s) => (teams ? `, team ${TEAM_NAMES[teams[s]] || teams[s]}` : "");
+  return { seat: (e) => (e.seat < 0 ? e.name : seatName(m, e.seat) + team(e.seat)), points: (v) => points(v, m.game) };
 }
 
 // ---- A decision with one legal move is played at once when the set-up's option is on (the default);
