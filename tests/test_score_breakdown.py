@@ -127,3 +127,41 @@ def test_the_solo_rogue_is_named_and_adds_up():
 
 def test_games_without_a_breakdown_give_none():
     assert played("kuhn", "standard", 2, seed=1).observation(0).score_breakdown() == []
+
+
+TOWARD_21 = ("colonies", "empire level", "pilots hired", "dwarf planets")  # missions and badges: at the end
+
+
+@pytest.mark.parametrize(
+    ("name", "variant", "players"),
+    [
+        ("take_the_galaxy", "standard", 3),
+        ("take_the_galaxy", "team", 4),
+        ("tiny_epic_galaxies", "base", 1),
+        ("tiny_epic_galaxies", "beyond_the_black", 4),
+    ],
+)
+def test_the_pictures_totals_are_the_breakdowns(name, variant, players):
+    # The board picture draws each player's total from the observation JSON (orrery.render); it must
+    # say what the engine's breakdown says, at every step of a seeded game, for every viewer.
+    from orrery.render.take_the_galaxy import score
+    from orrery.render.tiny_epic_galaxies import points
+
+    game = load_game(name, players=players, variant=variant)
+    state, rng, step = game.new_initial_state(seed=21), random.Random(21), 0
+    while True:
+        for view in [state.public_observation()] + [state.observation(s) for s in range(players)]:
+            breakdown, seen = view.score_breakdown(), view.to_dict()["state"]
+            if name == "take_the_galaxy":
+                assert [score(p) for p in seen["players"]] == [e["total"] for e in breakdown], step
+            else:
+                drawn = [points(g) for g in seen["galaxies"]]
+                parts = [
+                    sum(p["points"] for p in e["parts"] if p["label"].startswith(TOWARD_21))
+                    for e in breakdown
+                ]
+                assert drawn == parts, step
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+        step += 1
