@@ -125,6 +125,30 @@ def test_the_solo_rogue_is_named_and_adds_up():
     assert not any(label.startswith("secret mission") for label in labels(rogue))
 
 
+@pytest.mark.parametrize("variant", ["beginner", "full"])
+def test_trian_counts_credits_and_minerals_and_says_what_the_plunder_would_be(variant):
+    # Before the end: credits + 3 per mineral (section VII.1), and with Corvettes the plunder the end
+    # would add, 0 points now (VII.2); once over, the credits hold it all.
+    from orrery.core_ext.trian.engine import end_scoring
+
+    state = played("trian", variant, 3, seed=4, steps=150)
+    for seat, (entry, part) in enumerate(
+        zip(state.observation(1).score_breakdown(), end_scoring(state), strict=True)
+    ):
+        assert labels(entry)[:2] == ["credits", f"minerals × 3 ({part['minerals']})"]
+        assert entry["total"] == state.scores()[seat] == part["credits"] + 3 * part["minerals"]
+        plunder = [p for p in entry["parts"] if p["label"].startswith("Corvettes' plunder")]
+        assert [p["detail"] for p in plunder] == (
+            [f"{part['plunder']:+d} credits if the game ended now"] if variant == "full" else []
+        )
+        assert all(p["points"] == 0 for p in plunder)
+    state = played("trian", variant, 3, seed=4)
+    for seat, entry in enumerate(state.observation(1).score_breakdown()):
+        (credits,) = entry["parts"]
+        assert credits["label"].startswith("credits (minerals exchanged at 3 each")
+        assert credits["points"] == entry["total"] == state.scores()[seat]
+
+
 def test_games_without_a_breakdown_give_none():
     assert played("kuhn", "standard", 2, seed=1).observation(0).score_breakdown() == []
 

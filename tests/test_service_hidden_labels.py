@@ -141,11 +141,9 @@ def test_every_viewer_gets_the_label_of_its_own_view(served, game, variant, seed
         replay = client.replay(match)  # no picture window: the spectator's labels
         as_seat = client.replay(match, svg_seat=HUMAN_SEAT, svg_from=0, svg_count=1)
         final = client.observation(match, HUMAN_SEAT)
-    # Once over: the breakdown GetObservation gives adds up to the scores it gives (Trian has none yet)
-    assert final.score_breakdown or game == "trian"
-    if final.score_breakdown:
-        assert [e.total for e in final.score_breakdown if e.seat >= 0] == list(final.scores)
-        assert all(sum(p.points for p in e.parts) == e.total for e in final.score_breakdown)
+    # Once over: the breakdown GetObservation gives adds up to the scores it gives
+    assert [e.total for e in final.score_breakdown if e.seat >= 0] == list(final.scores)
+    assert all(sum(p.points for p in e.parts) == e.total for e in final.score_breakdown)
     expected = expected_labels(game, replay)
     n = len(expected)
     assert n > 20 and any(m.seat == AI for m in replay.moves)
