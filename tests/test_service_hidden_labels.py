@@ -31,7 +31,7 @@ from orrery.v1 import orrery_pb2 as pb
 
 pytestmark = pytest.mark.slow
 # GetObservation's picture outlines what the latest turn changed as the seat saw it (its own move events)
-LAST_MOVE_OUTLINE = re.compile(r"<(rect|polygon) [^>]*class='last-move'/>")
+LAST_MOVE_OUTLINE = re.compile(r"<(rect|polygon) [^>]*class='last-move'[^>]*/>")
 
 
 def without_last_move(svg: str) -> str:

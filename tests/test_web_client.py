@@ -636,8 +636,9 @@ def test_no_secret_mission_reaches_a_seat_or_a_spectator_page(browser, gateway, 
         wait_for(
             browser, f"return document.querySelectorAll('#log li').length >= {moves}", "the public move log"
         )
-        assert "the public view" in browser.find_element(By.CSS_SELECTOR, "#board svg").get_attribute(
-            "innerHTML"
+        # read in one call: the page may put a newer picture in between a find and a read
+        assert "the public view" in browser.execute_script(
+            "return document.querySelector('#board svg').innerHTML"
         )
         assert not browser.find_elements(By.CSS_SELECTOR, "#moves button")
         everyone = dealt[0] + dealt[1]
