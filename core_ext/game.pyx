@@ -339,6 +339,14 @@ cdef class Game:
         """A text picture of the position, from p's viewer."""
         raise NotImplementedError
 
+    def _score_breakdown(self, Position pos):
+        """Where each seat's score comes from, as pos's viewer may see it: a list of {"seat": int (-1 for
+        a player that is no seat, e.g. the solo Rogue), "name": str ("" for a seat), "parts": [{"label":
+        str, "points": int, "detail": str}], "total": int}. For every seat the parts sum to its total,
+        which is State.scores()'s value for it; nothing a viewer cannot see is counted or named. Built
+        next to the game's own scoring, from the same functions. [] when the game has none yet."""
+        return []
+
     def __repr__(self):
         return f"Game({self.name!r}, players={self.num_players}, variant={self.variant!r})"
 
@@ -474,6 +482,10 @@ cdef class Position:
 
     def render(self):
         return self.game._render(self)
+
+    def score_breakdown(self):
+        """Where each seat's score comes from, from this position's viewer (Game._score_breakdown)."""
+        return self.game._score_breakdown(self)
 
     def __str__(self):
         return self.render()

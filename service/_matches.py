@@ -198,6 +198,8 @@ class SeatView:
     svg: str = ""  # the board picture of this view (orrery.render)
     seat_teams: tuple[int, ...] = ()  # per seat: its team (the game's seat_teams())
     resigned_seat: int = -1
+    # where each seat's points come from, from this seat's observation (Position.score_breakdown)
+    score_breakdown: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -709,6 +711,7 @@ class MatchStore:
             else to_svg(observation.to_dict(), ended=_ending(meta)),
             seat_teams=tuple(state.game.seat_teams()),
             resigned_seat=meta.resigned_seat,
+            score_breakdown=tuple(observation.score_breakdown()),
         )
 
     @staticmethod

@@ -12,7 +12,8 @@ who was paid); what the person's own moves set off is printed under them the sam
 and changes are the ones WatchMatch sent this seat (built from its own view, so they never name another
 seat's hidden choice); nothing here labels a move itself.
 
-At the prompt, besides a move: `hint` (or `?`), `resign` (asks first; ResignMatch), `quit` (leaves the
+At the prompt, besides a move: `hint` (or `?`), `score` (where each seat's points come from; also printed
+at the end), `resign` (asks first; ResignMatch), `quit` (leaves the
 match as it is and prints how to resume it) and `help`. Every match this command creates is saved with
 its seat token in the data folder (play-seats.json), so `orrery play --resume MATCH_ID` picks it up
 again; a match on another server resumes with `--target HOST:PORT --resume MATCH_ID --seat N --token T`.
@@ -34,6 +35,7 @@ from typing import Any, TextIO
 import grpc
 
 from orrery.service._hint_text import hint_lines
+from orrery.service._score_text import breakdown_lines
 from orrery.service.client import HUMAN, OrreryClient, ai_seat, final_update
 from orrery.v1 import orrery_pb2 as pb
 
@@ -41,19 +43,25 @@ HINT_WORDS = ("hint", "?")
 RESIGN_WORDS = ("resign",)
 QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("help",)
+SCORE_WORDS = ("score", "scores")
 YES_WORDS = ("y", "yes")
 HINT_MS = 500
 READY_S = 15.0  # how long a server given with --target may take to answer
 LOCAL = "local"  # the saved target of a match on the server `orrery play` starts itself
 HELP = (
     "  a number from the list, '#ID' (an action id) or a move's label;\n"
-    "  'hint' or '?': the AI's three best moves here; 'resign': give up (asks first);\n"
+    "  'hint' or '?': the AI's three best moves here; 'score': where each seat's points come from;\n"
+    "  'resign': give up (asks first);\n"
     "  'quit': leave the match as it is (resume it later with orrery play --resume)"
 )
 
 
 class _Hint(Exception):
     """The person asked for a hint."""
+
+
+class _Score(Exception):
+    """The person asked where the points come from."""
 
 
 class _Resign(Exception):
@@ -173,6 +181,8 @@ def _command(text: str, stdin: TextIO, stdout: TextIO) -> bool:
     word = text.lower()
     if word in HINT_WORDS:
         raise _Hint()
+    if word in SCORE_WORDS:
+        raise _Score()
     if word in RESIGN_WORDS:
         if _confirm("resign? the match ends now with you in last place", stdin, stdout):
             raise _Resign()
@@ -191,7 +201,7 @@ def _ask(numbered: list[tuple[int, Any]], stdin: TextIO, stdout: TextIO) -> Any:
         print(f"  [{number}] {action.label}", file=stdout)
     by_number = dict(numbered)
     while True:
-        print("your move (or hint, resign, quit, help)> ", end="", file=stdout, flush=True)
+        print("your move (or hint, score, resign, quit, help)> ", end="", file=stdout, flush=True)
         text = _read_line(stdin)
         if _command(text, stdin, stdout):
             continue
@@ -211,6 +221,14 @@ def print_hint(client: OrreryClient, me: Seat, stdout: TextIO) -> None:
     """The top three candidates of an Analyze call on the person's seat, in the game's terms."""
     updates = client.analyze(match=me.match_id, seat=me.seat, token=me.token, milliseconds=HINT_MS, top_k=3)
     for line in hint_lines(final_update(updates).result):
+        print(f"  {line}", file=stdout)
+
+
+def print_scores(client: OrreryClient, me: Seat, stdout: TextIO) -> None:
+    """Where each seat's points come from, as this seat sees them (GetObservation.score_breakdown)."""
+    view = client.observation(me.match_id, me.seat, token=me.token)
+    lines = breakdown_lines(view.score_breakdown, me.seat, list(view.ai_seats))
+    for line in lines or ["this game gives no score breakdown"]:
         print(f"  {line}", file=stdout)
 
 
@@ -240,6 +258,9 @@ class _Turns:
                 choice = _ask(self.numbers.number(legal), self.stdin, self.stdout)
             except _Hint:
                 print_hint(self.client, self.me, self.stdout)
+                continue
+            except _Score:
+                print_scores(self.client, self.me, self.stdout)
                 continue
             self._apply(choice, view.move_number)
             return
@@ -294,6 +315,11 @@ def _print_end(client: OrreryClient, me: Seat, end: Any, stdout: TextIO) -> None
     for seat, (score, rank) in enumerate(zip(view.scores, view.ranks, strict=True)):
         who = "you" if seat == me.seat else ("AI" if view.ai_seats[seat] else "human")
         print(f"seat {seat} ({who}): score {score:g}, place {rank + 1}", file=stdout)
+    lines = breakdown_lines(view.score_breakdown, me.seat, list(view.ai_seats))
+    if lines:
+        print("where the points come from:", file=stdout)
+        for line in lines:
+            print(f"  {line}", file=stdout)
     replay = client.replay(me.match_id)
     print(f"game over after {len(replay.moves)} moves; deal seed {replay.seed}", file=stdout)
 

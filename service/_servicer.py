@@ -200,6 +200,12 @@ def _action(view: ActionView) -> pb.Action:
     return pb.Action(id=view.id, label=view.label, struct_json=view.struct_json)
 
 
+def _seat_score(entry: dict[str, Any]) -> pb.SeatScore:
+    """One entry of Position.score_breakdown as its message (GetObservation.score_breakdown)."""
+    parts = [pb.ScorePart(label=p["label"], points=p["points"], detail=p["detail"]) for p in entry["parts"]]
+    return pb.SeatScore(seat=entry["seat"], name=entry["name"], parts=parts, total=entry["total"])
+
+
 def _action_seen_by(view: ActionView, mover: int, viewer: int) -> pb.Action:
     """A played move as `viewer` (a seat, or SPECTATOR) sees it: the mover gets its full label and
     structured form; anyone else the id and the label built from its own view (no structured form)."""
@@ -414,6 +420,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             svg=view.svg,
             seat_teams=list(view.seat_teams),
             resigned_seat=view.resigned_seat,
+            score_breakdown=[_seat_score(entry) for entry in view.score_breakdown],
         )
 
     @_rpc

@@ -321,12 +321,44 @@ def check_an_observation_is_a_view_of_its_seat(game, seed, max_steps):
             game.observation_from_dict(relabelled)
 
 
-def _shown(view) -> tuple[str, str, str]:
+def check_score_breakdown_adds_up(game, seed, every=7):
+    """Where each seat's points come from (Position.score_breakdown, GetObservation.score_breakdown) adds
+    up to the score the engine reports, as every viewer sees it (the full state, each seat, the
+    spectator), along a seeded game played to the end: each seat once, its parts summing to its total,
+    which is State.scores()'s; a player that is no seat (the solo Rogue, seat -1) is named and adds up
+    too. A game without a breakdown gives none anywhere (issue 27)."""
+    given = False
+    for step, state in enumerate(trajectory(game, seed)):
+        if step % every and not state.is_terminal():
+            continue
+        scores = state.scores()
+        views = [state, state.public_observation()] + [state.observation(s) for s in range(game.num_players)]
+        for view in views:
+            breakdown = view.score_breakdown()
+            where = f"step {step}, viewer {view.observer}"
+            if not breakdown:
+                assert not given, f"{where}: a breakdown went missing"
+                continue
+            given = True
+            assert [e["seat"] for e in breakdown if e["seat"] >= 0] == list(range(game.num_players)), where
+            for entry in breakdown:
+                points = [part["points"] for part in entry["parts"]]
+                assert all(type(p) is int for p in points) and sum(points) == entry["total"], (where, entry)
+                assert all(part["label"] for part in entry["parts"]), (where, entry)
+                if entry["seat"] >= 0:
+                    assert entry["total"] == scores[entry["seat"]] and entry["name"] == "", (where, entry)
+                else:
+                    assert entry["seat"] == -1 and entry["name"], (where, entry)
+    return given
+
+
+def _shown(view) -> tuple[str, str, str, str]:
     """Everything drawn from one view: the SVG picture (with its captions and, for the seat to move, the
-    outlines of its legal moves), the picture of the view's JSON form, and the text render."""
+    outlines of its legal moves), the picture of the view's JSON form, the text render and the score
+    breakdown (GetObservation.score_breakdown)."""
     from orrery.render import to_svg
 
-    return to_svg(view), to_svg(view.to_dict()), view.render()
+    return to_svg(view), to_svg(view.to_dict()), view.render(), json.dumps(view.score_breakdown())
 
 
 def check_pictures_and_scores_follow_the_viewer(game, seed, max_steps, samples=4, every=3):

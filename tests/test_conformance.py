@@ -109,3 +109,10 @@ def test_an_observation_is_a_view_of_its_seat(name, variant, players, seed):
 @pytest.mark.parametrize("name,variant,players,seed", cases(SEEDS[:2]))
 def test_pictures_and_scores_follow_the_viewer(name, variant, players, seed):
     cf.check_pictures_and_scores_follow_the_viewer(game_of(name, variant, players), seed, max_steps=45)
+
+
+@pytest.mark.parametrize("name,variant,players,seed", cases(SEEDS[:2]))
+def test_score_breakdown_adds_up(name, variant, players, seed):
+    given = cf.check_score_breakdown_adds_up(game_of(name, variant, players), seed)
+    if name in ("take_the_galaxy", "tiny_epic_galaxies", "trian"):
+        assert given, "this game shows its players where their points come from"

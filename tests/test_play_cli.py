@@ -144,6 +144,19 @@ def test_resign_asks_first_then_ends_the_match_with_the_person_last(server, tmp_
 
 
 @pytest.mark.slow
+def test_score_shows_where_each_seats_points_come_from_and_so_does_the_end(server, tmp_path):
+    saved = SavedSeats(tmp_path / "seats.json")
+    script = "help\nscore\nresign\ny\n"
+    code, out = _play(server, saved, script, game="tiny_epic_galaxies", variant="base", seed=5)
+    assert code == 0 and "'score': where each seat's points come from" in out
+    during, end = out.split("you resigned")
+    for text in (during, end):  # the score command, then the game-over lines (each galaxy at level 1)
+        assert "  seat 0 (you): 0 in all\n      colonies (0): 0\n      empire level 1: 0\n" in text
+        assert "  seat 1 (AI): 0 in all\n" in text
+    assert "where the points come from:" in end and "where the points come from:" not in during
+
+
+@pytest.mark.slow
 def test_quit_keeps_the_match_and_resume_by_id_plays_it_to_the_end(server, tmp_path):
     saved = SavedSeats(tmp_path / "seats.json")
     code, out = _play(server, saved, "help\nquit\n")

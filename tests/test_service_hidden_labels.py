@@ -24,14 +24,14 @@ from orrery.core_ext import load_game
 from orrery.core_ext.game import PUBLIC_VIEWER
 from orrery.render import to_svg
 from orrery.service._matches import MatchStore
-from orrery.service._servicer import _as_seen_by, _history_events
+from orrery.service._servicer import _as_seen_by, _history_events, _seat_score
 from orrery.service._spawn import start_server
 from orrery.service.client import HUMAN, OrreryClient, ai_seat
 from orrery.v1 import orrery_pb2 as pb
 
 pytestmark = pytest.mark.slow
 # GetObservation's picture outlines what the latest turn changed as the seat saw it (its own move events)
-LAST_MOVE_OUTLINE = re.compile(r"<(rect|polygon) [^>]*class='last-move'/>")
+LAST_MOVE_OUTLINE = re.compile(r"<(rect|polygon) [^>]*class='last-move'[^>]*/>")
 
 
 def without_last_move(svg: str) -> str:
@@ -140,6 +140,10 @@ def test_every_viewer_gets_the_label_of_its_own_view(served, game, variant, seed
         match, seat_events, spectator_events, live = play_to_the_end(client, game, seed, variant)
         replay = client.replay(match)  # no picture window: the spectator's labels
         as_seat = client.replay(match, svg_seat=HUMAN_SEAT, svg_from=0, svg_count=1)
+        final = client.observation(match, HUMAN_SEAT)
+    # Once over: the breakdown GetObservation gives adds up to the scores it gives
+    assert [e.total for e in final.score_breakdown if e.seat >= 0] == list(final.scores)
+    assert all(sum(p.points for p in e.parts) == e.total for e in final.score_breakdown)
     expected = expected_labels(game, replay)
     n = len(expected)
     assert n > 20 and any(m.seat == AI for m in replay.moves)
@@ -165,6 +169,10 @@ def test_every_viewer_gets_the_label_of_its_own_view(served, game, variant, seed
         for events in (seat_events, spectator_events):
             labels = [e.action.label for e in events if e.kind == pb.MATCH_EVENT_MOVE]
             assert not any(word.search(label) for label in labels), secret
+        for look in live:
+            shown = [text for e in look.view.score_breakdown for p in e.parts for text in (p.label, p.detail)]
+            assert shown and not any(word.search(text) for text in shown), secret
+        assert any(p.label == f"secret mission {secret}" for p in final.score_breakdown[AI].parts)
 
 
 def check_looks_while_played(game: str, replay, expected: list[dict[int, str]], live: list[LiveLook]) -> None:
@@ -184,6 +192,8 @@ def check_looks_while_played(game: str, replay, expected: list[dict[int, str]], 
         assert look.view.observation_json == mine.to_json() and without_last_move(look.view.svg) == to_svg(
             mine
         )
+        # and its score breakdown is the one of its own view (another seat's mission unnamed, unscored)
+        assert list(look.view.score_breakdown) == [_seat_score(e) for e in mine.score_breakdown()]
         for answer, viewer in ((look.as_seat, HUMAN_SEAT), (look.as_spectator, PUBLIC_VIEWER)):
             assert answer.status == pb.MATCH_STATUS_ACTIVE and answer.seed == 0
             assert answer.final_state_json == "" and not answer.scores and not answer.ranks

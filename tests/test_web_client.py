@@ -636,8 +636,9 @@ def test_no_secret_mission_reaches_a_seat_or_a_spectator_page(browser, gateway, 
         wait_for(
             browser, f"return document.querySelectorAll('#log li').length >= {moves}", "the public move log"
         )
-        assert "the public view" in browser.find_element(By.CSS_SELECTOR, "#board svg").get_attribute(
-            "innerHTML"
+        # read in one call: the page may put a newer picture in between a find and a read
+        assert "the public view" in browser.execute_script(
+            "return document.querySelector('#board svg').innerHTML"
         )
         assert not browser.find_elements(By.CSS_SELECTOR, "#moves button")
         everyone = dealt[0] + dealt[1]
@@ -708,6 +709,9 @@ def test_game_over_view_lobby_and_phone_panels(browser, gateway, width: int, hei
         assert len(rows) == 4 and len(winners) == 2 and all("team B" in w for w in winners), rows
         assert any("you — resigned" in r and "team A" in r and "renown" in r for r in rows), rows
         assert ".00" not in over.text and "seat 2" not in " ".join(winners)
+        # where the points come from: each seat, named with its team, its parts adding up
+        check_scores(browser, "#over-scores", seats=4, unit="renown")
+        assert "you, team A: " in browser.find_element(By.ID, "over-scores").text
         board = browser.execute_script("return document.querySelector('#board svg').textContent")
         assert "to play" not in board and "game over — seat 0 resigned" in board
         assert browser.execute_script(SMALL_TEXT) == []
@@ -919,3 +923,162 @@ def test_trian_board_shows_edges_skills_and_previews_a_placement(  # type: ignor
             assert re.search(r"\d+ credits \(\d+ credits \+ \d+ minerals? × 3\)", table), table
     finally:
         browser.set_window_size(1300, 900)
+
+
+def test_board_spots_take_the_keyboard_and_the_scores_panel_adds_up(browser, gateway) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27: every board spot a click does something with is in the tab order, a button named by its
+    tooltip (a card) or by the moves it touches (a move outline); Enter on a card shows its text under
+    the board, Space on an outline keeps the moves that touch it. The Scores panel over the board says
+    where each seat's renown comes from (GetObservation.scoreBreakdown), its parts adding up."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    open_client(browser, gateway)
+    new_match(browser, "take_the_galaxy", "standard")
+    spots = browser.execute_script(
+        "return [...document.querySelectorAll('#board .has-detail, #board .target')].map((el) =>"
+        " [el.classList.contains('target'), el.getAttribute('tabindex'), el.getAttribute('role'),"
+        " el.getAttribute('aria-label'), (el.querySelector(':scope > title') || {}).textContent || ''])"
+    )
+    assert any(s[0] for s in spots) and any(not s[0] for s in spots), "cards and move outlines on the board"
+    for is_target, tabindex, role, label, title in spots:
+        assert (tabindex, role) == ("0", "button") and label, (is_target, label)
+        assert label.startswith(("1 move here", "2 moves", "3 moves")) or not is_target, label
+        assert is_target or label.endswith(title.strip()), (label, title)
+    # Tab from the board goes to its first spot; Enter on a card shows its text.
+    board = browser.find_element(By.ID, "board")
+    browser.execute_script("arguments[0].focus()", board)
+    board.send_keys(Keys.TAB)
+    assert browser.execute_script("return document.activeElement.classList.contains('keyed')")
+    card = browser.find_elements(By.CSS_SELECTOR, "#board .has-detail.keyed")[-1]
+    browser.execute_script("arguments[0].focus()", card)
+    card.send_keys(Keys.ENTER)
+    wait_for(
+        browser, "return !document.getElementById('board-detail').hidden", "the detail panel by keyboard"
+    )
+    assert card.get_attribute("aria-label").endswith(browser.find_element(By.ID, "board-detail").text)
+    outline = browser.find_element(By.CSS_SELECTOR, "#board .target.keyed")
+    browser.execute_script("arguments[0].focus()", outline)
+    outline.send_keys(Keys.SPACE)
+    assert "picked" in outline.get_attribute("class")
+    shown = {
+        b.get_attribute("data-action")
+        for b in browser.find_elements(By.CSS_SELECTOR, "#moves button")
+        if b.is_displayed()
+    }
+    assert shown and shown <= set(outline.get_attribute("data-actions").split())
+    screenshot(browser, "keyboard-board-1440x900")
+    # The Scores panel: one total per seat in its summary; opened, the parts add up to each total.
+    check_scores(browser, "#scores", seats=2, unit="renown")
+    browser.find_element(By.CSS_SELECTOR, "#scores summary").click()
+    assert axe_violations(browser) == []
+    for size, (width, height) in SIZES_SHOTS.items():
+        browser.set_window_size(width, height)
+        if width < 700:
+            browser.find_element(By.CSS_SELECTOR, "#tabs button[data-tab='board']").click()
+        browser.execute_script("document.getElementById('scores').scrollIntoView({block: 'center'})")
+        screenshot(browser, f"scores-panel-{size}")
+    browser.set_window_size(1300, 900)
+
+
+SIZES_SHOTS = {"1440x900": (1440, 900), "390x844": (390, 844)}
+
+
+def check_scores(browser, box: str, *, seats: int, unit: str) -> list[int]:  # type: ignore[no-untyped-def]
+    """A score breakdown list (scores.js): one entry per seat (and the solo Rogue), each part's points
+    summing to its total, shown in the game's unit; returns the totals in seat order."""
+    entries = browser.execute_script(
+        f"return [...document.querySelectorAll('{box} .score-seats > li')].map((li) =>"
+        " [Number(li.dataset.seat), Number(li.dataset.total),"
+        " [...li.querySelectorAll('.score-parts > li')].map((p) => Number(p.dataset.points)),"
+        " li.textContent])"
+    )
+    assert [e[0] for e in entries if e[0] >= 0] == list(range(seats)), entries
+    for seat, total, parts, text in entries:
+        assert parts and sum(parts) == total and unit in text, (seat, total, parts, text)
+    return [int(e[1]) for e in entries if e[0] >= 0]
+
+
+def test_a_take_the_galaxy_match_played_to_its_natural_end(browser, gateway, service) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27: a hosted Take The Galaxy match (seat 0 a person, seat 1 a fast AI seat) is brought near
+    its end through the API (seat 0 ends its turns until two space cards are left), then opened in the
+    page (its kept seat, as after a reload) and played by clicks to the game's own end: the game-over
+    view names the winner, gives each seat's renown and where it comes from (the parts adding up to the
+    table's scores), at 1440x900 and 390x844."""
+    from selenium.webdriver.common.by import By
+
+    from orrery.service.client import HUMAN, OrreryClient, ai_seat
+
+    with OrreryClient(service, timeout=60) as client:
+        match = client.create_match(
+            "take_the_galaxy", players=2, seed=31, seats=[HUMAN, ai_seat(seed=31, iterations=8)]
+        )
+        token = match.tokens[0]
+        for _ in range(400):
+            view = client.observation(match, 0, token=token)
+            state = json.loads(view.observation_json)["state"]
+            if view.game_over or len(state["space_deck"]) <= 2:
+                break
+            if not view.your_turn:
+                continue
+            ids = [a.id for a in view.legal_actions]
+            client.apply(
+                match,
+                0,
+                action_id=0 if 0 in ids else ids[0],
+                expected_move_number=view.move_number,
+                token=token,
+            )
+        assert not view.game_over
+    seat = {
+        "token": token,
+        "seat": 0,
+        "players": 2,
+        "ai": [False, True],
+        "game": "take_the_galaxy",
+        "variant": "standard",
+        "spectatorToken": match.spectator_token,
+        "savedAt": 1,
+    }
+    open_client(browser, gateway)
+    browser.execute_script(
+        "localStorage.setItem('orrery.seats', JSON.stringify({[arguments[0]]: arguments[1]}))",
+        match.match_id,
+        seat,
+    )
+    browser.get(f"{gateway}/#match={match.match_id}")
+    browser.refresh()
+    wait_for(
+        browser, "return ['your-turn', 'waiting', 'over'].includes(document.body.dataset.state)", "the match"
+    )
+    for _ in range(MAX_HUMAN_MOVES * 3):
+        state = browser.execute_script("return document.body.dataset.state")
+        if state == "over":
+            break
+        if state == "your-turn":
+            play_move(browser)
+        else:
+            wait_for(
+                browser, "return ['your-turn', 'over'].includes(document.body.dataset.state)", "our turn"
+            )
+    assert browser.execute_script("return document.body.dataset.state") == "over"
+    result = browser.find_element(By.ID, "result").text
+    assert "resigned" not in result and ("win" in result or "share first place" in result), result
+    board = browser.execute_script("return document.querySelector('#board svg').textContent")
+    assert "game over" in board and "to play" not in board
+    totals = check_scores(browser, "#over-scores", seats=2, unit="renown")
+    table = browser.execute_script(
+        "return [...document.querySelectorAll('#result-table tbody tr')].map((r) => r.cells[1].textContent"
+        " + '|' + r.cells[r.cells.length - 1].textContent)"
+    )
+    by_seat = {
+        0 if name.startswith("you") else 1: int(score.split()[0])
+        for name, score in (r.split("|") for r in table)
+    }
+    assert [by_seat[0], by_seat[1]] == totals, (table, totals)
+    assert axe_violations(browser) == []
+    for size, (width, height) in SIZES_SHOTS.items():
+        browser.set_window_size(width, height)
+        browser.execute_script("document.getElementById('game-over').scrollIntoView()")
+        screenshot(browser, f"natural-end-take_the_galaxy-{size}")
+    browser.set_window_size(1300, 900)

@@ -56,6 +56,10 @@ cdef class TakeTheGalaxyGame(Game):
     def _render(self, Position pos):
         return _render(_cst(pos.ptr), self.variant, pos.observer)
 
+    def _score_breakdown(self, Position pos):
+        # Every part is public (scoring.pxi), so every viewer gets the same breakdown.
+        return [_score_breakdown(_cst(pos.ptr), seat) for seat in range(self.num_players)]
+
 
 def make_game(int players, str variant):
     return TakeTheGalaxyGame(players, variant)

@@ -67,6 +67,11 @@ cdef class TinyEpicGalaxiesGame(Game):
     def _render(self, Position pos):
         return _render_state(_cst(pos.ptr))
 
+    def _score_breakdown(self, Position pos):
+        # Every seat's, then the solo Rogue's (seat -1), from pos's viewer only (scoring.pxi).
+        cdef const TegState* s = _cst(pos.ptr)
+        return [_score_breakdown(s, g) for g in range(s.n_gal)]
+
 
 def make_game(int players, str variant):
     return TinyEpicGalaxiesGame(players, variant)

@@ -6,13 +6,19 @@
 
 # ---------------------------------------------------------------- points toward 21
 
-cdef inline int _points(const TegState* s, int g) noexcept nogil:
-    # Points that count toward 21: colonies plus the current empire level's VP (Empire track); with
-    # Beyond the Black also pilots and dwarf planets (End game and scoring).
-    cdef int p, n = LEVEL_VP[s.gal[g].empire]
+cdef int _colony_points(const TegState* s, int g) noexcept nogil:
+    cdef int p, n = 0
     for p in range(N_PLANETS):
         if s.where[p] == W_COLONY + g:
             n += P_VP[p]
+    return n
+
+
+cdef inline int _points(const TegState* s, int g) noexcept nogil:
+    # Points that count toward 21: colonies plus the current empire level's VP (Empire track); with
+    # Beyond the Black also pilots and dwarf planets (End game and scoring). The same parts, named, are
+    # _score_breakdown's (what a player is shown).
+    cdef int n = _colony_points(s, g) + LEVEL_VP[s.gal[g].empire]
     if s.btb.on:
         n += _btb_points(s, g)
     return n
@@ -28,11 +34,9 @@ cdef int _hidden_total(const TegState* s, int g, int dwarf_only) noexcept nogil:
     return n
 
 
-cdef int _btb_points(const TegState* s, int g) noexcept nogil:
-    # 1 per pilot hired (replaced ones too) and the dwarf planets' points (In-game points).
+cdef int _dwarf_points(const TegState* s, int g) noexcept nogil:
+    # The dwarf planets' points of the cards taken, face up or (their class is public) face down.
     cdef int i, n = 0
-    for i in range(TEG_PILOTS):
-        n += s.btb.pilot_where[i] == PW_HIRED + g
     for i in range(TEG_CARDS):
         if s.btb.card_where[i] == CW_TAKEN + g:
             n += X_DWARF[i]
@@ -40,6 +44,10 @@ cdef int _btb_points(const TegState* s, int g) noexcept nogil:
         n += s.btb.hidden[g][i] * (i % 4)
     return n
 
+
+cdef int _btb_points(const TegState* s, int g) noexcept nogil:
+    # 1 per pilot hired (replaced ones too) and the dwarf planets' points (In-game points).
+    return _pilots_hired(s, g) + _dwarf_points(s, g)
 
 cdef int _badges(const TegState* s, int g, int b) noexcept nogil:
     cdef int i, n = 0
@@ -54,25 +62,28 @@ cdef int _badges(const TegState* s, int g, int b) noexcept nogil:
 
 
 cdef int _badge_bonus(const TegState* s, int g) noexcept nogil:
-    # Bonus points: per badge, 2 for the single most, 1 each when tied for most (no second then),
-    # 1 for second (all tied seconds); in a 2-galaxy game only the most scores. A galaxy needs at
-    # least one badge of the symbol to earn anything (docs section 13.4).
-    cdef int b, h, mine, higher, equal, total = 0
+    cdef int b, total = 0
     for b in range(TEG_BADGES):
-        mine = _badges(s, g, b)
-        if mine == 0:
-            continue
-        higher = 0
-        equal = 0
-        for h in range(s.n_gal):
-            if h != g:
-                higher += _badges(s, h, b) > mine
-                equal += _badges(s, h, b) == mine
-        if higher == 0:
-            total += 2 if equal == 0 else 1
-        elif s.n_gal > 2 and _second_place(s, g, b, mine):
-            total += 1
+        total += _badge_bonus_for(s, g, b)
     return total
+
+
+cdef int _badge_bonus_for(const TegState* s, int g, int b) noexcept nogil:
+    # Bonus points for badge b: 2 for the single most, 1 each when tied for most (no second then), 1
+    # for second (all tied seconds); in a 2-galaxy game only the most scores. A galaxy needs at least
+    # one badge of the symbol to earn anything (docs section 13.4).
+    cdef int h, higher = 0, equal = 0, mine = _badges(s, g, b)
+    if mine == 0:
+        return 0
+    for h in range(s.n_gal):
+        if h != g:
+            higher += _badges(s, h, b) > mine
+            equal += _badges(s, h, b) == mine
+    if higher == 0:
+        return 2 if equal == 0 else 1
+    if s.n_gal > 2 and _second_place(s, g, b, mine):
+        return 1
+    return 0
 
 
 cdef bint _second_place(const TegState* s, int g, int b, int mine) noexcept nogil:
@@ -241,6 +252,49 @@ cdef int _final_score(const TegState* s, int g) noexcept nogil:
     if not s.over:
         return _points(s, g)
     return _points(s, g) + _mission_points(s, g) + (_badge_bonus(s, g) if s.btb.on else 0)
+
+
+cdef dict _score_breakdown(const TegState* s, int g):
+    # _final_score's parts with their names and what makes them up, from this position's viewer: an
+    # observation hides another seat's kept mission until the end (it is then scored and shown) and
+    # another seat's face-down cards but their classes (docs sections 4, 5, 13.4 and 13.5).
+    cdef const TegGalaxy* gal = &s.gal[g]
+    cdef int p, b, i, n
+    colonies = [f"{PLANET_NAMES[p]} {P_VP[p]}" for p in range(N_PLANETS) if s.where[p] == W_COLONY + g]
+    parts = [_part(f"colonies ({len(colonies)})", _colony_points(s, g), ", ".join(colonies)),
+             _part(f"empire level {gal.empire}", LEVEL_VP[gal.empire], "")]
+    if s.btb.on:
+        pilots = [PILOT_NAMES[i] for i in range(TEG_PILOTS) if s.btb.pilot_where[i] == PW_HIRED + g]
+        parts.append(_part(f"pilots hired ({len(pilots)})", _pilots_hired(s, g), ", ".join(pilots)))
+        dwarfs = [f"{CARD_NAMES[i]} {X_DWARF[i]}" for i in range(TEG_CARDS)
+                  if s.btb.card_where[i] == CW_TAKEN + g and X_DWARF[i] > 0]
+        n = 0
+        for i in range(TEG_CARD_CLASSES):
+            n += s.btb.hidden[g][i] * (i % 4 > 0)
+        if n:
+            dwarfs.append(f"{n} face down")
+        parts.append(_part("dwarf planets", _dwarf_points(s, g), ", ".join(dwarfs)))
+    if gal.mission < N_ALL_MISSIONS:
+        if s.over:
+            parts.append(_part(f"secret mission {MISSION_NAMES[gal.mission]}", _mission_points(s, g), ""))
+        else:
+            parts.append(_part(f"secret mission {MISSION_NAMES[gal.mission]} (scored at the end)", 0, ""))
+    elif gal.mission == TEG_HIDDEN:
+        parts.append(_part("secret mission (shown at the end)", 0, ""))
+    if s.btb.on and s.over:
+        badges = []
+        for b in range(TEG_BADGES):
+            n = _badges(s, g, b)
+            if n:
+                badges.append(f"{BADGE_NAMES[b]} {n}: {_badge_bonus_for(s, g, b)}")
+        parts.append(_part("badge majorities", _badge_bonus(s, g), "; ".join(badges)))
+    rogue = _is_rogue(s, g)
+    return {"seat": -1 if rogue else g, "name": "the Rogue" if rogue else "", "parts": parts,
+            "total": _final_score(s, g)}
+
+
+def _part(str label, int points, str detail):
+    return {"label": label, "points": points, "detail": detail}
 
 
 cdef int _compare(const TegState* s, int a, int b) noexcept nogil:

@@ -63,6 +63,9 @@ cdef class TrianGame(Game):
     def _render(self, Position pos):
         return _render(_cst(pos.ptr), None if pos.observer < 0 else pos.observer)
 
+    def _score_breakdown(self, Position pos):
+        return _score_breakdown(pos)  # scoring.pxi
+
 
 def make_game(int players, str variant):
     return TrianGame(players, variant)

@@ -126,6 +126,34 @@ def end_scoring(Position pos):
         free(tmp)
 
 
+def _score_breakdown(Position pos):
+    # Game._score_breakdown: end_scoring()'s parts as the score counts them (credits + 3 per mineral,
+    # VII.1); before the end of a game with Corvettes, the plunder the end would add (VII.2) as a part
+    # of 0 points that says how much (it is not in the score yet). Public facts only (end_scoring).
+    # Once over, the credits hold everything (the end exchanged the minerals and plundered).
+    cdef const TrianState* s = _cst(pos.ptr)
+    cdef bint ships = s.params.variant >= V_SHIPS
+    out = []
+    for p, part in enumerate(end_scoring(pos)):
+        minerals = part["minerals"]
+        if s.mode == M_END:
+            done = "minerals exchanged at 3 each" + (" and plundering done" if ships else "")
+            parts = [_part(f"credits ({done})", part["credits"], "")]
+        else:
+            parts = [_part("credits", part["credits"], ""),
+                     _part(f"minerals × 3 ({minerals})", 3 * minerals,
+                           "exchanged for 3 credits each at the end")]
+        if ships and s.mode != M_END:
+            parts.append(_part("Corvettes' plunder (at the end)", 0,
+                               f"{part['plunder']:+d} credits if the game ended now"))
+        out.append({"seat": p, "name": "", "parts": parts, "total": _score(&s.players[p])})
+    return out
+
+
+def _part(str label, int points, str detail):
+    return {"label": label, "points": points, "detail": detail}
+
+
 cdef inline int _score(const TrianPlayer* pl) noexcept nogil:
     # credits, with minerals at 3 each (section VII.1); the same formula before the end
     return pl.credits + 3 * _mineral_total(pl)

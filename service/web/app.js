@@ -15,6 +15,8 @@
 // and for tests.
 import { connect } from "./grpcweb.js";
 import { explain, technical } from "./errors.js";
+import { showScores, showFinalScores } from "./scores.js";
+import { keyboardBoard } from "./boardkeys.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT = 0;
@@ -389,10 +391,12 @@ function show(m, view) {
     showMoves(view);
     clearHint();
   }
+  showScores(view, scoreNames(m, view));
   if (view.gameOver) {
     m.over = true;
     setState("over", `Game over: ${resultSentence(m, view)}`);
     showGameOver(m, view);
+    showFinalScores(view, scoreNames(m, view));
     $("hint").disabled = true;
     $("resign").disabled = true;
     $("replay").disabled = false;
@@ -898,6 +902,14 @@ function showGameOver(m, view) {
   $("over-replay").disabled = false;
 }
 
+// How scores.js names a player (with its team in a team variant) and its points
+// (GetObservation.scoreBreakdown's entries).
+function scoreNames(m, view) {
+  const teams = teamsOf(view);
+  const team = (s) => (teams ? `, team ${TEAM_NAMES[teams[s]] || teams[s]}` : "");
+  return { seat: (e) => (e.seat < 0 ? e.name : seatName(m, e.seat) + team(e.seat)), points: (v) => points(v, m.game) };
+}
+
 // ---- A decision with one legal move is played at once when the set-up's option is on (the default);
 // the log marks it "(the only legal move)". Once per position: a refused move is not retried.
 function playIfOnlyMove(m, view) {
@@ -937,6 +949,7 @@ function setUpPanels() {
     applyZoom();
   };
   $("board").addEventListener("click", showDetail);
+  keyboardBoard($("board"), () => new Map((match?.view?.legalActions || []).map((a) => [String(a.id), a.label])));
 }
 
 // A click or tap on a board part with a tooltip (<title>: a card's cost and effect, a pilot's ability)
