@@ -21,7 +21,13 @@ from orrery.search._clock import (
 )
 from orrery.search._config import Budget, SearchConfig, get_config, list_configs
 from orrery.search._hints import Hints, MoveHint, build_hints
-from orrery.search._levels import LEVELS, Level, choose_from_result, choose_within_tolerance
+from orrery.search._levels import (
+    LEVEL_ITERATION_SCALE,
+    LEVELS,
+    Level,
+    choose_from_result,
+    choose_within_tolerance,
+)
 from orrery.search._ray import RayBackend
 from orrery.search._result import ActionStats, SearchResult, forced_result, sampled_line_labels
 from orrery.search._timeshare_backend import TimeSharedBackend
@@ -37,6 +43,7 @@ __all__ = [
     "Hints",
     "InProcessBackend",
     "LEVELS",
+    "LEVEL_ITERATION_SCALE",
     "Level",
     "LevelBot",
     "MoveHint",

@@ -96,7 +96,7 @@ def bench_turn_time(
         "variant": played_variant,
         "players": players,
         "level": level,
-        "turn_budget": LEVELS[level].turn_budget.label,
+        "turn_budget": LEVELS[level].turn_budget_for(game).label,
         "expected_searched_decisions": expected_decisions(game, played_variant),
         "seed": seed,
         "games": games,

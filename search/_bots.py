@@ -95,7 +95,8 @@ class LevelBot:
         self.level = level
         self.config = config
         self.name = f"level-{level.name}"
-        self.version = f"{config_version(config)}+{level.turn_budget.label}+tolerance={level.tolerance:g}"
+        budget = f"{level.turn_budget.label}{_scale_label(level)}"
+        self.version = f"{config_version(config)}+{budget}+tolerance={level.tolerance:g}"
         self._backend = backend if backend is not None else InProcessBackend(1)
         self._turns: dict[tuple[str, int], TurnClock] = {}  # (game, seat) -> the clock of a turn going on
         self.last_allotment: Allotment | None = None  # the latest decision's (for benchmarks and tests)
@@ -108,7 +109,7 @@ class LevelBot:
         seed %= 2**64
         key = (str(observation.game.name), int(observation.player))
         clock = self._turns.pop(key, None) or TurnClock(
-            self.level.turn_budget,
+            self.level.turn_budget_for(observation.game.name),
             expected=expected_decisions(observation.game.name, observation.game.variant),
         )
         allotment = self.last_allotment = clock.allot(len(legal))
@@ -127,6 +128,13 @@ class LevelBot:
     def turn_clock(self, game: str, seat: int) -> TurnClock | None:
         """The clock of `seat`'s turn going on in `game`, or None (its last move ended its turn)."""
         return self._turns.get((game, seat))
+
+
+def _scale_label(level: Level) -> str:
+    """The games whose iteration budget a level multiplies, for the bot's version: "(take_the_galaxy x5)"."""
+    if level.iterations is None or not level.iteration_scale:
+        return ""
+    return "(" + ", ".join(f"{g} x{k}" for g, k in level.iteration_scale) + ")"
 
 
 def _moves_again(observation, action: int, seed: int) -> bool:

@@ -45,22 +45,44 @@ class Level:
     # How far below the best move's searched value (return units: the seat's expected outcome in [0, 1])
     # a chosen move's value may lie. At 0 the level plays the most-visited move.
     tolerance: float
+    # (game, factor) pairs: an iteration budget is multiplied by its game's factor (LEVEL_ITERATION_SCALE
+    # for the service's levels; none for a level built elsewhere, e.g. a tournament's per-turn search)
+    iteration_scale: tuple[tuple[str, int], ...] = ()
 
     @property
     def turn_budget(self) -> TurnBudget:
+        """The budget per whole turn in a game with no iteration scale."""
+        return self.turn_budget_for(None)
+
+    def turn_budget_for(self, game: str | None) -> TurnBudget:
+        """The budget per whole turn in `game`: an iteration budget times the game's scale."""
         if self.iterations is not None:
-            return TurnBudget(iterations=self.iterations)
+            return TurnBudget(iterations=self.iterations * dict(self.iteration_scale).get(game or "", 1))
         return TurnBudget(milliseconds=float(self.milliseconds or 0))
 
 
+# A level's iteration budget is multiplied by its game's scale. Take The Galaxy's turns are long chains of
+# small choices (about 19 searched decisions a turn against Trian's 4.7 and Tiny Epic Galaxies' 1.8), so
+# its turn clock gives each decision a tenth of Tiny Epic Galaxies' share; its iterations are also among
+# the cheapest (about 390,000/s with ismcts-ttg@1 against Trian's 190,000). At the unscaled budgets
+# medium searched about 160 iterations a decision and lost 13 of 16 games to the greedy one-ply bot
+# (docs/strength.md, 2026-11-27); x5 keeps hard's turn under expert's 2 s (docs/performance.md).
+LEVEL_ITERATION_SCALE: dict[str, int] = {"take_the_galaxy": 5}
+_SCALE = tuple(sorted(LEVEL_ITERATION_SCALE.items()))
+
+
 LEVELS: dict[str, Level] = {
-    # Per whole turn. easy < medium < hard < expert in time on every game: hard's 10,000 iterations take
-    # about 1 s in Take The Galaxy (the slowest game, 8,000 to 16,000 iterations/s on the shared 2-core
-    # machine), under expert's 2 s. medium's 1,500 keep a Take The Galaxy turn under 0.5 s there even
-    # under heavy load (2,000 reached a p95 of 0.503 s at a load average of 16).
-    "easy": Level(name="easy", iterations=400, milliseconds=None, tolerance=0.10),
-    "medium": Level(name="medium", iterations=1500, milliseconds=None, tolerance=0.05),
-    "hard": Level(name="hard", iterations=10000, milliseconds=None, tolerance=0.02),
+    # Per whole turn, a factor of 10 in iterations between neighbours. easy < medium < hard < expert in
+    # time on every game. The iteration counts were raised on 2026-11-27 with the per-game default presets
+    # (issue 25, part 4), whose iterations score the leaf with evaluate() and no playout and so cost 3
+    # (Trian) to 12 (Tiny Epic Galaxies) times less than before: hard's 30,000 take about 0.3 s in Trian,
+    # the slowest game now (about 100,000 iterations/s on the shared 2-core machine), under expert's 2 s,
+    # and medium's 3,000 stay far under the 0.5 s medium target (docs/performance.md, "Turn clock").
+    "easy": Level(name="easy", iterations=300, milliseconds=None, tolerance=0.10, iteration_scale=_SCALE),
+    "medium": Level(
+        name="medium", iterations=3000, milliseconds=None, tolerance=0.05, iteration_scale=_SCALE
+    ),
+    "hard": Level(name="hard", iterations=30000, milliseconds=None, tolerance=0.02, iteration_scale=_SCALE),
     "expert": Level(name="expert", iterations=None, milliseconds=2000, tolerance=0.0),
 }
 

@@ -25,14 +25,15 @@ from orrery.search import LEVELS, Budget, TurnBudget, TurnClock, expected_decisi
 from orrery.service._matches import AiSpec, AiTurn
 
 
-def seat_turn_budget(spec: AiSpec) -> TurnBudget | None:
-    """The seat's per-turn budget, or None: each decision gets the per-move (or the default) budget."""
+def seat_turn_budget(spec: AiSpec, game: str) -> TurnBudget | None:
+    """The seat's per-turn budget in `game`, or None: each decision gets the per-move (or the default)
+    budget."""
     if spec.turn_iterations is not None:
         return TurnBudget(iterations=spec.turn_iterations)
     if spec.turn_milliseconds is not None:
         return TurnBudget(milliseconds=float(spec.turn_milliseconds))
     if spec.iterations is None and spec.milliseconds is None and spec.level is not None:
-        return LEVELS[spec.level].turn_budget
+        return LEVELS[spec.level].turn_budget_for(game)
     return None
 
 

@@ -116,6 +116,7 @@ def grant_budget(
     call_time_remaining: float | None,
     margin_s: float | None = None,
     expected_decisions: float = 1.0,  # searched decisions per turn of the game (orrery.search)
+    game: str | None = None,  # the game's name, for a level's iteration scale (orrery.search LEVELS)
 ) -> Grant:
     """Validate a requested budget and clamp it by the server's maximum and the call's deadline (less
     margin_s before it; default: the fixed deadline_margin)."""
@@ -125,7 +126,7 @@ def grant_budget(
         lv = LEVELS[level]
         tolerance = lv.tolerance
         if iterations is None and milliseconds is None:
-            first = first_decision_budget(lv.turn_budget, expected=expected_decisions)
+            first = first_decision_budget(lv.turn_budget_for(game), expected=expected_decisions)
             iterations = first.iterations
             milliseconds = None if first.milliseconds is None else max(1, int(first.milliseconds))
     if iterations is None and milliseconds is None:

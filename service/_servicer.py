@@ -512,7 +512,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         seed = (spec.seed + turn.move_number) % (1 << 63) if spec.seed is not None else secrets.randbits(63)
         legal = turn.observation.legal_actions()
         iterations = 0
-        turn_budget = seat_turn_budget(spec)
+        turn_budget = seat_turn_budget(spec, turn.game)
         clock = self.ai_clocks.clock(turn, turn_budget) if turn_budget is not None else None
         allotment = clock.allot(len(legal)) if clock is not None else None
         if len(legal) == 1:
@@ -827,6 +827,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             call_time_remaining=remaining,
             margin_s=self.scheduler.margin.for_call(remaining) if remaining is not None else None,
             expected_decisions=expected_decisions(observation.game.name, observation.game.variant),
+            game=observation.game.name,
         )
         config = positions.search_config(params.config, self.default_config, observation.game.name)
         job = SearchJob(

@@ -93,9 +93,8 @@ def test_a_level_bot_plays_the_service_level_in_process():
 
     spec = BotSpec(name="easy", kind="level", level="easy")
     bot = build_bot(spec, BudgetSpec(iterations=7), "kuhn")
-    assert bot.version.endswith(
-        f"+{LEVELS['easy'].iterations}it/turn+tolerance={LEVELS['easy'].tolerance:g}"
-    )  # its own budget
+    assert f"+{LEVELS['easy'].iterations}it/turn" in bot.version  # its own budget
+    assert bot.version.endswith(f"+tolerance={LEVELS['easy'].tolerance:g}")
     state = load_game("kuhn", players=2).new_initial_state(seed=3)
     observation = state.observation(state.current_player)
     assert bot.select_action(observation, seed=1) in observation.legal_actions()

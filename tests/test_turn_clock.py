@@ -17,6 +17,7 @@ from orrery.search import (
     expected_decisions,
     first_decision_budget,
     forced_result,
+    get_config,
 )
 from orrery.search._clock import FLOOR_SHARE, OVERRUN_SHARE, TAIL_SHARE
 
@@ -176,7 +177,11 @@ def test_bench_turn_time_reports_the_distribution():
     from orrery.search._bench_turns import bench_turn_time, percentile
 
     result = bench_turn_time("trian", 2, level="easy", turns=6, seed=3, variant="full")
-    assert result["turns"] == 6 and result["variant"] == "full" and result["turn_budget"] == "400it/turn"
+    assert (
+        result["turns"] == 6
+        and result["variant"] == "full"
+        and result["turn_budget"] == f"{LEVELS['easy'].iterations}it/turn"
+    )
     assert 0 <= result["p50_s"] <= result["p95_s"] <= result["max_s"]
     assert result["mean_searched_per_turn"] <= result["mean_decisions_per_turn"]
     again = bench_turn_time("trian", 2, level="easy", turns=6, seed=3, variant="full")
@@ -184,3 +189,16 @@ def test_bench_turn_time_reports_the_distribution():
     assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0 and percentile([1.0, 2.0], 0.95) == 2.0
     with pytest.raises(ValueError, match="unknown level"):
         bench_turn_time("trian", 2, level="grandmaster", turns=1)
+
+
+def test_a_level_scales_its_iterations_by_the_game_and_never_its_milliseconds():
+    from orrery.search import LEVEL_ITERATION_SCALE
+
+    easy, expert = LEVELS["easy"], LEVELS["expert"]
+    assert easy.turn_budget_for("trian").iterations == easy.iterations == easy.turn_budget.iterations
+    scale = LEVEL_ITERATION_SCALE["take_the_galaxy"]
+    assert scale > 1 and easy.turn_budget_for("take_the_galaxy").iterations == easy.iterations * scale
+    assert expert.turn_budget_for("take_the_galaxy").milliseconds == expert.milliseconds
+    assert "(take_the_galaxy x5)" in LevelBot(easy, get_config("ismcts-ttg@1")).version
+    unscaled = Level(name="turn", iterations=300, milliseconds=None, tolerance=0.0)  # e.g. a tournament's
+    assert unscaled.turn_budget_for("take_the_galaxy").iterations == 300
