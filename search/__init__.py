@@ -27,6 +27,7 @@ from orrery.search._levels import (
     Level,
     choose_from_result,
     choose_within_tolerance,
+    value_gap,
 )
 from orrery.search._ray import RayBackend
 from orrery.search._result import ActionStats, SearchResult, forced_result, sampled_line_labels
@@ -56,6 +57,7 @@ __all__ = [
     "build_hints",
     "choose_from_result",
     "choose_within_tolerance",
+    "value_gap",
     "default_config",
     "expected_decisions",
     "first_decision_budget",

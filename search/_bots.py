@@ -12,7 +12,7 @@ from orrery.search._backends import InProcessBackend
 from orrery.search._clock import Allotment, TurnClock, expected_decisions
 from orrery.search._config import Budget, SearchConfig, get_config
 from orrery.search._kernel import greedy_action
-from orrery.search._levels import Level, choose_from_result
+from orrery.search._levels import Level, choose_from_result, value_gap
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc")
 DEFAULT_BUDGET = Budget(milliseconds=1000.0)  # per move, when make_bot is given none
@@ -119,7 +119,9 @@ class LevelBot:
         else:
             result = self._backend.search(observation, self.config, allotment.budget, seed=seed)
             iterations = result.iterations
-            action = choose_from_result(result, self.level.tolerance, seed)
+            tolerance = clock.tolerance_left(self.level.tolerance)
+            action = choose_from_result(result, tolerance, seed)
+            clock.spend_tolerance(value_gap(result, action, tolerance))
         if _moves_again(observation, action, seed):
             self._turns[key] = clock
         clock.charge(iterations=iterations, elapsed_s=time.perf_counter() - started)

@@ -103,6 +103,19 @@ class TurnClock:
         self.spent = 0.0  # in the budget's unit (iterations or ms)
         self.decisions = 0  # decisions of this turn so far, searched or not
         self.searched = 0  # decisions of this turn that were searched
+        # Return units a level has given up this turn by playing moves below its search's best (see
+        # tolerance_left): a level's tolerance covers the whole turn, as its budget does.
+        self.tolerance_spent = 0.0
+
+    def tolerance_left(self, tolerance: float) -> float:
+        """What is left of a level's `tolerance` for this turn's next decision. A Take The Galaxy turn is
+        about 19 decisions; a tolerance per decision let medium give up up to 19 times its tolerance a
+        turn, and it lost to the greedy bot there (docs/strength.md, 2026-11-27)."""
+        return max(0.0, tolerance - self.tolerance_spent)
+
+    def spend_tolerance(self, gap: float) -> None:
+        """Book a played move that the search rated `gap` below its best (return units, >= 0)."""
+        self.tolerance_spent += max(0.0, gap)
 
     @property
     def floor(self) -> float:

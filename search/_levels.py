@@ -66,8 +66,8 @@ class Level:
 # its turn clock gives each decision a tenth of Tiny Epic Galaxies' share; its iterations are also among
 # the cheapest (about 390,000/s with ismcts-ttg@1 against Trian's 190,000). At the unscaled budgets
 # medium searched about 160 iterations a decision and lost 13 of 16 games to the greedy one-ply bot
-# (docs/strength.md, 2026-11-27); x5 keeps hard's turn under expert's 2 s (docs/performance.md).
-LEVEL_ITERATION_SCALE: dict[str, int] = {"take_the_galaxy": 5}
+# (docs/strength.md, 2026-11-27); x10 keeps hard's turn (about 1 s of CPU) under expert's 2 s.
+LEVEL_ITERATION_SCALE: dict[str, int] = {"take_the_galaxy": 10}
 _SCALE = tuple(sorted(LEVEL_ITERATION_SCALE.items()))
 
 
@@ -125,6 +125,19 @@ def choose_within_tolerance(
     rng = random.Random(seed ^ 0x5EED_7E3A)
     pushed = [(values[i] + tolerance * rng.random(), -i) for i in trusted if values[i] > floor]
     return actions[-max(pushed)[1]]
+
+
+def value_gap(result: SearchResult, action: int, tolerance: float) -> float:
+    """How far below the best trusted value (at `tolerance`) the search rated `action`; 0 when nothing
+    was compared (tolerance 0, no trusted move, or the action itself not trusted)."""
+    if tolerance <= 0.0 or not result.actions:
+        return 0.0
+    visits = [a.visits for a in result.actions]
+    trusted = [result.actions[i] for i in trusted_moves(visits, tolerance)]
+    chosen = [a.mean_reward for a in trusted if a.action == action]
+    if not chosen:
+        return 0.0
+    return max(0.0, max(a.mean_reward for a in trusted) - chosen[0])
 
 
 def choose_from_result(result: SearchResult, tolerance: float, seed: int) -> int:

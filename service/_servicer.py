@@ -30,6 +30,7 @@ from orrery.search import (
     expected_decisions,
     forced_result,
     sampled_line_labels,
+    value_gap,
 )
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
@@ -555,7 +556,10 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             if job.stop_reason is not None:  # drained, abandoned, or the claim was lost: leave the move
                 return False
             iterations = result.iterations
-            chosen = choose_from_result(result, grant.tolerance, seed)
+            tolerance = clock.tolerance_left(grant.tolerance) if clock is not None else grant.tolerance
+            chosen = choose_from_result(result, tolerance, seed)
+            if clock is not None:  # a level's tolerance covers the whole turn, as its budget does
+                clock.spend_tolerance(value_gap(result, chosen, tolerance))
         applied = await self.db(
             self.store.apply,
             turn.match_id,

@@ -8,6 +8,7 @@ import pytest
 from orrery.core_ext import load_game
 from orrery.search import (
     LEVELS,
+    Budget,
     InProcessBackend,
     Level,
     LevelBot,
@@ -199,6 +200,34 @@ def test_a_level_scales_its_iterations_by_the_game_and_never_its_milliseconds():
     scale = LEVEL_ITERATION_SCALE["take_the_galaxy"]
     assert scale > 1 and easy.turn_budget_for("take_the_galaxy").iterations == easy.iterations * scale
     assert expert.turn_budget_for("take_the_galaxy").milliseconds == expert.milliseconds
-    assert "(take_the_galaxy x5)" in LevelBot(easy, get_config("ismcts-ttg@1")).version
+    assert "(take_the_galaxy x10)" in LevelBot(easy, get_config("ismcts-ttg@1")).version
     unscaled = Level(name="turn", iterations=300, milliseconds=None, tolerance=0.0)  # e.g. a tournament's
     assert unscaled.turn_budget_for("take_the_galaxy").iterations == 300
+
+
+def test_a_levels_tolerance_covers_the_whole_turn():
+    clock = TurnClock(TurnBudget(iterations=3000), expected=19)
+    assert clock.tolerance_left(0.05) == 0.05
+    clock.spend_tolerance(0.03)
+    assert clock.tolerance_left(0.05) == pytest.approx(0.02)
+    clock.spend_tolerance(0.04)  # a move may use all that is left, never more
+    assert clock.tolerance_left(0.05) == 0.0
+    clock.spend_tolerance(-1.0)  # a gap is never negative
+    assert clock.tolerance_left(0.05) == 0.0
+
+
+def test_value_gap_is_measured_against_the_best_trusted_value():
+    from orrery.search import value_gap
+
+    state = load_game("tiny_epic_galaxies", players=2).new_initial_state(seed=0)
+    observation = state.observation(state.current_player)
+    result = InProcessBackend(1).search(
+        observation, get_config("ismcts-teg@2"), Budget(iterations=4000), seed=3
+    )
+    trusted = [a for a in result.actions if a.visits >= 100 and a.visits >= 0.1 * result.actions[0].visits]
+    best = max(a.mean_reward for a in trusted)
+    assert len(trusted) >= 2  # two moves compared: the second one's gap is not 0
+    for a in trusted:
+        assert value_gap(result, a.action, 0.05) == pytest.approx(best - a.mean_reward)
+    assert max(value_gap(result, a.action, 0.05) for a in trusted) > 0
+    assert value_gap(result, result.actions[0].action, 0.0) == 0.0  # nothing compared at tolerance 0
