@@ -16,6 +16,7 @@ ctypedef struct ValueNet:
     const float* weights[NET_MAX_LAYERS]      # [in][out]: row i holds input i's weights
     const float* biases[NET_MAX_LAYERS]
     bint sparse_input                         # the first layer adds only the rows of non-zero inputs
+    bint residual                             # outputs correct the logit of the game's evaluate()
 
 # Every seat's value in [0, 1] (absolute seats) of a live state, seen by its seat to move.
 cdef void value_net_evaluate(const ValueNet* net, const void* state, double* out) noexcept nogil

@@ -7,7 +7,7 @@ on the stack, so searchers on many threads share one network. With `sparse_input
 the weight rows of the non-zero features only (as NNUE does); otherwise it is a plain dense layer.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
-from libc.math cimport exp
+from libc.math cimport exp, log
 from libc.string cimport memcpy
 
 import importlib
@@ -64,13 +64,22 @@ cdef void _forward(const ValueNet* net, float* x, float* out) noexcept nogil:
 cdef void value_net_evaluate(const ValueNet* net, const void* state, double* out) noexcept nogil:
     cdef float x[MAX_FEATURES]
     cdef float y[MAX_PLAYERS]
-    cdef int n = net.num_players, observer = net.ops.current_player(state), k
+    cdef double base[MAX_PLAYERS]
+    cdef double logit, v
+    cdef int n = net.num_players, observer = net.ops.current_player(state), k, seat
     if observer < 0 or observer >= n or net.features(net.ops, state, observer, x) != net.sizes[0]:
         net.ops.evaluate(state, out)   # no seat to move (cannot happen at a live leaf): the fallback
         return
     _forward(net, x, y)
+    if net.residual:
+        net.ops.evaluate(state, base)
     for k in range(n):
-        out[(observer + k) % n] = 1.0 / (1.0 + exp(-<double>y[k]))
+        seat = (observer + k) % n
+        logit = y[k]
+        if net.residual:   # a correction to evaluate(): add its logit, clipped as in training
+            v = 0.001 if base[seat] < 0.001 else (0.999 if base[seat] > 0.999 else base[seat])
+            logit += log(v / (1.0 - v))
+        out[seat] = 1.0 / (1.0 + exp(-logit))
 
 
 def feature_hook(str game):
@@ -104,6 +113,7 @@ cdef class ValueNetwork:
         self.net.num_players = game.num_players
         self.net.num_layers = len(model.weights)
         self.net.sparse_input = model.sparse_input
+        self.net.residual = model.residual
         cdef const float[:, ::1] w
         cdef const float[::1] b
         cdef int layer

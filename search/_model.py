@@ -12,7 +12,8 @@ file is refused with ModelFormatError (naming what is wrong) and never read past
     .       1+v   variant: length v (uint8), then ASCII
     .       1     players (uint8)
     .       2     feature layout version (uint16)
-    .       1     flags (uint8): bit 0 = the first layer reads its input as sparse (skips zero features)
+    .       1     flags (uint8): bit 0 = the first layer reads its input as sparse (skips zero features);
+                  bit 1 = residual: output k adds logit(evaluate()) of seat k (clipped to [0.001, 0.999])
     .       1     layers L (uint8), 1..MAX_LAYERS
     .       2(L+1) layer sizes (uint16): inputs, the hidden widths, outputs (= players)
     .       ...   per layer l: weights float32[in][out] (row i: the weights of input i), then biases
@@ -36,6 +37,7 @@ MAX_INPUTS = 4096  # core_ext/features.pxd MAX_FEATURES
 MAX_WIDTH = 1024  # hidden widths and outputs (search/_learned.pxd MAX_WIDTH)
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a shipped model is at most 2 MB (issue 31)
 FLAG_SPARSE_INPUT = 1
+FLAG_RESIDUAL = 2
 
 
 class ModelFormatError(ValueError):
@@ -52,6 +54,8 @@ class Model:
     sparse_input: bool  # the first layer skips zero features (faster when few are active)
     weights: tuple[np.ndarray, ...]  # float32 [in, out] per layer
     biases: tuple[np.ndarray, ...]  # float32 [out] per layer
+    # the network learns a correction to the hand-written evaluate(): output k is added to its logit
+    residual: bool = False
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -66,7 +70,7 @@ def encode_model(model: Model) -> bytes:
         raw = text.encode("ascii")
         parts.append(struct.pack("<B", len(raw)) + raw)
     sizes = model.sizes
-    flags = FLAG_SPARSE_INPUT if model.sparse_input else 0
+    flags = (FLAG_SPARSE_INPUT if model.sparse_input else 0) | (FLAG_RESIDUAL if model.residual else 0)
     parts.append(struct.pack("<BHBB", model.players, model.layout_version, flags, len(model.weights)))
     parts.append(struct.pack(f"<{len(sizes)}H", *sizes))
     for w, b in zip(model.weights, model.biases, strict=True):
@@ -124,7 +128,7 @@ def decode_model(data: bytes) -> Model:
     players = reader.uint("B", "the player count")
     layout = reader.uint("H", "the layout version")
     flags = reader.uint("B", "the flags")
-    if flags & ~FLAG_SPARSE_INPUT:
+    if flags & ~(FLAG_SPARSE_INPUT | FLAG_RESIDUAL):
         raise ModelFormatError(f"unknown flags {flags:#x}")
     layers = reader.uint("B", "the layer count")
     if not 1 <= layers <= MAX_LAYERS:
@@ -142,7 +146,14 @@ def decode_model(data: bytes) -> Model:
     if reader.at != body_end:
         raise ModelFormatError(f"{body_end - reader.at} bytes after the last layer")
     return Model(
-        game, variant, players, layout, bool(flags & FLAG_SPARSE_INPUT), tuple(weights), tuple(biases)
+        game,
+        variant,
+        players,
+        layout,
+        bool(flags & FLAG_SPARSE_INPUT),
+        tuple(weights),
+        tuple(biases),
+        residual=bool(flags & FLAG_RESIDUAL),
     )
 
 

@@ -44,10 +44,12 @@ def _run_fit(args: argparse.Namespace) -> int:
         epochs=args.epochs,
         batch_size=args.batch_size,
         learning_rate=args.learning_rate,
+        weight_decay=args.weight_decay,
         held_out=args.held_out,
         seed=args.seed,
         sparse_input=args.sparse_input,
         root_value_weight=args.root_value_weight,
+        residual=args.residual,
     )
     summary = fit([Path(d) for d in args.data], Path(args.out), settings, command=["orrery", *sys.argv[1:]])
     print(json.dumps(summary))
@@ -90,9 +92,10 @@ def register(commands, bench) -> None:
         "--out", required=True, help="the model file to write (its manifest and loss curve beside)"
     )
     p.add_argument("--hidden", type=int, nargs="+", default=[64, 32], help="hidden layer widths")
-    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--batch-size", type=int, default=256)
-    p.add_argument("--learning-rate", type=float, default=1e-3)
+    p.add_argument("--learning-rate", type=float, default=3e-4)
+    p.add_argument("--weight-decay", type=float, default=1e-2, help="AdamW weight decay")
     p.add_argument("--held-out", type=float, default=0.1, help="share of the games held out")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
@@ -101,8 +104,13 @@ def register(commands, bench) -> None:
     p.add_argument(
         "--root-value-weight",
         type=float,
-        default=0.0,
-        help="blend the search's root value into the mover's target (0: outcomes only)",
+        default=0.5,
+        help="blend the search's root value into the target (0: final returns only; 2 players only)",
+    )
+    p.add_argument(
+        "--residual",
+        action="store_true",
+        help="learn a correction to the game's evaluate() (added to its logit)",
     )
     p.set_defaults(func=_run_fit)
 

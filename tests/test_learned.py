@@ -50,14 +50,16 @@ def _positions(players: int = 2, deals: int = 2, every: int = 7) -> list:
     return out
 
 
-def _random_model(players: int = 2, hidden=(16, 8), seed: int = 0, sparse: bool = True) -> Model:
+def _random_model(
+    players: int = 2, hidden=(16, 8), seed: int = 0, sparse: bool = True, residual: bool = False
+) -> Model:
     rng = np.random.default_rng(seed)
     sizes = (trian_features.num_features(players), *hidden, players)
     weights = tuple(
         rng.normal(0, 0.3, (a, b)).astype(np.float32) for a, b in zip(sizes, sizes[1:], strict=False)
     )
     biases = tuple(rng.normal(0, 0.1, b).astype(np.float32) for b in sizes[1:])
-    return Model("trian", "full", players, trian_features.LAYOUT_VERSION, sparse, weights, biases)
+    return Model("trian", "full", players, trian_features.LAYOUT_VERSION, sparse, weights, biases, residual)
 
 
 def _reference(model: Model, x: np.ndarray) -> np.ndarray:
@@ -66,6 +68,9 @@ def _reference(model: Model, x: np.ndarray) -> np.ndarray:
         h = h @ w.astype(np.float64) + b
         if i < len(model.weights) - 1:
             h = np.maximum(h, 0.0)
+    if model.residual:
+        base = np.clip(x[trian_features.evaluate_columns(model.players)].astype(np.float64), 0.001, 0.999)
+        h = h + np.log(base / (1 - base))
     return 1.0 / (1.0 + np.exp(-h))
 
 
@@ -97,10 +102,10 @@ def test_features_refuse_the_wrong_observer():
         trian_features.encode(state, 2)
 
 
-@pytest.mark.parametrize("sparse", [True, False])
-def test_the_c_network_matches_a_numpy_reference(sparse):
+@pytest.mark.parametrize(("sparse", "residual"), [(True, False), (False, False), (True, True)])
+def test_the_c_network_matches_a_numpy_reference(sparse, residual):
     game = _game()
-    model = _random_model(sparse=sparse)
+    model = _random_model(sparse=sparse, residual=residual)
     network = ValueNetwork(model, game)
     for state in _positions():
         if state.is_terminal():
@@ -113,8 +118,9 @@ def test_the_c_network_matches_a_numpy_reference(sparse):
 
 
 def test_a_model_round_trips_through_its_file():
-    model = _random_model(hidden=(12,), seed=3)
+    model = _random_model(hidden=(12,), seed=3, residual=True)
     back = decode_model(encode_model(model))
+    assert back.residual and back.sparse_input
     assert (back.game, back.variant, back.players, back.layout_version, back.sizes) == (
         "trian",
         "full",
@@ -265,6 +271,9 @@ def test_selfplay_writes_resumable_shards_and_a_manifest(tmp_path):
 
     out = tmp_path / "model" / "trian-full-2p.orrnet"
     result = fit([tmp_path], out, FitSettings(hidden=(8,), epochs=1, held_out=0.5), command=["test"])
+    residual = tmp_path / "residual.orrnet"
+    fit([tmp_path], residual, FitSettings(hidden=(8,), epochs=1, held_out=0.5, residual=True), command=["t"])
+    assert decode_model(residual.read_bytes()).residual
     model = decode_model(out.read_bytes())
     network = ValueNetwork(model, _game())
     assert result["bytes"] == out.stat().st_size
