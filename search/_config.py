@@ -13,6 +13,7 @@ ALGORITHMS = ("ismcts", "pimc")
 PLAYOUTS = ("random", "heuristic", "none")
 REWARDS = ("win", "rank", "score_share")
 HORIZONS = ("leaf", "root")
+EVALUATIONS = ("handwritten", "learned")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -31,6 +32,9 @@ class SearchConfig:
     reward: str = "rank"  # "win", "rank" or "score_share", each normalised to [0, 1]
     pimc_determinizations: int = 16  # PIMC only: fixed determinizations (one UCT tree each) per worker
     max_tree_nodes: int = 2_000_000  # nodes per worker tree (80 to 128 bytes each); then no expansion
+    # What scores a truncated playout: the game's "handwritten" evaluate(), or the "learned" network shipped
+    # for the game, variant and player count (docs/learning.md; an error where none is shipped).
+    evaluation: str = "handwritten"
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -42,6 +46,7 @@ class SearchConfig:
         _check_choice("playout", self.playout, PLAYOUTS)
         _check_choice("reward", self.reward, REWARDS)
         _check_choice("horizon", self.horizon, HORIZONS)
+        _check_choice("evaluation", self.evaluation, EVALUATIONS)
         if not (isinstance(self.exploration, int | float) and math.isfinite(self.exploration)) or (
             self.exploration < 0
         ):
@@ -69,6 +74,7 @@ class SearchConfig:
             "reward": self.reward,
             "determinizations": self.pimc_determinizations,
             "max_nodes": self.max_tree_nodes,
+            "evaluation": self.evaluation,
         }
 
 

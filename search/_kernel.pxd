@@ -6,6 +6,7 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS
 from orrery.core_ext.game cimport GameOps
 from orrery.core_ext.rng cimport Rng
+from orrery.search._learned cimport ValueNet
 
 cdef enum:
     ALGO_ISMCTS = 0
@@ -82,6 +83,8 @@ cdef class Searcher:
     cdef int max_depth
     cdef double busy_seconds     # time spent inside run(), for the mean iteration time
     cdef long long playout_errors
+    cdef const ValueNet* learned  # evaluation "learned": the network scoring truncated playouts, else NULL
+    cdef object learned_ref      # keeps that network alive
     cdef char _pad_back[64]
 
     cdef int _new_node(self, int parent, action_t action, int mover) noexcept nogil

@@ -26,6 +26,8 @@ class Searcher:
         determinizations: int = 1,
         max_nodes: int = 2_000_000,
         seed: int = 0,
+        horizon: str = "leaf",
+        evaluation: str = "handwritten",
     ) -> None: ...
     def run(
         self,

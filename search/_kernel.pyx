@@ -26,6 +26,7 @@ from orrery.core_ext.game cimport (GameOps, GameParams, Game, Observation, gener
                                    find_action)
 
 from orrery.search._atomics cimport orrery_wall_time, orrery_load_flag, orrery_store_flag
+from orrery.search._learned cimport ValueNetwork, value_net_evaluate
 
 cdef extern from *:
     """
@@ -131,10 +132,12 @@ cdef class Searcher:
         self.scratch = NULL
         self.marks = NULL
         self.path = NULL
+        self.learned = NULL
 
     def __init__(self, Observation observation not None, *, str algorithm="ismcts", double exploration=0.7,
                  str playout="random", int max_playout_depth=0, str reward="rank",
-                 int determinizations=1, int max_nodes=2_000_000, seed=0, str horizon="leaf"):
+                 int determinizations=1, int max_nodes=2_000_000, seed=0, str horizon="leaf",
+                 str evaluation="handwritten"):
         cdef Game game = observation.game
         cdef const GameOps* ops = game.ops
         cdef int i, _i
@@ -146,6 +149,8 @@ cdef class Searcher:
             raise ValueError(f"horizon must be 'leaf' or 'root', got {horizon!r}")
         if playout not in ("random", "heuristic", "none"):
             raise ValueError(f"playout must be 'random', 'heuristic' or 'none', got {playout!r}")
+        if evaluation not in ("handwritten", "learned"):
+            raise ValueError(f"evaluation must be 'handwritten' or 'learned', got {evaluation!r}")
         if exploration < 0.0 or max_playout_depth < 0 or determinizations < 1 or max_nodes < 1:
             raise ValueError("exploration, max_playout_depth >= 0; determinizations, max_nodes >= 1")
         if ops.is_terminal(observation.ptr):
@@ -166,6 +171,10 @@ cdef class Searcher:
         self.exploration = exploration
         self.max_nodes = max_nodes
         self.num_roots = determinizations if self.algorithm == ALGO_PIMC else 1
+        if evaluation == "learned":   # the shipped model of this game, variant and player count
+            from orrery.search._learned import shipped_network
+            self.learned_ref = shipped_network(game)
+            self.learned = &(<ValueNetwork>self.learned_ref).net
         rng_seed(&self.rng, <uint64_t>seed)
         self.root_obs = orrery_line_alloc(ops.state_size)
         self.work = orrery_line_alloc(ops.state_size)
@@ -343,7 +352,10 @@ cdef class Searcher:
         if ops.is_terminal(self.work):
             reward_vector(ops, self.work, self.reward_form, out)
         else:   # truncated (or a broken playout): the game's own evaluation, already in [0, 1]
-            ops.evaluate(self.work, out)
+            if self.learned != NULL:
+                value_net_evaluate(self.learned, self.work, out)
+            else:
+                ops.evaluate(self.work, out)
             for p in range(self.num_players):
                 out[p] = 0.0 if out[p] < 0.0 else (1.0 if out[p] > 1.0 else out[p])
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "orrery.core_ext._cli",
     "orrery.search._cli",
+    "orrery.search._train_cli",
     "orrery.search.tournament._cli",
     "orrery.service._cli",
     "orrery.service._gateway",
