@@ -935,15 +935,15 @@ function keepFocusInMoves() {
   else $("moves").focus({ preventScroll: true });
 }
 
-// ---- Phone layout: one panel at a time (Board, Moves, Log) below 700 px, and the board at its full
-// size, panned by scrolling, instead of shrunk to the screen (Zoom in / Fit).
-const NARROW = window.matchMedia("(max-width: 700px)");
+// ---- Phone layout: one panel at a time (Board, Moves, Log) below 700 px. At every width the board is
+// never drawn below its full size (its 12-unit text stays at least 12 px) and pans in its own box;
+// "Fit the board" shrinks it to the column, "Zoom in" undoes that.
 
 function setUpPanels() {
   $("moves").tabIndex = -1;
   for (const b of $("tabs").querySelectorAll("button")) b.onclick = () => showPanel(b.dataset.tab);
   showPanel("moves");
-  document.body.dataset.zoom = NARROW.matches ? "full" : "fit";
+  document.body.dataset.zoom = "full";
   $("zoom").onclick = () => {
     document.body.dataset.zoom = document.body.dataset.zoom === "full" ? "fit" : "full";
     applyZoom();
@@ -991,8 +991,8 @@ function applyZoom() {
   const svg = $("board").querySelector("svg");
   if (!svg) return;
   const box = svg.viewBox && svg.viewBox.baseVal;
-  svg.style.width = full && box && box.width ? `${box.width}px` : "";
-  svg.style.maxWidth = full ? "none" : "";
+  // the column's width (style.css) when that is larger, one SVG unit per CSS px when it is not
+  svg.style.minWidth = full && box && box.width ? `${box.width}px` : "";
 }
 
 // ---- The lobby: this browser's kept matches, as the server knows them (ListMatches with every kept
