@@ -127,6 +127,11 @@ class LevelBot:
         clock.charge(iterations=iterations, elapsed_s=time.perf_counter() - started)
         return action
 
+    def new_game(self) -> None:
+        """Forget every turn clock: a tournament plays many games with one bot, and a clock left by a
+        wrong guess that the seat moves again must not spend the next game's first turn (issue 28)."""
+        self._turns.clear()
+
     def turn_clock(self, game: str, seat: int) -> TurnClock | None:
         """The clock of `seat`'s turn going on in `game`, or None (its last move ended its turn)."""
         return self._turns.get((game, seat))

@@ -318,3 +318,27 @@ def test_formats_play_whole_sets_and_report(tmp_path, players, fmt, bots, games_
     assert sum(s.win_rate for s in analysis.seats) == pytest.approx(1.0)
     files = write_report(config.results_path(), resamples=20)
     assert "## Seats" in files.markdown.read_text()
+
+
+def test_a_turn_bot_starts_each_game_without_a_turn_clock_left_by_the_last():
+    """Issue 28: a worker reuses its bots across games, and the `turn` kind keeps each seat's turn clock
+    between calls. In this 3-player run game 15 ends with a clock still held for seat 0 by `default-b`;
+    game 16 (where `default-b` sits in seat 0) must play as it does in a fresh worker, or the results
+    depend on the worker count."""
+    import itertools
+
+    from orrery.search.tournament import _play, load_config
+    from orrery.search.tournament._schedule import schedule
+
+    examples = Path(__file__).resolve().parents[1] / "search/tournament/examples"
+    tasks = list(itertools.islice(schedule(load_config(examples / "teg-btb-strong-first-seat-3p.toml")), 17))
+    _play._BOTS.clear()
+    try:
+        _play.play_game(tasks[15])
+        assert any(getattr(bot, "_turns", None) for bot in _play._BOTS.values())  # the case under test
+        after_another = _play.play_game(tasks[16])
+        _play._BOTS.clear()
+        fresh = _play.play_game(tasks[16])
+    finally:
+        _play._BOTS.clear()
+    assert after_another["actions"] == fresh["actions"]

@@ -36,6 +36,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
     started = time.perf_counter()
     game = load_game(task.game, players=task.players, variant=task.variant)
     bots = [build_bot(spec, budget, task.game) for spec, budget in zip(task.bots, task.budgets, strict=True)]
+    for bot in bots:  # bots are cached per worker: whatever one keeps per game starts afresh
+        if hasattr(bot, "new_game"):
+            bot.new_game()
     state = game.new_initial_state(seed=task.deal_seed)
     digest = deal_digest(state)
     think_s = [0.0] * task.players

@@ -101,6 +101,46 @@ class BtbTally:
             print(f"    Wilson interval wholly above {fair:.2f}: {', '.join(r[2] for r in above) or 'none'}")
 
 
+def set_interval(scores: list[float]) -> tuple[float, float, float]:
+    """Mean of per-set scores with mean +- 1.96 standard errors over sets (the set is the unit of
+    independence: its games share one deal)."""
+    mu = statistics.mean(scores)
+    se = statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else float("nan")
+    return mu, mu - Z * se, mu + Z * se
+
+
+class TrianRaces:
+    """Galaxy of Trian, full variant: each race's win share over the seats it was dealt (races are
+    dealt per seat by the deal seed, docs/rules/trian.md 14.2, so a duplicate set gives a race the same
+    seat in every game and the set's mean is one observation), and how often it sat first, since the
+    seat moves the share too."""
+
+    def __init__(self) -> None:
+        self.by_set: dict[str, list[float]] = defaultdict(list)  # race -> per-set mean win share
+        self.first_seat: dict[str, int] = defaultdict(int)  # race -> sets in which it sat in seat 0
+        self.scores: dict[str, list[float]] = defaultdict(list)  # race -> final scores (points)
+
+    def count_set(self, game, records: list[dict]) -> None:
+        state = game.new_initial_state(seed=records[0]["deal_seed"])
+        races = [p.get("race") for p in state.to_dict()["state"]["players"]]
+        for seat, race in enumerate(races):
+            if race is None:
+                continue
+            self.by_set[race].append(statistics.mean(win_share(r, seat) for r in records))
+            self.scores[race].extend(r["scores"][seat] for r in records)
+            self.first_seat[race] += seat == 0
+
+    def report(self, players: int) -> None:
+        print(f"  races (win share over sets, 95% by sets; fair {1 / players:.3f}):")
+        rows = sorted(self.by_set.items(), key=lambda item: -statistics.mean(item[1]))
+        for race, shares in rows:
+            mu, lo, hi = set_interval(shares)
+            print(
+                f"    {race:8s} {mu:.3f} [{max(0.0, lo):.3f}, {min(1.0, hi):.3f}] in {len(shares)} sets "
+                f"({self.first_seat[race]} in seat 0); mean score {statistics.mean(self.scores[race]):.1f}"
+            )
+
+
 def table_shares(complete: list[list[dict]]) -> None:
     """3-5 players, two bots: each bot's share of the wins (first places of any of its seats). A set
     seats each bot equally often in every seat, so 0.5 is even; the Wilson interval treats games as
@@ -160,12 +200,19 @@ def summarize(path: str) -> None:
         f"choices a game {statistics.mean(r['moves'] for r in games):.0f}"
     )
     print(f"  seat 0 wins {seat0 / len(games):.3f} [{lo:.3f}, {hi:.3f}] of {len(games)} games")
+    mu, set_lo, set_hi = set_interval([statistics.mean(win_share(r, 0) for r in rs) for rs in complete])
+    print(f"  seat 0 by sets: {mu:.3f}, 95% [{set_lo:.3f}, {set_hi:.3f}] over {len(complete)} sets")
     for seat in range(1, players):
         share = sum(win_share(r, seat) for r in games)
         lo, hi = wilson(share, len(games))
         print(f"  seat {seat} wins {share / len(games):.3f} [{lo:.3f}, {hi:.3f}]")
     if expansion is not None:
         expansion.report(len(games))
+    if name == "trian" and config.get("variant") == "full":
+        races = TrianRaces()
+        for rs in complete:
+            races.count_set(game, rs)
+        races.report(players)
     if players != 2:
         table_shares(complete)
         return
