@@ -156,6 +156,8 @@ def play_move(browser, selector: str = "#moves button") -> None:  # type: ignore
 
     moves = int(browser.execute_script("return document.body.dataset.moves"))
     browser.find_element(By.CSS_SELECTOR, selector).click()
+    if browser.execute_script("return !document.getElementById('place-bar').hidden"):
+        browser.find_element(By.ID, "place-play").click()  # a phone previews a Trian placement first
     wait_for(browser, f"return Number(document.body.dataset.moves) > {moves}", "our move applied")
     wait_for(browser, "return ['your-turn', 'over'].includes(document.body.dataset.state)", "our turn")
 
@@ -902,6 +904,18 @@ def test_a_tap_on_a_board_card_shows_its_text_under_the_board(  # type: ignore[n
         browser.set_window_size(1300, 900)
 
 
+def reach_trian_placements(browser) -> None:  # type: ignore[no-untyped-def]
+    """In a Galaxy of Trian match, end phase 1 and draw a tile: then our placements are the moves."""
+    kinds_js = "return [...document.querySelectorAll('#moves .group')].map((g) => g.dataset.kind)"
+    for _ in range(12):  # 6 was sometimes short (an unseeded match: phase 1 may ask more before ending)
+        kinds = browser.execute_script(kinds_js)
+        if "place" in kinds:
+            break
+        kind = next((k for k in ("draw", "end_phase1") if k in kinds), None)
+        play_move(browser, f"#moves .group[data-kind='{kind}'] button" if kind else "#moves button")
+    assert "place" in browser.execute_script(kinds_js)
+
+
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)], ids=["1440x900", "390x844"])
 def test_trian_board_shows_edges_skills_and_previews_a_placement(  # type: ignore[no-untyped-def]
     browser, gateway, width: int, height: int
@@ -918,14 +932,7 @@ def test_trian_board_shows_edges_skills_and_previews_a_placement(  # type: ignor
     try:
         open_client(browser, gateway)
         new_match(browser, "trian", "full")
-        kinds_js = "return [...document.querySelectorAll('#moves .group')].map((g) => g.dataset.kind)"
-        for _ in range(6):  # end phase 1 and draw a tile: then our placements are the moves
-            kinds = browser.execute_script(kinds_js)
-            if "place" in kinds:
-                break
-            kind = next((k for k in ("draw", "end_phase1") if k in kinds), None)
-            play_move(browser, f"#moves .group[data-kind='{kind}'] button" if kind else "#moves button")
-        assert "place" in browser.execute_script(kinds_js)
+        reach_trian_placements(browser)
         board = browser.find_element(By.ID, "board")
         # Edges are drawn with a tooltip each (tests/test_trian_board.py checks seeded boards; this match is
         # unseeded, and its first tiles may have no edge at all), and the legend explains them.
@@ -968,6 +975,52 @@ def test_trian_board_shows_edges_skills_and_previews_a_placement(  # type: ignor
             wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
             table = browser.find_element(By.ID, "result-table").text
             assert re.search(r"\d+ credits \(\d+ credits \+ \d+ minerals? × 3\)", table), table
+    finally:
+        browser.set_window_size(1300, 900)
+
+
+def test_trian_phone_tap_previews_a_placement_before_playing_it(browser, gateway) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 point 3 on a phone (390x844, no hover): a tap on a Trian placement selects it and opens
+    the Board tab with its preview and a bar (label, Play, Rotate, Back); Rotate shows the next placement
+    at that cell; Back returns to the moves with nothing played; Play plays the selected move.
+    Screenshot build/web-client/trian-phone-preview-390x844.png."""
+    from selenium.webdriver.common.by import By
+
+    shown_js = (
+        "return [...document.querySelectorAll('#board .preview')]"
+        ".filter((p) => getComputedStyle(p).visibility === 'visible').map((p) => p.dataset.action)"
+    )
+    browser.set_window_size(390, 844)
+    try:
+        open_client(browser, gateway)
+        new_match(browser, "trian", "full")
+        reach_trian_placements(browser)
+        moves = browser.execute_script("return document.body.dataset.moves")
+        place = browser.find_elements(By.CSS_SELECTOR, "#moves .group[data-kind='place'] button")[0]
+        action, label = place.get_attribute("data-action"), place.text
+        place.click()
+        wait_for(browser, "return document.body.dataset.tab === 'board'", "the Board tab")
+        assert browser.execute_script(shown_js) == [action]
+        assert browser.find_element(By.ID, "place-label").text == label
+        assert browser.find_element(By.ID, "place-play").is_displayed()
+        rotate = browser.find_element(By.ID, "place-rotate")
+        if rotate.is_displayed():  # another placement at that cell (a rotation or the tile's other side)
+            rotate.click()
+            shown = browser.execute_script(shown_js)
+            assert len(shown) == 1 and shown != [action]
+            cell = re.compile(r" at \(-?\d+, -?\d+\)")
+            assert cell.findall(browser.find_element(By.ID, "place-label").text) == cell.findall(label) != []
+        screenshot(browser, "trian-phone-preview-390x844")
+        browser.find_element(By.ID, "place-back").click()
+        assert browser.execute_script("return document.body.dataset.tab") == "moves"
+        assert browser.execute_script(shown_js) == []
+        assert not browser.find_element(By.ID, "place-bar").is_displayed()
+        assert browser.execute_script("return document.body.dataset.moves") == moves
+        assert browser.execute_script("return document.body.dataset.state") == "your-turn"
+        place.click()
+        browser.find_element(By.ID, "place-play").click()
+        wait_for(browser, f"return Number(document.body.dataset.moves) > {moves}", "the placement played")
+        assert browser.execute_script("return document.body.dataset.tab") == "moves"
     finally:
         browser.set_window_size(1300, 900)
 

@@ -9,7 +9,8 @@
 // The game-over view names the winner(s), the points, who resigned, the teams and the solo result;
 // a decision with one legal move is played at once (an option); on a phone one panel shows at a
 // time (Board / Moves / Log tabs) and the board can be shown at full size and panned; the lobby
-// lists this browser's matches (ListMatches) with resume and abandon.
+// lists this browser's matches (ListMatches) with resume and abandon. On a phone a tap on a Galaxy of
+// Trian placement shows its preview on the Board tab with Play / Rotate / Back (preview.js).
 // document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "watching", "over", "error"),
 // dataset.moves (moves played) and dataset.views (pictures shown) say where the page is, for people
 // and for tests.
@@ -17,6 +18,7 @@ import { connect } from "./grpcweb.js";
 import { explain, technical } from "./errors.js";
 import { showScores, showFinalScores } from "./scores.js";
 import { keyboardBoard } from "./boardkeys.js";
+import { choosePlacement, endPlacement, setUpPlacementBar } from "./preview.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT = 0;
@@ -449,7 +451,8 @@ function showMoves(view) {
       b.textContent = a.label;
       b.title = a.label;
       b.dataset.action = String(a.id);
-      b.onclick = () => play(a.id).catch(fail);
+      // on a phone a Trian placement is previewed on the Board tab first (preview.js)
+      b.onclick = () => { if (!choosePlacement(a)) play(a.id).catch(fail); };
       b.onmouseenter = b.onfocus = () => mark(a.id, true);
       b.onmouseleave = b.onblur = () => mark(a.id, false);
       group.append(b);
@@ -483,6 +486,7 @@ function applyFilter() {
 }
 
 function showBoard(svg) {
+  endPlacement();  // a new picture: a placement selected on a phone (preview.js) is gone
   $("board").innerHTML = svg;
   document.body.dataset.views = String(++views);
   for (const el of $("board").querySelectorAll(".target")) el.onclick = () => pick(el);
@@ -949,6 +953,9 @@ function setUpPanels() {
     applyZoom();
   };
   $("board").addEventListener("click", showDetail);
+  setUpPlacementBar({
+    play: (id) => play(id).catch(fail), showPanel, actions: () => match?.view?.legalActions || [],
+  });
   keyboardBoard($("board"), () => new Map((match?.view?.legalActions || []).map((a) => [String(a.id), a.label])));
 }
 
