@@ -215,25 +215,24 @@ def _signature_position(game_name: str, players: int, deal: int, moves: tuple[in
     return advance_randomly(position(game_name, players, deal, moves), deal, random_moves)
 
 
+def _signature_observations(positions, registered: set[str]):
+    """(game name, observation of the seat to move, label) of each position whose game is registered."""
+    for game_name, players, deal, moves, random_moves in positions:
+        if game_name in registered:
+            state = _signature_position(game_name, players, deal, moves, random_moves)
+            label = _signature_label(game_name, players, deal, moves, random_moves)
+            yield game_name, state.observation(state.current_player), label
+
+
 def bench_signature() -> dict:
     registered = {info.name for info in registered_games()}
     searches: list[dict] = []
     total = 0
     with InProcessBackend(1) as backend:
-        for game_name, players, deal, moves, random_moves in SIGNATURE_POSITIONS:
-            if game_name not in registered:
-                continue
-            state = _signature_position(game_name, players, deal, moves, random_moves)
-            observation = state.observation(state.current_player)
-            label = _signature_label(game_name, players, deal, moves, random_moves)
+        for _, observation, label in _signature_observations(SIGNATURE_POSITIONS, registered):
             for name in SIGNATURE_CONFIGS:
                 total += _signature_search(backend, observation, name, label, searches)
-        for game_name, players, deal, moves, random_moves in SIGNATURE_DEFAULT_POSITIONS:
-            if game_name not in registered:
-                continue
-            state = _signature_position(game_name, players, deal, moves, random_moves)
-            observation = state.observation(state.current_player)
-            label = _signature_label(game_name, players, deal, moves, random_moves)
+        for game_name, observation, label in _signature_observations(SIGNATURE_DEFAULT_POSITIONS, registered):
             default = default_config("ismcts", game_name).label
             total += _signature_search(backend, observation, default, label, searches)
     return {"bench": "signature", "total_iterations": total, "searches": searches}
