@@ -27,6 +27,7 @@ from orrery.search._levels import (
     Level,
     choose_from_result,
     choose_within_tolerance,
+    choose_within_turn,
     value_gap,
 )
 from orrery.search._ray import RayBackend
@@ -57,6 +58,7 @@ __all__ = [
     "build_hints",
     "choose_from_result",
     "choose_within_tolerance",
+    "choose_within_turn",
     "value_gap",
     "default_config",
     "expected_decisions",

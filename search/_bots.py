@@ -12,7 +12,7 @@ from orrery.search._backends import InProcessBackend
 from orrery.search._clock import Allotment, TurnClock, expected_decisions
 from orrery.search._config import Budget, SearchConfig, get_config
 from orrery.search._kernel import greedy_action
-from orrery.search._levels import Level, choose_from_result, value_gap
+from orrery.search._levels import Level, choose_within_turn
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc")
 DEFAULT_BUDGET = Budget(milliseconds=1000.0)  # per move, when make_bot is given none
@@ -119,9 +119,7 @@ class LevelBot:
         else:
             result = self._backend.search(observation, self.config, allotment.budget, seed=seed)
             iterations = result.iterations
-            tolerance = clock.tolerance_left(self.level.tolerance)
-            action = choose_from_result(result, tolerance, seed)
-            clock.spend_tolerance(value_gap(result, action, tolerance))
+            action = choose_within_turn(result, self.level.tolerance, seed, clock)
         if _moves_again(observation, action, seed):
             self._turns[key] = clock
         clock.charge(iterations=iterations, elapsed_s=time.perf_counter() - started)
@@ -138,7 +136,7 @@ class LevelBot:
 
 
 def _scale_label(level: Level) -> str:
-    """The games whose iteration budget a level multiplies, for the bot's version: "(take_the_galaxy x5)"."""
+    """The games whose iteration budget a level multiplies, for the bot's version: "(take_the_galaxy x10)"."""
     if level.iterations is None or not level.iteration_scale:
         return ""
     return "(" + ", ".join(f"{g} x{k}" for g, k in level.iteration_scale) + ")"

@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from orrery.search._clock import TurnBudget
+from orrery.search._clock import TurnBudget, TurnClock
 from orrery.search._result import SearchResult
 
 # A move's searched value is trusted when the search visited it at least this share of the most-visited
@@ -147,3 +147,14 @@ def choose_from_result(result: SearchResult, tolerance: float, seed: int) -> int
         return result.best_action
     actions, values, visits = zip(*((a.action, a.mean_reward, a.visits) for a in stats), strict=True)
     return choose_within_tolerance(actions, values, visits, tolerance, seed)
+
+
+def choose_within_turn(result: SearchResult, tolerance: float, seed: int, clock: TurnClock | None) -> int:
+    """choose_from_result with what is left of a level's `tolerance` in this turn, booking how far below
+    the best the played move was on the turn's clock (None: no turn clock, the whole tolerance)."""
+    if clock is None:
+        return choose_from_result(result, tolerance, seed)
+    left = clock.tolerance_left(tolerance)
+    action = choose_from_result(result, left, seed)
+    clock.spend_tolerance(value_gap(result, action, left))
+    return action

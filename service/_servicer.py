@@ -27,10 +27,10 @@ from orrery.core_ext import GameInputError, game_bounds, registered_games
 from orrery.search import (
     build_hints,
     choose_from_result,
+    choose_within_turn,
     expected_decisions,
     forced_result,
     sampled_line_labels,
-    value_gap,
 )
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
@@ -556,10 +556,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             if job.stop_reason is not None:  # drained, abandoned, or the claim was lost: leave the move
                 return False
             iterations = result.iterations
-            tolerance = clock.tolerance_left(grant.tolerance) if clock is not None else grant.tolerance
-            chosen = choose_from_result(result, tolerance, seed)
-            if clock is not None:  # a level's tolerance covers the whole turn, as its budget does
-                clock.spend_tolerance(value_gap(result, chosen, tolerance))
+            chosen = choose_within_turn(result, grant.tolerance, seed, clock)  # the tolerance covers the turn
         applied = await self.db(
             self.store.apply,
             turn.match_id,
