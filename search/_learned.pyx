@@ -100,7 +100,8 @@ cdef class ValueNetwork:
         features = feature_hook(game.name)
         check_model_matches(model, game=game.name, variant=game.variant, players=game.num_players,
                             layout_version=features.LAYOUT_VERSION,
-                            num_features=features.num_features(game.num_players))
+                            num_features=features.num_features(game.num_players),
+                            catalogue=game._catalogue_revision())
         hook = features.hook()
         if not PyCapsule_IsValid(hook, CAPSULE_C_NAME):
             raise TypeError(f"{game.name}: the feature hook is not a {CAPSULE_NAME.decode()} capsule")

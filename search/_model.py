@@ -1,4 +1,4 @@
-"""The model file of a learned evaluation (format version 1; docs/learning.md, "Model file").
+"""The model file of a learned evaluation (format version 2; docs/learning.md, "Model file").
 
 A small value network (dense layers, ReLU between them, a sigmoid on every output) stored as one binary
 file: a header that says what it is for, then float32 weights, then a CRC-32 of everything before it.
@@ -7,11 +7,14 @@ file is refused with ModelFormatError (naming what is wrong) and never read past
 
     offset  size  field
     0       8     magic b"ORRNNET\\0"
-    8       2     format version (uint16, little-endian): 1
+    8       2     format version (uint16, little-endian): 2 (1 is read too: it lacks the catalogue field)
     10      1+g   game name: length g (uint8), then ASCII
     .       1+v   variant: length v (uint8), then ASCII
     .       1     players (uint8)
     .       2     feature layout version (uint16)
+    .       1+c   version 2 only: the game's catalogue revision the model was trained with, e.g.
+                  "orrery.trian-tiles/2@2" (Game._catalogue_revision()): length c (uint8), then ASCII;
+                  empty for a game without a catalogue
     .       1     flags (uint8): bit 0 = the first layer reads its input as sparse (skips zero features);
                   bit 1 = residual: output k adds logit(evaluate()) of seat k (clipped to [0.001, 0.999])
     .       1     layers L (uint8), 1..MAX_LAYERS
@@ -31,7 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 
 MAGIC = b"ORRNNET\0"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # what encode_model writes for a model that records its catalogue revision
+READ_VERSIONS = (1, 2)  # version 1: no catalogue revision (Model.catalogue is None)
 MAX_LAYERS = 4
 MAX_INPUTS = 4096  # core_ext/features.pxd MAX_FEATURES
 MAX_WIDTH = 1024  # hidden widths and outputs (search/_learned.pxd MAX_WIDTH)
@@ -42,7 +46,7 @@ FLAG_RESIDUAL = 2
 
 class ModelFormatError(ValueError):
     """A model file that is damaged, of another format version, or for another game, variant, player
-    count or feature layout."""
+    count, feature layout or catalogue revision."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,14 @@ class Model:
     biases: tuple[np.ndarray, ...]  # float32 [out] per layer
     # the network learns a correction to the hand-written evaluate(): output k is added to its logit
     residual: bool = False
+    # the game's catalogue revision at training ("" for a game without a catalogue); None: not recorded
+    # (a format-version-1 file), which a game with a catalogue refuses
+    catalogue: str | None = None
+
+    @property
+    def format_version(self) -> int:
+        """The file format this model encodes to: 1 where it records no catalogue revision, else 2."""
+        return 1 if self.catalogue is None else FORMAT_VERSION
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -63,15 +75,21 @@ class Model:
 
 
 def encode_model(model: Model) -> bytes:
-    """The file bytes of a model (checked as the loader checks them)."""
+    """The file bytes of a model (checked as the loader checks them): format version 2, or 1 for a model
+    that records no catalogue revision (so that a version-1 file re-encodes to its own bytes)."""
     _check_shapes(model.sizes, model.players)
-    parts = [MAGIC, struct.pack("<H", FORMAT_VERSION)]
-    for text in (model.game, model.variant):
-        raw = text.encode("ascii")
-        parts.append(struct.pack("<B", len(raw)) + raw)
+    parts = [
+        MAGIC,
+        struct.pack("<H", model.format_version),
+        _text_bytes(model.game, "the game name"),
+        _text_bytes(model.variant, "the variant"),
+    ]
     sizes = model.sizes
     flags = (FLAG_SPARSE_INPUT if model.sparse_input else 0) | (FLAG_RESIDUAL if model.residual else 0)
-    parts.append(struct.pack("<BHBB", model.players, model.layout_version, flags, len(model.weights)))
+    parts.append(struct.pack("<BH", model.players, model.layout_version))
+    if model.catalogue is not None:
+        parts.append(_text_bytes(model.catalogue, "the catalogue revision"))
+    parts.append(struct.pack("<BB", flags, len(model.weights)))
     parts.append(struct.pack(f"<{len(sizes)}H", *sizes))
     for w, b in zip(model.weights, model.biases, strict=True):
         parts.append(np.ascontiguousarray(w, dtype="<f4").tobytes())
@@ -81,6 +99,16 @@ def encode_model(model: Model) -> bytes:
     if len(data) > MAX_FILE_BYTES:
         raise ModelFormatError(f"the model is {len(data)} bytes; at most {MAX_FILE_BYTES}")
     return data
+
+
+def _text_bytes(text: str, what: str) -> bytes:
+    try:
+        raw = text.encode("ascii")
+    except UnicodeEncodeError:
+        raise ModelFormatError(f"{what} {text!r} is not ASCII") from None
+    if len(raw) > 255:
+        raise ModelFormatError(f"{what} is {len(raw)} bytes long; at most 255")
+    return struct.pack("<B", len(raw)) + raw
 
 
 class _Reader:
@@ -109,7 +137,7 @@ class _Reader:
 
 
 def decode_model(data: bytes) -> Model:
-    """Parse model file bytes; ModelFormatError for anything but a well-formed version-1 file."""
+    """Parse model file bytes; ModelFormatError for anything but a well-formed version-1 or -2 file."""
     if len(data) > MAX_FILE_BYTES:
         raise ModelFormatError(f"the file is {len(data)} bytes; a model is at most {MAX_FILE_BYTES}")
     if len(data) < len(MAGIC) + 6 or data[: len(MAGIC)] != MAGIC:
@@ -119,14 +147,17 @@ def decode_model(data: bytes) -> Model:
     reader = _Reader(data, body_end)
     reader.take(len(MAGIC), "the magic")
     version = reader.uint("H", "the format version")
-    if version != FORMAT_VERSION:
-        raise ModelFormatError(f"model format version {version}; this build reads version {FORMAT_VERSION}")
+    if version not in READ_VERSIONS:
+        raise ModelFormatError(
+            f"model format version {version}; this build reads versions {', '.join(map(str, READ_VERSIONS))}"
+        )
     if zlib.crc32(data[:body_end]) != stored_crc:
         raise ModelFormatError("the model file is damaged (CRC-32 mismatch)")
     game = reader.text("the game name")
     variant = reader.text("the variant")
     players = reader.uint("B", "the player count")
     layout = reader.uint("H", "the layout version")
+    catalogue = reader.text("the catalogue revision") if version >= 2 else None
     flags = reader.uint("B", "the flags")
     if flags & ~(FLAG_SPARSE_INPUT | FLAG_RESIDUAL):
         raise ModelFormatError(f"unknown flags {flags:#x}")
@@ -154,6 +185,7 @@ def decode_model(data: bytes) -> Model:
         tuple(weights),
         tuple(biases),
         residual=bool(flags & FLAG_RESIDUAL),
+        catalogue=catalogue,
     )
 
 
@@ -169,9 +201,17 @@ def _check_shapes(sizes: Sequence[int], players: int) -> None:
 
 
 def check_model_matches(
-    model: Model, *, game: str, variant: str, players: int, layout_version: int, num_features: int
+    model: Model,
+    *,
+    game: str,
+    variant: str,
+    players: int,
+    layout_version: int,
+    num_features: int,
+    catalogue: str | None,
 ) -> None:
-    """Refuse a model made for another game, variant, player count or feature layout."""
+    """Refuse a model made for another game, variant, player count, feature layout or catalogue revision
+    (`catalogue`: the game's Game._catalogue_revision(), None for a game without a catalogue)."""
     wanted = (game, variant, players)
     if (model.game, model.variant, model.players) != wanted:
         raise ModelFormatError(
@@ -185,3 +225,26 @@ def check_model_matches(
         )
     if model.sizes[0] != num_features:
         raise ModelFormatError(f"the model has {model.sizes[0]} inputs; {game} gives {num_features} features")
+    _check_catalogue(model, game, catalogue)
+
+
+def _check_catalogue(model: Model, game: str, catalogue: str | None) -> None:
+    """The features reflect the game's cards: a model trained with other cards is refused, as a stored game
+    dealt with another catalogue revision is (core_ext/game.pyx, _check_catalogue)."""
+    if catalogue is None:
+        if model.catalogue:
+            raise ModelFormatError(
+                f"the model was trained with catalogue {model.catalogue!r}; {game} has no catalogue"
+            )
+        return
+    if model.catalogue is None:
+        raise ModelFormatError(
+            f"the model (format version 1) records no catalogue revision; {game} has {catalogue!r} "
+            "(retrain it, or stamp it with `orrery train stamp` if it was trained with that revision: "
+            "docs/learning.md)"
+        )
+    if model.catalogue != catalogue:
+        raise ModelFormatError(
+            f"the model was trained with catalogue {model.catalogue!r}; {game} has {catalogue!r}, so its "
+            "cards differ (retrain it: docs/learning.md)"
+        )

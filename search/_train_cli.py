@@ -1,4 +1,4 @@
-"""`orrery train selfplay | fit` and `orrery bench eval` (docs/learning.md)."""
+"""`orrery train selfplay | fit | stamp` and `orrery bench eval` (docs/learning.md)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,17 @@ def _run_fit(args: argparse.Namespace) -> int:
     )
     summary = fit([Path(d) for d in args.data], Path(args.out), settings, command=["orrery", *sys.argv[1:]])
     print(json.dumps(summary))
+    return 0
+
+
+def _run_stamp(args: argparse.Namespace) -> int:
+    from orrery.search._model import ModelFormatError
+    from orrery.search._shipped import stamp_model
+
+    try:
+        print(json.dumps(stamp_model(Path(args.model), args.catalogue)))
+    except (ModelFormatError, OSError, json.JSONDecodeError) as exc:
+        raise SystemExit(f"orrery train stamp: {exc}") from None
     return 0
 
 
@@ -113,6 +124,18 @@ def register(commands, bench) -> None:
         help="learn a correction to the game's evaluate() (added to its logit)",
     )
     p.set_defaults(func=_run_fit)
+
+    p = sub.add_parser(
+        "stamp",
+        help="rewrite a format-1 model as format 2, recording the catalogue revision it was trained with",
+    )
+    p.add_argument("model", help="the .orrnet file (its .json manifest beside it is updated too)")
+    p.add_argument(
+        "--catalogue",
+        required=True,
+        help='the game\'s catalogue revision at training, as states record it: "orrery.trian-tiles/2@2"',
+    )
+    p.set_defaults(func=_run_stamp)
 
     p = bench.add_parser("eval", help="microseconds per evaluation (hand-written, learned) and search speed")
     add_game_arguments(p)

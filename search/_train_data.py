@@ -41,6 +41,13 @@ class SelfPlaySpec:
     seed: int  # master seed: game i is dealt from game_seed(seed, i)
 
 
+def catalogue_revision(spec: SelfPlaySpec) -> str:
+    """The game's catalogue revision ("" for a game without a catalogue): recorded in the manifest, so a
+    model trained on the data is tied to the cards the games were dealt with."""
+    revision = load_game(spec.game, players=spec.players, variant=spec.variant)._catalogue_revision()
+    return revision or ""
+
+
 def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
@@ -153,6 +160,7 @@ def run_selfplay(
         "players": spec.players,
         "layout_version": features.LAYOUT_VERSION,
         "num_features": features.num_features(spec.players),
+        "catalogue": catalogue_revision(spec),
         "config": spec.config,
         "iterations_per_move": spec.iterations,
         "seed": spec.seed,
@@ -187,6 +195,7 @@ def _check_manifest(out: Path, spec: SelfPlaySpec) -> None:
         "config": spec.config,
         "iterations_per_move": spec.iterations,
         "seed": spec.seed,
+        "catalogue": catalogue_revision(spec),  # games dealt with other cards must not be mixed in
     }
     clash = {k: (old.get(k), v) for k, v in mine.items() if old.get(k) != v}
     if clash:
@@ -197,10 +206,12 @@ def load_dataset(folders: Sequence[Path]) -> tuple[dict, dict[str, np.ndarray]]:
     """The manifest of the first folder and every shard's rows concatenated (all folders must agree on
     game, variant, players and layout), with `game_index` numbering the games across folders."""
     manifests = [json.loads((Path(f) / MANIFEST).read_text()) for f in folders]
-    keys = ("format_version", "game", "variant", "players", "layout_version", "num_features")
+    keys = ("format_version", "game", "variant", "players", "layout_version", "num_features", "catalogue")
     for m in manifests[1:]:
-        if any(m[k] != manifests[0][k] for k in keys):
-            raise ValueError("the data folders are of different games, variants, players or layouts")
+        if any(m.get(k) != manifests[0].get(k) for k in keys):
+            raise ValueError(
+                "the data folders are of different games, variants, players, layouts or catalogue revisions"
+            )
     if manifests[0]["format_version"] != DATA_FORMAT_VERSION:
         raise ValueError(
             f"self-play data format {manifests[0]['format_version']}; expected {DATA_FORMAT_VERSION}"

@@ -21,6 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from orrery.core_ext import load_game
 from orrery.search._learned import feature_hook
 from orrery.search._model import Model, encode_model
 from orrery.search._train_data import load_dataset
@@ -73,6 +74,7 @@ def fit(data: Sequence[Path], out: Path, settings: FitSettings, *, command: Sequ
     manifest, arrays = load_dataset(data)
     if manifest["games"] < 2:
         raise ValueError("training needs at least 2 games (one is held out)")
+    _check_catalogue(manifest)
     torch.manual_seed(settings.seed)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
@@ -141,11 +143,12 @@ def fit(data: Sequence[Path], out: Path, settings: FitSettings, *, command: Sequ
     picture = out.with_suffix(".loss.png")
     _plot(curve, baseline, picture, f"{manifest['game']} {manifest['variant']} {players}p")
     model_manifest = {
-        "format_version": 1,
+        "format_version": model.format_version,
         "game": manifest["game"],
         "variant": manifest["variant"],
         "players": players,
         "layout_version": manifest["layout_version"],
+        "catalogue": model.catalogue,
         "layer_sizes": list(model.sizes),
         "sparse_input": model.sparse_input,
         "residual": model.residual,
@@ -173,6 +176,24 @@ def fit(data: Sequence[Path], out: Path, settings: FitSettings, *, command: Sequ
         "best_epoch": best_epoch,
         "held_out_mse_handwritten": baseline,
     }
+
+
+def _check_catalogue(manifest: dict) -> None:
+    """The model is stamped with the catalogue revision its games were dealt with, and that must be this
+    build's: a model for other cards would be refused when loaded (docs/learning.md)."""
+    game = load_game(manifest["game"], players=manifest["players"], variant=manifest["variant"])
+    current = game._catalogue_revision() or ""
+    recorded = manifest.get("catalogue")
+    if recorded is None:
+        raise ValueError(
+            f"the self-play data records no catalogue revision (made before revisions were recorded); if its "
+            f'games were dealt with {current!r}, add "catalogue": "{current}" to its manifest.json'
+        )
+    if recorded != current:
+        raise ValueError(
+            f"the self-play data was dealt with catalogue {recorded!r}; this build has {current!r}: "
+            "play it again"
+        )
 
 
 def _held_out(
@@ -207,6 +228,7 @@ def _to_model(net: nn.Sequential, manifest: dict, sparse_input: bool, residual: 
         variant=manifest["variant"],
         players=manifest["players"],
         layout_version=manifest["layout_version"],
+        catalogue=manifest["catalogue"],
         sparse_input=sparse_input,
         weights=tuple(m.weight.detach().numpy().T.astype(np.float32).copy() for m in linears),
         biases=tuple(m.bias.detach().numpy().astype(np.float32).copy() for m in linears),

@@ -50,8 +50,16 @@ def _positions(players: int = 2, deals: int = 2, every: int = 7) -> list:
     return out
 
 
+TRIAN_CATALOGUE = load_game("trian", players=2, variant="full")._catalogue_revision()
+
+
 def _random_model(
-    players: int = 2, hidden=(16, 8), seed: int = 0, sparse: bool = True, residual: bool = False
+    players: int = 2,
+    hidden=(16, 8),
+    seed: int = 0,
+    sparse: bool = True,
+    residual: bool = False,
+    catalogue: str | None = TRIAN_CATALOGUE,
 ) -> Model:
     rng = np.random.default_rng(seed)
     sizes = (trian_features.num_features(players), *hidden, players)
@@ -59,7 +67,8 @@ def _random_model(
         rng.normal(0, 0.3, (a, b)).astype(np.float32) for a, b in zip(sizes, sizes[1:], strict=False)
     )
     biases = tuple(rng.normal(0, 0.1, b).astype(np.float32) for b in sizes[1:])
-    return Model("trian", "full", players, trian_features.LAYOUT_VERSION, sparse, weights, biases, residual)
+    layout = trian_features.LAYOUT_VERSION
+    return Model("trian", "full", players, layout, sparse, weights, biases, residual, catalogue=catalogue)
 
 
 def _reference(model: Model, x: np.ndarray) -> np.ndarray:
@@ -138,7 +147,7 @@ def test_the_network_refuses_a_model_for_another_game_setting():
         ValueNetwork(model, _game(3))
     with pytest.raises(ModelFormatError, match="not trian \\(ships, 2 players\\)"):
         ValueNetwork(model, load_game("trian", players=2, variant="ships"))
-    wrong_layout = Model("trian", "full", 2, 99, True, model.weights, model.biases)
+    wrong_layout = Model("trian", "full", 2, 99, True, model.weights, model.biases, catalogue=TRIAN_CATALOGUE)
     with pytest.raises(ModelFormatError, match="layout version 99"):
         ValueNetwork(wrong_layout, _game())
     small = _random_model()
@@ -150,6 +159,7 @@ def test_the_network_refuses_a_model_for_another_game_setting():
         True,
         (small.weights[0][:-1],) + small.weights[1:],
         small.biases,
+        catalogue=TRIAN_CATALOGUE,
     )
     with pytest.raises(ModelFormatError, match="inputs"):
         ValueNetwork(short, _game())
@@ -167,8 +177,8 @@ def test_the_loader_names_what_is_wrong():
         decode_model(b"NOTMODEL" + data[8:])
     with pytest.raises(ModelFormatError, match="CRC-32"):
         decode_model(data[:-5] + bytes([data[-5] ^ 1]) + data[-4:])
-    with pytest.raises(ModelFormatError, match="format version 2"):
-        decode_model(_with_crc(data[:8] + struct.pack("<H", 2) + data[10:-4]))
+    with pytest.raises(ModelFormatError, match="format version 3"):
+        decode_model(_with_crc(data[:8] + struct.pack("<H", 3) + data[10:-4]))
     with pytest.raises(ModelFormatError, match="ends inside"):
         decode_model(_with_crc(data[:-40]))
     with pytest.raises(ModelFormatError, match="after the last layer"):
@@ -184,10 +194,13 @@ def test_the_loader_names_what_is_wrong():
 @fuzz_settings(default_examples=300)
 @given(st.data())
 def test_fuzzed_model_files_are_refused_or_load(data):
-    """Truncations, byte edits, insertions and deletions, with the CRC left stale or recomputed (so the
-    parser behind it is reached): every result is a clean ModelFormatError or a model that re-encodes to
-    the same bytes; nothing reads past the end (the parser checks every length before reading)."""
-    original = encode_model(_random_model(hidden=(3,), seed=data.draw(st.integers(0, 3))))
+    """Truncations, byte edits, insertions and deletions of version-2 and version-1 files, with the CRC
+    left stale or recomputed (so the parser behind it is reached): every result is a clean
+    ModelFormatError or a model that re-encodes to the same bytes; nothing reads past the end (the parser
+    checks every length before reading)."""
+    catalogue = data.draw(st.sampled_from([TRIAN_CATALOGUE, "", None]))  # None: a format-version-1 file
+    seed = data.draw(st.integers(0, 3))
+    original = encode_model(_random_model(hidden=(3,), seed=seed, catalogue=catalogue))
     body = bytearray(original[:-4])
     for _ in range(data.draw(st.integers(1, 4))):
         kind = data.draw(st.sampled_from(["set", "insert", "delete", "truncate"]))
@@ -259,6 +272,7 @@ def test_selfplay_writes_resumable_shards_and_a_manifest(tmp_path):
     assert again["games_played"] == 0 and again["total_positions"] == summary["total_positions"]
     manifest, arrays = load_dataset([tmp_path])
     assert manifest["games"] == 2 and manifest["layout_version"] == trian_features.LAYOUT_VERSION
+    assert manifest["catalogue"] == TRIAN_CATALOGUE  # the cards the games were dealt with
     rows = len(arrays["game_index"])
     assert arrays["features"].shape == (rows, trian_features.num_features(2))
     assert set(np.unique(arrays["returns_relative"].sum(axis=1))) == {1.0}  # 2 players: rank returns sum to 1
@@ -275,6 +289,9 @@ def test_selfplay_writes_resumable_shards_and_a_manifest(tmp_path):
     fit([tmp_path], residual, FitSettings(hidden=(8,), epochs=1, held_out=0.5, residual=True), command=["t"])
     assert decode_model(residual.read_bytes()).residual
     model = decode_model(out.read_bytes())
+    assert (model.format_version, model.catalogue) == (2, TRIAN_CATALOGUE)
+    model_manifest = json.loads(out.with_suffix(".json").read_text())
+    assert (model_manifest["format_version"], model_manifest["catalogue"]) == (2, TRIAN_CATALOGUE)
     network = ValueNetwork(model, _game())
     assert result["bytes"] == out.stat().st_size
     assert out.with_suffix(".loss.png").stat().st_size > 0
@@ -287,3 +304,15 @@ def test_selfplay_writes_resumable_shards_and_a_manifest(tmp_path):
         command=["test"],
     )
     assert (tmp_path / "again.orrnet").read_bytes() == out.read_bytes()
+
+
+def test_fit_refuses_data_dealt_with_another_catalogue_revision():
+    pytest.importorskip("torch")
+    from orrery.search._train_fit import _check_catalogue
+
+    manifest = {"game": "trian", "variant": "full", "players": 2, "catalogue": TRIAN_CATALOGUE}
+    _check_catalogue(manifest)
+    with pytest.raises(ValueError, match="dealt with catalogue 'orrery.trian-tiles/2@1'.*play it again"):
+        _check_catalogue(dict(manifest, catalogue="orrery.trian-tiles/2@1"))
+    with pytest.raises(ValueError, match="records no catalogue revision"):
+        _check_catalogue({k: v for k, v in manifest.items() if k != "catalogue"})
