@@ -1,5 +1,5 @@
-"""`orrery bench playouts`, `orrery bench tensor` and `orrery games`: commands that need only the game
-cores."""
+"""`orrery bench playouts` and `orrery bench tensor`: commands that need only the game cores. (`orrery
+games` lists the shipped learned models too, so it lives in the search layer: search/_cli.py.)"""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import random
 import time
 from typing import Any
 
-from orrery.core_ext._registry import game_bounds, load_game, registered_games
+from orrery.core_ext._registry import load_game, registered_games
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, default_game: str = "trian") -> None:
@@ -93,15 +93,6 @@ def _run_bench_tensor(args: argparse.Namespace) -> int:
     return _print_result(args, bench_tensor(args.game, args.players, args.variant, args.seconds, args.seed))
 
 
-def _run_games(args: argparse.Namespace) -> int:
-    for info in registered_games():
-        counts = ", ".join(map(str, info.player_counts))
-        actions, length = game_bounds(info.name)
-        print(f"{info.name:8} {info.title}\n         variants: {', '.join(info.variants)}; players: {counts}")
-        print(f"         num_distinct_actions: {actions} (ids 0..{actions - 1}); max_game_length: {length}")
-    return 0
-
-
 def _add_game_bench(bench, name: str, summary: str, seconds: float, func) -> None:
     p = bench.add_parser(name, help=summary)
     add_game_arguments(p)
@@ -118,7 +109,3 @@ def register(commands, bench) -> None:
     _add_game_bench(
         bench, "tensor", "observation_tensor build time per observation on one core", 2.0, _run_bench_tensor
     )
-
-    p = commands.add_parser("games", help="list the games, their variants and player counts")
-    p.add_argument("--all", action="store_true", help="(kept for old scripts: every game is listed anyway)")
-    p.set_defaults(func=_run_games)

@@ -32,6 +32,7 @@ from orrery.search._levels import (
 )
 from orrery.search._ray import RayBackend
 from orrery.search._result import ActionStats, SearchResult, forced_result, sampled_line_labels
+from orrery.search._shipped import ShippedModel, check_evaluation, shipped_models
 from orrery.search._timeshare_backend import TimeSharedBackend
 
 __all__ = [
@@ -52,10 +53,12 @@ __all__ = [
     "RayBackend",
     "SearchConfig",
     "SearchResult",
+    "ShippedModel",
     "TimeSharedBackend",
     "TurnBudget",
     "TurnClock",
     "build_hints",
+    "check_evaluation",
     "choose_from_result",
     "choose_within_tolerance",
     "choose_within_turn",
@@ -69,4 +72,5 @@ __all__ = [
     "make_bot",
     "sampled_line_labels",
     "search_observation",
+    "shipped_models",
 ]

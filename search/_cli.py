@@ -1,4 +1,5 @@
-"""`orrery selfplay` and `orrery bench search | preset-rates | signature | strength | hints | turn-time`."""
+"""`orrery games`, `orrery selfplay`, `orrery configs` and `orrery bench search | preset-rates | signature |
+strength | hints | turn-time`."""
 
 from __future__ import annotations
 
@@ -7,14 +8,16 @@ import json
 import os
 import sys
 
+from orrery.core_ext import game_bounds, game_info, registered_games
 from orrery.core_ext._cli import add_game_arguments
 from orrery.search._bench import bench_search, bench_signature, bench_strength
 from orrery.search._bench_hints import bench_hints
 from orrery.search._bench_turns import bench_turn_time
 from orrery.search._bots import BOT_KINDS, make_bot
-from orrery.search._config import Budget, get_config, list_configs
+from orrery.search._config import Budget, SearchConfig, get_config, list_configs
 from orrery.search._levels import LEVELS
 from orrery.search._selfplay import play_game
+from orrery.search._shipped import ShippedModel, check_evaluation, shipped_models
 
 
 def _print(result: dict, as_json: bool) -> None:
@@ -31,12 +34,48 @@ def _budget(args: argparse.Namespace) -> Budget:
     return Budget(iterations=args.iterations, milliseconds=args.budget_ms)
 
 
+def _run_games(args: argparse.Namespace) -> int:
+    models = shipped_models()
+    for info in registered_games():
+        counts = ", ".join(map(str, info.player_counts))
+        actions, length = game_bounds(info.name)
+        print(f"{info.name:8} {info.title}\n         variants: {', '.join(info.variants)}; players: {counts}")
+        print(f"         num_distinct_actions: {actions} (ids 0..{actions - 1}); max_game_length: {length}")
+        mine = [_model_line(m) for m in models if m.game == info.name]
+        print(f"         learned models: {'; '.join(mine) if mine else 'none'}")
+    return 0
+
+
+def _model_line(m: ShippedModel) -> str:
+    """One shipped model as `orrery games` prints it (the fields of ListGames' LearnedModel)."""
+    catalogue = f"catalogue {m.catalogue}" if m.catalogue else "no catalogue"
+    return (
+        f"{m.variant} {m.players}p ({m.file_name}: model format {m.format_version}, feature layout "
+        f"{m.layout_version}, {catalogue}, {m.file_bytes} bytes, sha256 {m.sha256[:12]}, trained {m.trained} "
+        f"on {m.training_games} games / {m.training_positions} positions)"
+    )
+
+
+def config_from_args(args: argparse.Namespace) -> SearchConfig | None:
+    """--config's preset, refused with a message naming --config when unknown or when it asks for a
+    learned evaluation that the game, variant and player count have no model for."""
+    if not args.config:
+        return None
+    try:
+        config = get_config(args.config)
+        variant = args.variant or game_info(args.game).default_variant
+        check_evaluation(config, args.game, variant, args.players)
+    except ValueError as exc:
+        raise SystemExit(f"--config: {exc}") from None
+    return config
+
+
 def _run_selfplay(args: argparse.Namespace) -> int:
     names = args.bots or ["random"] * args.players
     if len(names) != args.players:
         raise SystemExit(f"--bots: need one bot per seat ({args.players}), got {len(names)}")
     budget = _budget(args)
-    config = get_config(args.config) if args.config else None
+    config = config_from_args(args)
     bots = [
         make_bot(
             n, game=args.game, budget=budget, config=config if config and config.algorithm == n else None
@@ -142,6 +181,7 @@ def _run_bench_signature(args: argparse.Namespace) -> int:
 
 
 def _run_bench_strength(args: argparse.Namespace) -> int:
+    config_from_args(args)  # refused before any game is played
     result = bench_strength(
         args.game,
         args.players,
@@ -194,6 +234,12 @@ def _add_budget_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def register(commands, bench) -> None:
+    p = commands.add_parser(
+        "games", help="list the games, their variants and player counts, and the learned models shipped"
+    )
+    p.add_argument("--all", action="store_true", help="(kept for old scripts: every game is listed anyway)")
+    p.set_defaults(func=_run_games)
+
     p = commands.add_parser("selfplay", help="play a whole game between bots and print it")
     add_game_arguments(p)
     p.add_argument("--seed", type=int, default=0)

@@ -207,6 +207,22 @@ _preset(
         "playout, rank reward, c = 0.15 (it beat ismcts@3 by SPRT at equal time per turn: docs/search.md).",
     )
 )
+# The learned evaluation (issue 31) as a preset, so that `--config` and SuggestMove's params.config can
+# choose it. Its play depends on the shipped model too: a retrained model gets a new version here.
+_preset(
+    SearchConfig(
+        name="ismcts-trian-learned",
+        version=1,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.15,
+        evaluation="learned",
+        description="ismcts-trian@1 with each new leaf scored by the shipped learned model instead of "
+        "evaluate(): Galaxy of Trian, variant full, 2 players only (search/models/trian-full-2p.orrnet, "
+        "SHA-256 928563e2...; +45 Elo over ismcts-trian@1 by SPRT: docs/learning.md). Other games, variants "
+        "and player counts have no model and refuse it.",
+    )
+)
 _preset(
     SearchConfig(
         name="ismcts-teg",

@@ -12,11 +12,13 @@ from orrery.core_ext._cli import add_game_arguments
 
 
 def _run_selfplay(args: argparse.Namespace) -> int:
+    from orrery.search._cli import config_from_args
     from orrery.search._train_data import SelfPlaySpec, run_selfplay
 
     if args.games < 1 or args.workers < 1 or args.iterations < 1:
         raise SystemExit("--games, --workers and --iterations must be >= 1")
     variant = args.variant or game_info(args.game).default_variant
+    config_from_args(args)  # an unknown preset, or a learned one without a model, before any game
     spec = SelfPlaySpec(
         game=args.game,
         variant=variant,

@@ -82,6 +82,17 @@ def search_config(name: str, default: str, game: str | None, *, field: str = "pa
         raise invalid(field, str(exc)) from None
 
 
+def check_evaluation(config: Any, game: str, variant: str, players: int, *, field: str) -> None:
+    """INVALID_ARGUMENT naming `field` where the config's evaluation is "learned" and no usable model is
+    shipped for the game, variant and player count (ListGames lists those that are)."""
+    from orrery.search import check_evaluation as check
+
+    try:
+        check(config, game, variant, players)
+    except ValueError as exc:
+        raise invalid(field, f"{exc} (GameDescription.learned_models in ListGames lists them)") from None
+
+
 def level_name(level: int, *, field: str = "params.level") -> str | None:
     if level == 0:
         return None

@@ -25,12 +25,14 @@ import grpc
 
 from orrery.core_ext import GameInputError, game_bounds, registered_games
 from orrery.search import (
+    ShippedModel,
     build_hints,
     choose_from_result,
     choose_within_turn,
     expected_decisions,
     forced_result,
     sampled_line_labels,
+    shipped_models,
 )
 from orrery.service import _positions as positions
 from orrery.service._ai import AiPlayers
@@ -197,6 +199,22 @@ def _window_pictures(replay: Replay, seat: int, window: range) -> dict[int, str]
     )
 
 
+def _learned_model(model: ShippedModel) -> pb.LearnedModel:
+    return pb.LearnedModel(
+        variant=model.variant,
+        players=model.players,
+        format_version=model.format_version,
+        layout_version=model.layout_version,
+        catalogue=model.catalogue,
+        file_bytes=model.file_bytes,
+        sha256=model.sha256,
+        trained=model.trained,
+        training_games=model.training_games,
+        training_positions=model.training_positions,
+        training_command=model.training_command,
+    )
+
+
 def _action(view: ActionView) -> pb.Action:
     return pb.Action(id=view.id, label=view.label, struct_json=view.struct_json)
 
@@ -320,6 +338,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                     ],
                     num_distinct_actions=game_bounds(g.name)[0],
                     max_game_length=game_bounds(g.name)[1],
+                    learned_models=[_learned_model(m) for m in shipped_models() if m.game == g.name],
                 )
                 for g in registered_games()
             ]
@@ -375,7 +394,11 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             ai, path = seat.ai, f"seats[{i}].ai"
             level = positions.level_name(ai.level, field=f"{path}.level")
             if ai.bot:
-                positions.search_config(ai.bot, "", request.game, field=f"{path}.bot")
+                config = positions.search_config(ai.bot, "", request.game, field=f"{path}.bot")
+                self._check_seat_evaluation(request, config, f"{path}.bot")
+            elif self.default_config:  # the seat plays the server's --config
+                config = positions.search_config("", self.default_config, None, field=f"{path}.bot")
+                self._check_seat_evaluation(request, config, f"{path}.bot")
             iterations, milliseconds = budget_fields(
                 ai.budget if ai.HasField("budget") else None, f"{path}.budget"
             )
@@ -395,6 +418,18 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 )
             )
         return specs
+
+    @staticmethod
+    def _check_seat_evaluation(request: pb.CreateMatchRequest, config: Any, field: str) -> None:
+        """An AI seat's learned evaluation needs a model for the match's game setting. Checked only once
+        the game, variant and player count are ones the game has: a wrong one gets its own error later."""
+        games = {g.name: g for g in registered_games()}
+        info = games.get(request.game)
+        if info is None:
+            return
+        variant = request.variant or info.default_variant
+        if variant in info.variants and request.players in info.players_for(variant):
+            positions.check_evaluation(config, request.game, variant, request.players, field=field)
 
     def _count_active_matches(self) -> None:
         self.metrics.matches_active.set(self.store.active_count())  # a counter: no query
@@ -831,6 +866,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             game=observation.game.name,
         )
         config = positions.search_config(params.config, self.default_config, observation.game.name)
+        game = observation.game
+        positions.check_evaluation(config, game.name, game.variant, game.num_players, field="params.config")
         job = SearchJob(
             observation=observation,
             config=config,

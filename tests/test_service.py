@@ -13,7 +13,7 @@ import grpc
 import pytest
 
 from orrery.core_ext import load_game
-from orrery.search import LEVELS
+from orrery.search import LEVELS, shipped_models
 from orrery.search._levels import trusted_moves
 from orrery.service._spawn import start_server
 from orrery.service.client import OrreryClient, final_update
@@ -68,6 +68,19 @@ def test_list_games_and_version(client):
         assert g.max_game_length == max(game.max_game_length for game in variants)
     assert games["trian"].num_distinct_actions == 210000
     assert (games["kuhn"].num_distinct_actions, games["kuhn"].max_game_length) == (2, 9)
+    # issue 31: the shipped learned models, one message each, with what the model's manifest says
+    (model,) = games["trian"].learned_models
+    shipped = {m.game: m for m in shipped_models()}["trian"]
+    assert (model.variant, model.players, model.format_version, model.layout_version) == ("full", 2, 2, 1)
+    assert model.catalogue == load_game("trian", players=2, variant="full")._catalogue_revision()
+    assert (model.file_bytes, model.sha256, model.trained) == (
+        shipped.file_bytes,
+        shipped.sha256,
+        shipped.trained,
+    )
+    assert (model.training_games, model.training_positions) == (346, 167042)
+    assert model.training_command.startswith("orrery train fit")
+    assert [g.learned_models for n, g in games.items() if n != "trian"] == [[]] * (len(games) - 1)
     version = client.version()
     assert version.api_version == "orrery.v1" and version.backend == "in-process"
     assert version.default_config == "test-fast@1" and version.live_workers == 2
@@ -404,6 +417,63 @@ def test_search_errors_name_the_field(client):
     assert code == grpc.StatusCode.FAILED_PRECONDITION and "over" in details
 
 
+def test_the_config_picks_the_learned_evaluation_or_names_the_field(client):
+    """params.config "ismcts-trian-learned" searches with the shipped model where one exists (Trian full,
+    2 players): a different answer from ismcts-trian@1's at the same seed. Elsewhere: INVALID_ARGUMENT
+    naming params.config (SuggestMove, Analyze) or the seat's bot (CreateMatch)."""
+    state = load_game("trian", players=2, variant="full").new_initial_state(5)
+    text = state.observation(state.current_player).to_json()
+    answers = {
+        config: client.suggest(
+            game="trian",
+            observation_json=text,
+            iterations=300,
+            seed=2,
+            top_k=4,
+            config=config,
+            skip_hints=True,
+        )
+        for config in ("ismcts-trian@1", "ismcts-trian-learned@1")
+    }
+    assert answers["ismcts-trian-learned@1"].stats.config == "ismcts-trian-learned@1"
+    values = {k: [(c.action.id, c.visits, c.value) for c in a.candidates] for k, a in answers.items()}
+    assert values["ismcts-trian@1"] != values["ismcts-trian-learned@1"]
+    kuhn, _ = kuhn_observation_json()
+    code, details = code_of(
+        lambda: client.suggest(
+            game="kuhn", observation_json=kuhn, iterations=10, config="ismcts-trian-learned"
+        )
+    )
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert details.startswith(
+        "params.config: ismcts-trian-learned@1 has evaluation 'learned', but no learned"
+    )
+    assert "kuhn (standard, 2 players)" in details and "learned_models" in details
+    code, details = code_of(
+        lambda: list(
+            client.analyze(game="kuhn", observation_json=kuhn, iterations=10, config="ismcts-trian-learned")
+        )
+    )
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("params.config: ")
+    three = load_game("trian", players=3, variant="full").new_initial_state(5)
+    code, details = code_of(
+        lambda: client.suggest(
+            game="trian",
+            observation_json=three.observation(three.current_player).to_json(),
+            iterations=10,
+            config="ismcts-trian-learned",
+        )
+    )
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "trian (full, 3 players)" in details
+    seats = [pb.SeatSpec(human=pb.HumanSeat()), pb.SeatSpec(ai=pb.AiSeat(bot="ismcts-trian-learned"))]
+    code, details = code_of(lambda: client.create_match("trian", players=2, variant="ships", seats=seats))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("seats[1].ai.bot: ")
+    assert "trian (ships, 2 players)" in details
+    match = client.create_match("trian", players=2, variant="full", seats=seats)
+    assert match.ai == (False, True)
+    client.abandon_as_owner(match)
+
+
 # ---- command line ----
 
 
@@ -423,6 +493,13 @@ def test_orrery_suggest_command(server):
     assert answer["stats"]["iterations"] == "500" and answer["action"]["label"] in ("check", "bet")
     bad = run_cli("suggest", "--target", server.target, "--game", "kuhn", "--iterations", "0")
     assert bad.returncode == 2 and "INVALID_ARGUMENT: params.budget.iterations" in bad.stderr
+    learned = run_cli(
+        "suggest", "--target", server.target, "--game", "kuhn", "--config", "ismcts-trian-learned"
+    )
+    assert learned.returncode == 2
+    assert (
+        "INVALID_ARGUMENT: params.config: ismcts-trian-learned@1 has evaluation 'learned'" in learned.stderr
+    )
 
 
 def test_orrery_play_command_against_ai_seats(server):

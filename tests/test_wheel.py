@@ -150,6 +150,8 @@ def test_orrery_games_from_the_repository_root_uses_the_installed_package(instal
         assert Path(line).is_relative_to(installed.venv), f"imported from outside the fresh venv: {line}"
     games = _run([str(installed.venv / "bin" / "orrery"), "games"], cwd=ROOT, env=installed.env)
     assert "trian" in games, games
+    # the model files are package data: the installed package finds and lists the shipped one (issue 31)
+    assert "learned models: full 2p (trian-full-2p.orrnet" in games, games
 
 
 def _wait_ready(process: subprocess.Popen[str]) -> re.Match[str] | None:

@@ -1,0 +1,258 @@
+"""Model files as part of the product (issue 31, part 4; docs/learning.md "Shipped models"): the model file
+ties a network to its game's catalogue revision and feature layout, the shipped models are listed (by
+`orrery games`; ListGames is tested in test_service.py) only where this build can use them, and a search
+config asking for `evaluation = "learned"` is refused, naming the field, where no model is shipped."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from orrery.core_ext import load_game
+from orrery.core_ext.trian import features as trian_features
+from orrery.search import Budget, check_evaluation, get_config, search_observation, shipped_models
+from orrery.search._learned import ValueNetwork, model_path
+from orrery.search._model import (
+    FORMAT_VERSION,
+    Model,
+    ModelFormatError,
+    check_model_matches,
+    decode_model,
+    encode_model,
+)
+from orrery.search._shipped import learned_model_problem, shipped_index
+from orrery.service.cli import main
+
+TRIAN = load_game("trian", players=2, variant="full")
+CATALOGUE = TRIAN._catalogue_revision()
+SHIPPED = model_path("trian", "full", 2)
+
+
+def _model(catalogue: str | None = CATALOGUE, layout: int = trian_features.LAYOUT_VERSION) -> Model:
+    rng = np.random.default_rng(1)
+    sizes = (trian_features.num_features(2), 4, 2)
+    weights = tuple(
+        rng.normal(0, 0.3, (a, b)).astype(np.float32) for a, b in zip(sizes, sizes[1:], strict=False)
+    )
+    biases = tuple(np.zeros(b, np.float32) for b in sizes[1:])
+    return Model("trian", "full", 2, layout, True, weights, biases, catalogue=catalogue)
+
+
+# ---- the file records the catalogue revision ----
+
+
+def test_version_2_records_the_catalogue_and_version_1_still_reads():
+    v2 = encode_model(_model())
+    assert int.from_bytes(v2[8:10], "little") == FORMAT_VERSION == 2
+    assert CATALOGUE.encode() in v2 and decode_model(v2).catalogue == CATALOGUE
+    v1 = encode_model(_model(catalogue=None))
+    assert int.from_bytes(v1[8:10], "little") == 1 and len(v1) == len(v2) - 1 - len(CATALOGUE)
+    back = decode_model(v1)
+    assert back.catalogue is None and back.format_version == 1 and encode_model(back) == v1
+
+
+def test_a_model_of_another_catalogue_revision_or_none_is_refused_by_the_game():
+    ValueNetwork(_model(), TRIAN)  # the game's own revision binds
+    with pytest.raises(ModelFormatError, match=r"trained with catalogue 'orrery.trian-tiles/2@1'.*retrain"):
+        ValueNetwork(_model(catalogue="orrery.trian-tiles/2@1"), TRIAN)
+    with pytest.raises(ModelFormatError, match=r"format version 1\) records no catalogue revision"):
+        ValueNetwork(_model(catalogue=None), TRIAN)
+    with pytest.raises(ModelFormatError, match="feature layout version 7"):
+        ValueNetwork(_model(layout=7), TRIAN)
+
+
+def test_a_game_without_a_catalogue_takes_an_empty_or_unrecorded_revision_only():
+    fields = dict(game="trian", variant="full", players=2, layout_version=trian_features.LAYOUT_VERSION)
+    fields["num_features"] = trian_features.num_features(2)
+    for recorded in ("", None):
+        check_model_matches(_model(catalogue=recorded), **fields, catalogue=None)
+    with pytest.raises(ModelFormatError, match="has no catalogue"):
+        check_model_matches(_model(), **fields, catalogue=None)
+
+
+def test_the_shipped_model_is_the_trained_network_stamped_with_its_catalogue():
+    """The shipped file was converted from format 1 by `orrery train stamp` (weights untouched): dropping the
+    stamp gives back the trained file's exact bytes, whose SHA-256 the manifest keeps."""
+    manifest = json.loads(SHIPPED.with_suffix(".json").read_text())
+    model = decode_model(SHIPPED.read_bytes())
+    assert (model.format_version, model.catalogue) == (manifest["format_version"], manifest["catalogue"])
+    assert model.catalogue == CATALOGUE
+    trained = encode_model(replace(model, catalogue=None))
+    assert hashlib.sha256(trained).hexdigest() == manifest["stamped_from"]["sha256"]
+    assert len(trained) == manifest["stamped_from"]["bytes"]
+    # the part-4 manifest fields
+    assert manifest["training_command"].startswith("orrery train fit")
+    assert manifest["data"]["games"] > 0 and manifest["data"]["positions"] > 0
+    assert manifest["date"].endswith("Z") and manifest["layout_version"] == trian_features.LAYOUT_VERSION
+
+
+def test_stamping_is_deterministic_and_refuses_a_stamped_file(tmp_path):
+    manifest = json.loads(SHIPPED.with_suffix(".json").read_text())
+    trained = encode_model(replace(decode_model(SHIPPED.read_bytes()), catalogue=None))
+    old = {k: v for k, v in manifest.items() if k not in ("catalogue", "stamped_from")}
+    old.update(format_version=1, bytes=len(trained), sha256=hashlib.sha256(trained).hexdigest())
+    path = tmp_path / SHIPPED.name
+    path.write_bytes(trained)
+    path.with_suffix(".json").write_text(json.dumps(old, indent=2) + "\n")
+    assert main(["train", "stamp", str(path), "--catalogue", CATALOGUE]) == 0
+    assert path.read_bytes() == SHIPPED.read_bytes()
+    assert json.loads(path.with_suffix(".json").read_text()) == manifest
+    with pytest.raises(SystemExit, match="already records catalogue"):
+        main(["train", "stamp", str(path), "--catalogue", CATALOGUE])
+
+
+# ---- the shipped list ----
+
+
+def test_the_shipped_trian_model_is_listed_with_its_manifest():
+    (model,) = [m for m in shipped_models() if m.game == "trian"]
+    manifest = json.loads(SHIPPED.with_suffix(".json").read_text())
+    assert (model.variant, model.players, model.file_name) == ("full", 2, "trian-full-2p.orrnet")
+    assert (model.format_version, model.layout_version, model.catalogue) == (2, 1, CATALOGUE)
+    assert model.file_bytes == SHIPPED.stat().st_size and model.sha256 == manifest["sha256"]
+    assert model.trained == manifest["date"] and model.training_command == manifest["training_command"]
+    assert (model.training_games, model.training_positions) == (346, 167042)
+    assert shipped_index().refused == {}
+
+
+def _copy_shipped(folder, **manifest_changes):
+    shutil.copy(SHIPPED, folder / SHIPPED.name)
+    manifest = json.loads(SHIPPED.with_suffix(".json").read_text())
+    manifest.update(manifest_changes)
+    (folder / SHIPPED.name).with_suffix(".json").write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        ("catalogue", "trained with catalogue 'orrery.trian-tiles/2@1'"),
+        ("manifest", "the manifest disagrees with the file"),
+        ("bytes", "CRC-32"),
+        ("name", "but holds trian full 2p"),
+    ],
+)
+def test_an_unusable_model_file_is_left_out_with_its_reason(tmp_path, caplog, damage, reason):
+    if damage == "catalogue":
+        data = encode_model(replace(decode_model(SHIPPED.read_bytes()), catalogue="orrery.trian-tiles/2@1"))
+        (tmp_path / SHIPPED.name).write_bytes(data)
+        digest = hashlib.sha256(data).hexdigest()
+        manifest = json.loads(SHIPPED.with_suffix(".json").read_text())
+        manifest.update(catalogue="orrery.trian-tiles/2@1", sha256=digest, bytes=len(data))
+        (tmp_path / SHIPPED.name).with_suffix(".json").write_text(json.dumps(manifest))
+    elif damage == "manifest":
+        _copy_shipped(tmp_path, layout_version=2)
+    elif damage == "bytes":
+        _copy_shipped(tmp_path)
+        blob = bytearray((tmp_path / SHIPPED.name).read_bytes())
+        blob[100] ^= 1
+        (tmp_path / SHIPPED.name).write_bytes(bytes(blob))
+    else:
+        _copy_shipped(tmp_path)
+        (tmp_path / SHIPPED.name).rename(tmp_path / "trian-full-3p.orrnet")
+        (tmp_path / SHIPPED.name).with_suffix(".json").rename(tmp_path / "trian-full-3p.json")
+    with caplog.at_level("WARNING"):
+        index = shipped_index(tmp_path)
+    assert index.models == ()
+    key = ("trian", "full", 3 if damage == "name" else 2)
+    assert reason in index.refused[key] and reason in caplog.text
+    problem = learned_model_problem(*key, folder=tmp_path)
+    assert problem is not None and problem.startswith("the learned model for trian") and reason in problem
+
+
+# ---- choosing the evaluation ----
+
+
+def test_the_learned_preset_is_ismcts_trian_with_the_learned_evaluation():
+    learned, handwritten = get_config("ismcts-trian-learned"), get_config("ismcts-trian@1")
+    assert learned.label == "ismcts-trian-learned@1" and learned.evaluation == "learned"
+    assert replace(learned, name="ismcts-trian", evaluation="handwritten", description="") == replace(
+        handwritten, description=""
+    )
+
+
+def test_the_learned_preset_searches_with_the_model():
+    """Same seed and iterations: the learned preset is reproducible and differs from the hand-written one
+    (so --config really switches the evaluation)."""
+    state = TRIAN.new_initial_state(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        state.apply(int(rng.choice(state.legal_actions())))
+    observation = state.observation(state.current_player)
+    budget = Budget(iterations=400)
+    runs = {
+        name: [search_observation(observation, get_config(name), budget, seed=2) for _ in range(2)]
+        for name in ("ismcts-trian@1", "ismcts-trian-learned@1")
+    }
+    visits = {name: [[a.visits for a in r.actions] for r in results] for name, results in runs.items()}
+    assert all(a == b for a, b in visits.values())  # each reproducible
+    assert [(a.action, a.mean_reward) for a in runs["ismcts-trian@1"][0].actions] != [
+        (a.action, a.mean_reward) for a in runs["ismcts-trian-learned@1"][0].actions
+    ]
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "players"),
+    [
+        ("trian", "full", 3),
+        ("trian", "beginner", 2),
+        ("take_the_galaxy", "standard", 2),
+        ("kuhn", "standard", 2),
+    ],
+)
+def test_a_learned_config_without_a_model_is_refused_naming_evaluation(game, variant, players):
+    with pytest.raises(ValueError, match=r"ismcts-trian-learned@1 has evaluation 'learned', but no learned"):
+        check_evaluation(get_config("ismcts-trian-learned"), game, variant, players)
+    check_evaluation(get_config("ismcts-trian@1"), game, variant, players)  # hand-written: always fine
+    check_evaluation(get_config("ismcts-trian-learned"), "trian", "full", 2)
+
+
+# ---- the command line ----
+
+
+def test_orrery_games_says_which_games_have_a_model(capsys):
+    assert main(["games"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    names = [line.split()[0] for line in lines if line and not line[0].isspace()]
+    assert set(names) >= {"kuhn", "trian", "take_the_galaxy", "tiny_epic_galaxies"}
+    models = [line.strip() for line in lines if "learned models:" in line]
+    assert len(models) == len(names)
+    trian = models[names.index("trian")]
+    sha = json.loads(SHIPPED.with_suffix(".json").read_text())["sha256"]
+    assert trian == (
+        "learned models: full 2p (trian-full-2p.orrnet: model format 2, feature layout 1, catalogue "
+        f"{CATALOGUE}, {SHIPPED.stat().st_size} bytes, sha256 {sha[:12]}, trained 2026-11-27T05:57:37Z "
+        "on 346 games / 167042 positions)"
+    )
+    assert models.count("learned models: none") == len(names) - 1
+
+
+def test_the_cli_config_picks_the_learned_evaluation_or_names_the_problem(capsys):
+    args = [
+        "selfplay",
+        "--game",
+        "trian",
+        "--variant",
+        "full",
+        "--players",
+        "2",
+        "--bots",
+        "ismcts",
+        "random",
+    ]
+    args += ["--iterations", "20", "--quiet", "--seed", "1"]
+    assert main([*args, "--config", "ismcts-trian-learned@1"]) == 0
+    assert "game over after" in capsys.readouterr().out
+    with pytest.raises(
+        SystemExit, match=r"^--config: ismcts-trian-learned@1 has evaluation 'learned', but no"
+    ):
+        main(["selfplay", "--game", "kuhn", "--bots", "ismcts", "ismcts", "--config", "ismcts-trian-learned"])
+    with pytest.raises(SystemExit, match=r"^--config: unknown search config 'no-such'"):
+        main(["selfplay", "--game", "kuhn", "--bots", "ismcts", "ismcts", "--config", "no-such"])
+    with pytest.raises(SystemExit, match=r"^--config: .*trian \(full, 3 players\)"):
+        main(["train", "selfplay", "--game", "trian", "--variant", "full", "--players", "3", "--games", "1",
+              "--out", "unused", "--config", "ismcts-trian-learned"])  # fmt: skip
