@@ -64,7 +64,7 @@ def shipped_index(folder: Path = MODELS_DIR) -> ShippedIndex:
     for path in sorted(folder.glob(f"*{MODEL_SUFFIX}")):
         try:
             models.append(_read_shipped(path))
-        except (ModelFormatError, ValueError, OSError) as exc:
+        except (ValueError, OSError) as exc:  # ModelFormatError and JSON errors are ValueErrors
             key = _key_from_name(path.name)
             refused[key] = f"{path.name}: {exc}"
             log.warning("learned model %s left out: %s", path.name, exc)
@@ -110,6 +110,8 @@ def _read_shipped(path: Path) -> ShippedModel:
     data = path.read_bytes()
     model = decode_model(data)
     manifest = json.loads(path.with_suffix(".json").read_text())
+    if not isinstance(manifest, dict):
+        raise ModelFormatError("the manifest is not a JSON object")
     header = {
         "format_version": model.format_version,
         "game": model.game,
@@ -131,7 +133,13 @@ def _read_shipped(path: Path) -> ShippedModel:
     if model.game not in {g.name for g in registered_games()}:
         raise ModelFormatError(f"{model.game} is not a game of this build")
     ValueNetwork(model, load_game(model.game, players=model.players, variant=model.variant))
-    assert model.catalogue is not None  # a game with a catalogue refuses None; one without gets ""
+    try:
+        trained, command = str(manifest["date"]), str(manifest["training_command"])
+        games, positions = int(manifest["data"]["games"]), int(manifest["data"]["positions"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelFormatError(
+            f"the manifest lacks the training date, command or data size ({exc!r})"
+        ) from None
     return ShippedModel(
         game=model.game,
         variant=model.variant,
@@ -139,13 +147,13 @@ def _read_shipped(path: Path) -> ShippedModel:
         file_name=path.name,
         format_version=model.format_version,
         layout_version=model.layout_version,
-        catalogue=model.catalogue,
+        catalogue=model.catalogue or "",  # None binds only to a game without a catalogue
         file_bytes=len(data),
         sha256=digest,
-        trained=str(manifest["date"]),
-        training_games=int(manifest["data"]["games"]),
-        training_positions=int(manifest["data"]["positions"]),
-        training_command=str(manifest["training_command"]),
+        trained=trained,
+        training_games=games,
+        training_positions=positions,
+        training_command=command,
     )
 
 

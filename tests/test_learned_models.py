@@ -134,6 +134,7 @@ def _copy_shipped(folder, **manifest_changes):
         ("manifest", "the manifest disagrees with the file"),
         ("bytes", "CRC-32"),
         ("name", "but holds trian full 2p"),
+        ("data", "the manifest lacks the training date, command or data size"),
     ],
 )
 def test_an_unusable_model_file_is_left_out_with_its_reason(tmp_path, caplog, damage, reason):
@@ -146,6 +147,8 @@ def test_an_unusable_model_file_is_left_out_with_its_reason(tmp_path, caplog, da
         (tmp_path / SHIPPED.name).with_suffix(".json").write_text(json.dumps(manifest))
     elif damage == "manifest":
         _copy_shipped(tmp_path, layout_version=2)
+    elif damage == "data":
+        _copy_shipped(tmp_path, data=None)
     elif damage == "bytes":
         _copy_shipped(tmp_path)
         blob = bytearray((tmp_path / SHIPPED.name).read_bytes())
