@@ -116,7 +116,10 @@ def test_the_shipped_trian_model_is_listed_with_its_manifest():
     assert (model.format_version, model.layout_version, model.catalogue) == (2, 1, CATALOGUE)
     assert model.file_bytes == SHIPPED.stat().st_size and model.sha256 == manifest["sha256"]
     assert model.trained == manifest["date"] and model.training_command == manifest["training_command"]
-    assert (model.training_games, model.training_positions) == (346, 167042)
+    assert (model.training_games, model.training_positions) == (
+        manifest["data"]["games"],
+        manifest["data"]["positions"],
+    )
     assert shipped_index().refused == {}
 
 
@@ -225,11 +228,12 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
     models = [line.strip() for line in lines if "learned models:" in line]
     assert len(models) == len(names)
     trian = models[names.index("trian")]
-    sha = json.loads(SHIPPED.with_suffix(".json").read_text())["sha256"]
+    manifest = json.loads(SHIPPED.with_suffix(".json").read_text())
+    data = manifest["data"]
     assert trian == (
         "learned models: full 2p (trian-full-2p.orrnet: model format 2, feature layout 1, catalogue "
-        f"{CATALOGUE}, {SHIPPED.stat().st_size} bytes, sha256 {sha[:12]}, trained 2026-11-27T05:57:37Z "
-        "on 346 games / 167042 positions)"
+        f"{CATALOGUE}, {SHIPPED.stat().st_size} bytes, sha256 {manifest['sha256'][:12]}, trained "
+        f"{manifest['date']} on {data['games']} games / {data['positions']} positions)"
     )
     assert models.count("learned models: none") == len(names) - 1
 
