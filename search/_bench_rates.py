@@ -66,6 +66,9 @@ def bench_preset_rates(
                     totals[name][0] += result.iterations
                     totals[name][1] += time.perf_counter() - started
     rates = {name: iterations / seconds for name, (iterations, seconds) in totals.items()}
+    if rates[old] == 0 or rates[new] == 0:
+        # A loaded machine can preempt a very short search before its first iteration.
+        raise ValueError(f"a preset ran no iteration in {milliseconds} ms searches; raise --ms")
     return {
         "bench": "preset-rates",
         "game": game_name,

@@ -151,17 +151,20 @@ def _run_bench_search(args: argparse.Namespace) -> int:
 def _run_bench_preset_rates(args: argparse.Namespace) -> int:
     from orrery.search._bench_rates import bench_preset_rates
 
-    result = bench_preset_rates(
-        args.game,
-        players=args.players,
-        variant=args.variant,
-        old=args.old,
-        new=args.new,
-        positions=args.positions,
-        milliseconds=args.ms,
-        rounds=args.rounds,
-        seed=args.seed,
-    )
+    try:
+        result = bench_preset_rates(
+            args.game,
+            players=args.players,
+            variant=args.variant,
+            old=args.old,
+            new=args.new,
+            positions=args.positions,
+            milliseconds=args.ms,
+            rounds=args.rounds,
+            seed=args.seed,
+        )
+    except ValueError as exc:
+        raise SystemExit(f"bench preset-rates: {exc}") from None
     _print(result, args.json)
     return 0
 

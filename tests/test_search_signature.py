@@ -131,7 +131,7 @@ def test_bench_signature_command_prints_json(capsys):
 def test_bench_preset_rates_compares_two_presets_on_the_same_positions(capsys):
     assert main(
         ["bench", "preset-rates", "--game", "trian", "--old", "ismcts@3", "--new", "ismcts-trian@1",
-         "--positions", "2", "--rounds", "1", "--ms", "2", "--json"]
+         "--positions", "2", "--rounds", "1", "--ms", "25", "--json"]
     ) == 0  # fmt: skip
     printed = json.loads(capsys.readouterr().out)
     assert printed["positions"] == 2 and printed["old"] == "ismcts@3" and printed["new"] == "ismcts-trian@1"
