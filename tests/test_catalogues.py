@@ -171,28 +171,3 @@ def test_a_stored_match_of_another_revision_is_refused_and_one_stored_before_rev
         row.state()
     document.pop("catalogue")  # as a server before this change stored it
     assert _Row("m1", g.name, g.variant, 2, 11, json.dumps(document), 0, False).state() == state
-
-
-# ---------------------------------------------------------------- Trian revision 3 (docs/rules/trian.md 17.3)
-
-
-def test_trian_revision_3_changed_two_races_starting_skills_and_refuses_revision_2():
-    from orrery.core_ext.trian import engine as trian_engine
-
-    data = catalogue("trian")
-    assert data["revision"] == 3 and data["sources"]["races"].startswith("designed")
-    names = zip(trian_engine.RACE_NAMES, trian_engine.SKILL_NAMES, strict=True)
-    starting = {race: skills[:2] for race, skills in names}
-    assert starting["MAEPHOS"] == ("Harvest technology", "Subspace tunnel technology")
-    assert starting["QELLIA"] == ("Crystalline particle transporter", "Ice cell")
-    g = load_game("trian", players=2, variant="full")
-    document = g.new_initial_state(1).to_dict()
-    seat = next(p for p, pl in enumerate(document["state"]["players"]) if pl["race"] == "MAEPHOS")
-    with pytest.raises(StateFormatError, match=r"dealt with catalogue 'orrery\.trian-tiles/2@2'"):
-        g.state_from_json(json.dumps(dict(document, catalogue="orrery.trian-tiles/2@2")))
-    # stored before revisions were recorded, with revision 2's MAEPHOS: its starting Harvester no longer
-    # starts, so the seat lacks a starting skill and the loader says so
-    document.pop("catalogue")
-    document["state"]["players"][seat]["racial_skills"] = ["Harvester", "Subspace tunnel technology"]
-    with pytest.raises(StateFormatError, match="the two starting skills must be active"):
-        g.state_from_json(json.dumps(document))

@@ -1,6 +1,5 @@
-"""Galaxy of Trian, race MAEPHOS (section VIII; docs/rules/trian.md, sections 14.14 and 17.3): Harvest
-technology, Subspace tunnel technology (starting skills since catalogue revision 3), Harvester, Harvest
-module, Subspace tunnel generator."""
+"""Galaxy of Trian, race MAEPHOS (section VIII; docs/rules/trian.md, section 14.14): Harvester, Subspace
+tunnel technology, Harvest technology, Harvest module, Subspace tunnel generator."""
 
 from __future__ import annotations
 
@@ -20,12 +19,12 @@ from trian_race_setup import (
     token,
 )
 
-HARVESTER, HARVEST_MODULE, GENERATOR = 2, 3, 4  # racial skills of the modules
+HARVEST_TECH, HARVEST_MODULE, GENERATOR = 2, 3, 4
 
 
 def test_harvester_rogues_move_one_tile_further_corvettes_do_not():
     sc = full(["space"] * 7)
-    set_race(sc, B, MAEPHOS, HARVESTER)
+    set_race(sc, B, MAEPHOS)
     space_row(sc, 5)  # B to play
     put_ship(sc, 0, B, ROGUE)
     put_ship(sc, 1, B, CORVETTE)
@@ -37,10 +36,7 @@ def test_harvester_rogues_move_one_tile_further_corvettes_do_not():
 
 def rogue_duel(maephos: bool):
     sc = full(["space"] * 5)
-    if maephos:
-        set_race(sc, A, MAEPHOS, HARVESTER, other=ORVIN)
-    else:
-        set_race(sc, A, XEMH, other=ORVIN)
+    set_race(sc, A, MAEPHOS if maephos else XEMH, other=ORVIN)
     space_row(sc, 4)
     put_ship(sc, 0, A, ROGUE)
     put_ship(sc, 2, B, ROGUE)
@@ -101,10 +97,10 @@ def test_the_subspace_tunnel_generator_gives_a_second_wormhole():
     assert (token(sc, A, 0), token(sc, A, 1)) == (1, 3)
 
 
-def nebula_with_rogue(*modules: int, race: int = MAEPHOS):
+def nebula_with_rogue(*modules: int):
     """A closes a 3-tile nebula (3 minerals appear); B (MAEPHOS) has a Rogue on it; B in phase 1."""
     sc = full(["nebula-cap", "nebula-bend", "nebula-cap", "space"])
-    set_race(sc, B, race, *modules)
+    set_race(sc, B, MAEPHOS, *modules)
     sc.turn(0, 0, "nebula-cap", "pass", right="N")
     sc.turn(1, 0, "nebula-bend", "pass", left="N", right="N")
     sc.turn(2, 0, "nebula-cap", "pass", left="N")
@@ -113,9 +109,9 @@ def nebula_with_rogue(*modules: int, race: int = MAEPHOS):
 
 
 def test_harvest_technology_a_rogue_mines_2_minerals_of_chosen_colours():
-    sc = nebula_with_rogue(race=XEMH)
-    assert not sc.has("harvest") and sc.has("rogue_mine"), "another race's Rogue mines 1"
-    sc = nebula_with_rogue()  # Harvest technology is a starting skill
+    sc = nebula_with_rogue()
+    assert not sc.has("harvest"), "needs Harvest technology"
+    sc = nebula_with_rogue(HARVEST_TECH)
     options = [d for d in kinds(sc) if d["kind"] == "harvest"]
     assert options and all(len(d["minerals"]) == 2 for d in options)
     sc.act("harvest", minerals=options[0]["minerals"])
@@ -124,7 +120,7 @@ def test_harvest_technology_a_rogue_mines_2_minerals_of_chosen_colours():
 
 
 def test_harvest_module_a_rogue_mines_3_minerals():
-    sc = nebula_with_rogue(HARVEST_MODULE)
+    sc = nebula_with_rogue(HARVEST_TECH, HARVEST_MODULE)
     three = [d for d in kinds(sc) if d["kind"] == "harvest" and len(d["minerals"]) == 3]
     assert three
     sc.act("harvest", minerals=three[0]["minerals"])

@@ -1,6 +1,5 @@
-"""QELLIA (race 3): Crystalline particle transporter, Ice cell (starting skills since catalogue revision 3),
-Priceless technology, Quantum harmonic oscillator, Holographic trick (section VIII; docs/rules/trian.md,
-sections 14.13 and 17.3)."""
+"""QELLIA (race 3): Crystalline particle transporter, Priceless technology, Ice cell, Quantum harmonic
+oscillator, Holographic trick (section VIII; docs/rules/trian.md, section 14.10)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from test_trian_ships import CORVETTE, put_ship, ship_at
 from test_trian_skills import full, give, set_race
 
 QELLIA = 3
-PRICELESS, OSCILLATOR, HOLOGRAPHIC = 0, 1, 2  # modules (Ice cell is a starting skill)
+ICE_CELL, OSCILLATOR, HOLOGRAPHIC = 0, 1, 2  # modules
 
 
 def transport_setup(*modules: int):
@@ -28,17 +27,17 @@ def blue(sc, seat: int) -> int:
     return sc.player(seat)["minerals"]["blue"]
 
 
-def test_transporter_moves_an_own_emissary_to_another_area_as_the_phase_3_action():
+def test_transporter_moves_an_own_emissary_to_another_area_for_3_blue_as_the_phase_3_action():
     sc = transport_setup()
     assert sc.has("transport", unit="emissary", to={"x": 1, "y": 0})
     sc.act("transport", unit="emissary", to={"x": 1, "y": 0})
     assert sc.emissaries()[:2] == [-1, A]
-    assert blue(sc, A) == 1, "3 blue, 1 less with the starting Ice cell"
+    assert blue(sc, A) == 0
     assert sc.seat == B, "the transport is the phase 3 action"
 
 
 def test_transporter_costs_1_blue_less_with_ice_cell_and_with_the_oscillator():
-    for modules, cost in (((), 2), ((OSCILLATOR,), 1)):  # Ice cell starts
+    for modules, cost in (((ICE_CELL,), 2), ((OSCILLATOR,), 2), ((ICE_CELL, OSCILLATOR), 1)):
         sc = transport_setup(*modules)
         sc.act("transport", unit="emissary", to={"x": 1, "y": 0})
         assert blue(sc, A) == 3 - cost
@@ -46,7 +45,7 @@ def test_transporter_costs_1_blue_less_with_ice_cell_and_with_the_oscillator():
 
 def test_transporter_needs_the_blue_minerals():
     sc = transport_setup()
-    give(sc, A, blue=1)
+    give(sc, A, blue=2)
     assert not sc.has("transport")
 
 
@@ -71,15 +70,13 @@ def test_transporter_moves_any_ship_to_a_free_outer_space_tile():
     put_ship(sc, 1, B, CORVETTE)
     sc.act("transport", unit="ship", **{"from": {"x": 1, "y": 0}, "to": {"x": -1, "y": 0}})
     assert ship_at(sc, 1) == (-1, 0) and ship_at(sc, 2) == (B, CORVETTE)
-    assert blue(sc, A) == 1
+    assert blue(sc, A) == 0
 
 
 def test_priceless_technology_sells_combat_tokens_for_2_credits_each():
     sc = full(["space"])
     set_race(sc, A, QELLIA)
     sc.edit(lambda d: d["players"][A].update(combat_tokens={"count": 3, "plus": 1}))
-    assert not sc.has("sell_token"), "Priceless technology is a module since catalogue revision 3"
-    set_race(sc, A, QELLIA, PRICELESS)
     before = sc.credits(A)
     sc.act("sell_token", token="+1")
     assert not sc.has("sell_token", token="+1")
@@ -89,7 +86,7 @@ def test_priceless_technology_sells_combat_tokens_for_2_credits_each():
 
 
 def test_holographic_trick_gives_one_more_combat_token_on_taking_control():
-    for modules, gained in (((), 1), ((PRICELESS, HOLOGRAPHIC), 2)):
+    for modules, gained in (((), 1), ((HOLOGRAPHIC,), 2)):
         sc = full(["planet-end", "starlight-path", "planet-end"])
         set_race(sc, A, QELLIA, *modules)
         system_line(sc)

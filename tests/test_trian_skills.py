@@ -205,14 +205,14 @@ def test_races_skills_and_racial_units_are_public_and_survive_determinize():
 
 
 def test_an_upgrade_whose_base_is_a_module_waits_for_that_module():
-    qellia = 3  # Holographic trick (module 2) needs Priceless technology (module 0), catalogue revision 3
+    maephos = 4  # Harvest module (module 1) upgrades Harvest technology (module 0)
     sc = full(["space", "space", "space"])
-    set_race(sc, A, qellia)
+    set_race(sc, A, maephos)
     give(sc, A, credits=40)
-    assert not sc.has("unlock", module=2, side="racial"), "Priceless technology is not unlocked yet"
-    assert sc.has("unlock", module=2, side="universal")
+    assert not sc.has("unlock", module=1, side="racial"), "Harvest technology is not unlocked yet"
+    assert sc.has("unlock", module=1, side="universal")
     sc.act("unlock", module=0, side="racial")
     assert sc.credits(A) == 30, "a racial skill costs 10"
     sc.turn(0, 0, "space", "pass")  # A
     sc.turn(1, 0, "space", "pass")  # B
-    assert sc.has("unlock", module=2, side="racial")
+    assert sc.has("unlock", module=1, side="racial")

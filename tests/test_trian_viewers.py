@@ -39,7 +39,7 @@ def readers(state) -> list[int]:
 
 def test_a_token_sold_with_priceless_technology_reads_without_its_type_to_others():
     sc = full(["space"])
-    set_race(sc, A, QELLIA, 0)  # module 0: Priceless technology (catalogue revision 3)
+    set_race(sc, A, QELLIA)
     sc.edit(lambda d: d["players"][A].update(combat_tokens={"count": 3, "plus": 1}))
     for token in ("+1", "reroll"):
         a = action_of(sc.state, "sell_token", token=token)

@@ -1,10 +1,9 @@
 # Included by races.pxi: race 4, MAEPHOS (named by the rulebook) (section VIII; docs/rules/trian.md,
 # section 14.14).
 #
-# Starting skills (racial skills 0, 1): Harvest technology, Subspace tunnel technology (Harvest technology
-# starts since catalogue revision 3, in place of Harvester: docs/rules/trian.md 17.3).
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Harvester, Harvest module
-# (needs Harvest technology), Subspace tunnel generator.
+# Starting skills (racial skills 0, 1): Harvester, Subspace tunnel technology.
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Harvest technology,
+# Harvest module (needs Harvest technology), Subspace tunnel generator.
 #
 # Actions A_RACE + 4 * RACE_BLOCK + n:
 #   n = 100 + colour * 84 + tile    phase 3, free: discard a red (0) or blue (1) mineral, place a Wormhole
@@ -14,9 +13,9 @@
 # Special tokens 0 and 1: the Wormholes (token 1 with the Subspace tunnel generator).
 
 cdef enum:
-    MA_HARVEST_TECH = 0      # racial skill indices
+    MA_HARVESTER = 0         # racial skill indices
     MA_TUNNEL = 1
-    MA_HARVESTER = 2
+    MA_HARVEST_TECH = 2
     MA_HARVEST_MODULE = 3
     MA_GENERATOR = 4
     MA_WORMHOLE = 100        # action numbers within the race's block

@@ -1,9 +1,8 @@
 # Included by races.pxi: race 3, QELLIA (invented name) (section VIII; docs/rules/trian.md, section 14).
 #
-# Starting skills (racial skills 0, 1): Crystalline particle transporter, Ice cell.
-# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Priceless technology,
-# Quantum harmonic oscillator, Holographic trick (needs Priceless technology). Since catalogue revision 3
-# (docs/rules/trian.md 17.3); before, Priceless technology started and Ice cell was module 0.
+# Starting skills (racial skills 0, 1): Crystalline particle transporter, Priceless technology.
+# Modules 0, 1, 2 (racial skills 2, 3, 4; universal skills on their other sides): Ice cell, Quantum harmonic
+# oscillator, Holographic trick.
 #
 # The race's actions are A_RACE + 3 * RACE_BLOCK + n (n < RACE_BLOCK). Its skills hook into the engine
 # through the dispatch functions at the end of races.pxi (_race_ph1_actions, _race_ph3_actions,
@@ -12,10 +11,6 @@
 # _construct_credits, _race_check, _race_describe); set SKILL_DONE for every skill implemented here.
 
 cdef enum:
-    QE_TRANSPORTER = 0       # racial skill indices (Holographic trick, 4, is read in races.pxi)
-    QE_ICE_CELL = 1
-    QE_PRICELESS = 2
-    QE_OSCILLATOR = 3
     QE_CPT_EM = 0            # + source tile * 84 + target tile: transport the emissary there
     QE_CPT_SHIP = 7056       # + source tile * 84 + target tile: transport the ship there
     QE_SELL = 15000          # + 0 a "+1" token, + 1 a reroll token: Priceless technology
@@ -24,13 +19,13 @@ cdef enum:
 
 
 cdef inline int _qellia_cpt_cost(const TrianState* s, int p) noexcept nogil:
-    return CPT_BLUE - _has(s, p, R_QELLIA, QE_ICE_CELL) - _has(s, p, R_QELLIA, QE_OSCILLATOR)
+    return CPT_BLUE - _has(s, p, R_QELLIA, 2) - _has(s, p, R_QELLIA, 3)
 
 
 cdef int _qellia_ph1_actions(const TrianState* s, int me, action_t* out, int n) noexcept nogil:
     # Priceless technology: sell combat tokens for 2 credits each during trade (phase 1)
     cdef const TrianPlayer* pl = &s.players[me]
-    if not _has(s, me, R_QELLIA, QE_PRICELESS):
+    if not _has(s, me, R_QELLIA, 1):
         return n
     if pl.tokens_plus > 0:
         out[n] = A_RACE + R_QELLIA * RACE_BLOCK + QE_SELL
@@ -54,7 +49,7 @@ cdef int _qellia_ph3_actions(const TrianState* s, int me, action_t* out, int n) 
     cdef uint8_t em_ok[TR_TILES]
     cdef uint8_t ship_ok[TR_TILES]
     cdef int i, j, root, base = A_RACE + R_QELLIA * RACE_BLOCK
-    if not _has(s, me, R_QELLIA, QE_TRANSPORTER) or s.race_used & QE_USED_CPT or \
+    if not _has(s, me, R_QELLIA, 0) or s.race_used & QE_USED_CPT or \
             s.players[me].minerals[1] < _qellia_cpt_cost(s, me):
         return n
     for j in range(s.n_placed):

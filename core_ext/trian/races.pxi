@@ -53,9 +53,9 @@ SKILL_NAMES = (
     ("Supreme Priestess", "Harness technology", "Precious Meditation", "Divine help", "Power drain"),
     ("Slave-Minion", "Hive Defender", "Living structures", "Regeneration", "Slave-Minion (additional)"),
     ("Risky Business", "Minerals gatherer", "Ion Drive", "Lucky", "Connoisseur of minerals"),
-    ("Crystalline particle transporter", "Ice cell", "Priceless technology", "Quantum harmonic oscillator",
+    ("Crystalline particle transporter", "Priceless technology", "Ice cell", "Quantum harmonic oscillator",
      "Holographic trick"),
-    ("Harvest technology", "Subspace tunnel technology", "Harvester", "Harvest module",
+    ("Harvester", "Subspace tunnel technology", "Harvest technology", "Harvest module",
      "Subspace tunnel generator"),
     ("Exmitter", "Manipulation", "Adaptation Abilities", "An Extra Exmitter", "Mental manipulation"),
     ("Decoy", "Space modulator technology", "Manoeuvring thrusters", "Shockwave", "Space Modulator"),
@@ -66,8 +66,8 @@ SKILL_PREREQ = (
     (-1, -1, 0, 0, 1),
     (-1, -1, 0, -1, 0),
     (-1, -1, -1, 0, 1),
-    (-1, -1, -1, 0, 2),
-    (-1, -1, -1, 0, 1),
+    (-1, -1, 0, 0, -1),
+    (-1, -1, -1, 2, 1),
     (-1, -1, -1, 0, 1),
     (-1, -1, 0, 0, 1),
     (-1, -1, -1, -1, 0),
@@ -239,7 +239,7 @@ cdef void _closing_bonus(TrianState* s, int kind, int tiles, int controller) noe
 
 cdef void _control_token(TrianState* s, int p) noexcept nogil:
     # taking control of a closed nebula or system: 1 random combat token (section VI.3), one more
-    # with Holographic trick (QELLIA's racial skill 4)
+    # with Holographic trick (QELLIA)
     _draw_token(s, p)
     if _has(s, p, R_QELLIA, 4):
         _draw_token(s, p)

@@ -47,7 +47,7 @@ def skill(name: str) -> Skill:
 
 
 def tooltip(name: str) -> str:
-    """One line saying what the skill is and does: "Harvest technology (MAEPHOS, starting skill): ..."."""
+    """One line saying what the skill is and does: "Harvester (MAEPHOS, starting skill): ..."."""
     s = SKILLS[name]
     whose = f"{s.race}, {s.kind} skill" if s.race else "universal skill"
     return f"{s.name} ({whose}): {s.text}"
