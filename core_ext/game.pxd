@@ -41,6 +41,8 @@ ctypedef int (*playout_fn)(void* state, Rng* rng, int max_moves) noexcept nogil
 ctypedef void (*evaluate_fn)(const void* state, double* out) noexcept nogil
 ctypedef action_t (*policy_fn)(const void* state, Rng* rng, action_t* scratch) noexcept nogil
 ctypedef void (*returns_fn)(const void* state, double* out) noexcept nogil
+ctypedef void (*plan_evaluate_fn)(const void* state, int seat, int plan, double weight,
+                                  double* out) noexcept nogil
 
 ctypedef struct GameOps:
     const char* name
@@ -61,12 +63,20 @@ ctypedef struct GameOps:
     policy_fn policy_action    # NULL: uniform random; else a heuristic default policy
     returns_fn returns         # NULL: rank returns; else the game's own outcome per seat in [0, 1]
     int num_distinct_actions   # the action-id range: every legal id in any variant is in [0, this)
+    # Plans (docs/search.md "Plans"): a search's bias toward one way of scoring. Both NULL in a game
+    # without plans. plan_names: the names, comma-separated; plan ids are 1-based positions in it.
+    # plan_evaluate: evaluate() with `weight` times the plan's term (in the game's value units, as
+    # documented in docs/rules/<game>.md) added to `seat`'s value only; every other seat's value and
+    # a finished game's returns are evaluate()'s.
+    const char* plan_names
+    plan_evaluate_fn plan_evaluate
 
 # Generic helpers shared by every game (implemented in game.pyx).
 cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_moves,
                          action_t* scratch, bint use_policy) noexcept nogil
 cdef void compute_returns(const GameOps* ops, const void* state, double* out) noexcept nogil
 cdef void rank_returns(const GameOps* ops, const void* state, double* out) noexcept nogil
+cdef tuple plan_names(const GameOps* ops)   # the game's plan names in id order (id = index + 1)
 
 
 cdef inline int find_action(const action_t* actions, int n, action_t action) noexcept nogil:

@@ -45,6 +45,13 @@ cdef int generic_playout(const GameOps* ops, void* state, Rng* rng, int max_move
     return moves
 
 
+cdef tuple plan_names(const GameOps* ops):
+    if ops.plan_names == NULL or ops.plan_evaluate == NULL:
+        return ()
+    cdef bytes names = ops.plan_names
+    return tuple(name for name in names.decode().split(",") if name)
+
+
 cdef void compute_returns(const GameOps* ops, const void* state, double* out) noexcept nogil:
     # A terminal state's outcome per seat in [0, 1]: the game's own, else from ranks.
     if ops.returns != NULL:
@@ -141,6 +148,12 @@ cdef class Game:
     def max_game_length(self):
         """An upper bound on the actions in one game (seats' actions only: no chance nodes)."""
         return self.ops.max_game_length
+
+    @property
+    def plans(self):
+        """The names of the game's plans, the biases a search can be given toward one way of scoring
+        (SearchConfig.plan, docs/search.md "Plans"); () for a game without plans."""
+        return plan_names(self.ops)
 
     def seat_teams(self):
         """The team of each seat (a tuple of team indexes); without teams every seat is its own team.

@@ -35,6 +35,11 @@ class SearchConfig:
     # What scores a truncated playout: the game's "handwritten" evaluate(), or the "learned" network shipped
     # for the game, variant and player count (docs/learning.md; an error where none is shipped).
     evaluation: str = "handwritten"
+    # A plan: a bias of the searching seat toward one way of scoring (docs/search.md "Plans"). "" = none;
+    # else one of the game's plans (Game.plans, e.g. Tiny Epic Galaxies' "pilots", "explore",
+    # "colonies"), whose term, times plan_weight, is added to evaluate()'s value of the searching seat.
+    plan: str = ""
+    plan_weight: float = 1.0  # value points a unit of the plan's progress is worth, on top of evaluate()
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -58,6 +63,18 @@ class SearchConfig:
             )
         _check_int("pimc_determinizations", self.pimc_determinizations, 1)
         _check_int("max_tree_nodes", self.max_tree_nodes, 1, 2**31 - 1)
+        self._check_plan()
+
+    def _check_plan(self) -> None:
+        # Which plans exist is the game's to say (Searcher checks it); here the form of the field.
+        plan = self.plan
+        if not isinstance(plan, str) or not all(c.isascii() and (c.islower() or c == "_") for c in plan):
+            raise ValueError(f"plan must be '' (none) or a plan name in lowercase letters, got {self.plan!r}")
+        weight = self.plan_weight
+        if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight <= 1e6:
+            raise ValueError(f"plan_weight must be a number in (0, 1e6], got {weight!r}")
+        if self.plan and self.evaluation != "handwritten":
+            raise ValueError("plan needs evaluation 'handwritten': the plan's term is added to evaluate()")
 
     @property
     def label(self) -> str:
@@ -75,6 +92,8 @@ class SearchConfig:
             "determinizations": self.pimc_determinizations,
             "max_nodes": self.max_tree_nodes,
             "evaluation": self.evaluation,
+            "plan": self.plan,
+            "plan_weight": float(self.plan_weight),
         }
 
 
@@ -329,6 +348,26 @@ _preset(
         description="Tests: PIMC with 4 determinizations and the score-share reward.",
     )
 )
+
+
+def check_plan(config: SearchConfig, game: str) -> None:
+    """ValueError naming the field when `config` has a plan that `game` does not (Game.plans); the
+    Searcher checks it too, this says so before a game is played (tournament configs)."""
+    if not config.plan:
+        return
+    from orrery.core_ext import game_info, load_game
+
+    info = game_info(game)
+    plans: tuple[str, ...] = ()
+    for players in info.player_counts:  # any seat count of the default variant: plans are per game
+        try:
+            plans = load_game(game, players=players, variant=info.default_variant).plans
+            break
+        except ValueError:
+            continue
+    if config.plan not in plans:
+        have = f"its plans: {', '.join(plans)}" if plans else "it has no plans"
+        raise ValueError(f"plan {config.plan!r} is not a plan of {game} ({have})")
 
 
 def list_configs() -> tuple[SearchConfig, ...]:

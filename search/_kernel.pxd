@@ -57,6 +57,8 @@ cdef class Searcher:
     cdef int max_playout_depth   # -1: no playout (score the leaf with evaluate())
     cdef bint horizon_from_root  # the playout cap counts from the root, not from the tree's leaf
     cdef double exploration
+    cdef int plan                # 0: none; else the game's plan id (GameOps.plan_names), for `observer`
+    cdef double plan_weight      # the plan term's multiplier (docs/search.md "Plans")
     cdef int max_nodes
     cdef int num_roots           # 1 for ISMCTS, the number of determinizations for PIMC
     cdef void* root_obs          # the observation every iteration starts from

@@ -28,6 +28,8 @@ class Searcher:
         seed: int = 0,
         horizon: str = "leaf",
         evaluation: str = "handwritten",
+        plan: str = "",
+        plan_weight: float = 1.0,
     ) -> None: ...
     def run(
         self,

@@ -630,6 +630,8 @@ TEG_OPS.playout = NULL
 TEG_OPS.evaluate = teg_evaluate
 TEG_OPS.policy_action = teg_policy
 TEG_OPS.returns = teg_returns
+TEG_OPS.plan_names = TEG_PLAN_NAMES
+TEG_OPS.plan_evaluate = teg_plan_evaluate
 
 include "btb_json.pxi"
 include "json_dump.pxi"

@@ -24,9 +24,16 @@ cdef double _value(const TegState* s, int g) noexcept nogil:
 
 
 cdef void teg_evaluate(const void* p, double* out) noexcept nogil:
+    teg_plan_evaluate(p, 0, PLAN_NONE, 0.0, out)
+
+
+cdef void teg_plan_evaluate(const void* p, int seat, int plan, double weight, double* out) noexcept nogil:
+    # Each seat's value against the best other galaxy, through a logistic of scale 4 points. A plan
+    # (docs/search.md "Plans", docs/rules section 13.18) adds weight x its term to `seat`'s own value
+    # only: the opponents are still modelled as valuing the position as evaluate() does.
     cdef const TegState* s = _cst(p)
     cdef double vals[TEG_GALAXIES]
-    cdef double best
+    cdef double best, mine
     cdef int g, h, n = _n_seats(s)
     if s.over:
         teg_returns(p, out)
@@ -34,11 +41,53 @@ cdef void teg_evaluate(const void* p, double* out) noexcept nogil:
     for g in range(s.n_gal):
         vals[g] = _value(s, g)
     for g in range(n):
+        mine = vals[g]
+        if g == seat and plan != PLAN_NONE:
+            mine += weight * _plan_term(s, g, plan)
         best = -1e9
         for h in range(s.n_gal):
             if h != g and vals[h] > best:
                 best = vals[h]
-        out[g] = 1.0 / (1.0 + exp(-(vals[g] - best) / 4.0))
+        out[g] = 1.0 / (1.0 + exp(-(mine - best) / 4.0))
+
+
+# ---------------------------------------------------------------- plans (docs/rules section 13.18)
+
+cdef enum:
+    PLAN_NONE = 0
+    PLAN_PILOTS = 1     # the order of TEG_PLAN_NAMES
+    PLAN_EXPLORE = 2
+    PLAN_COLONIES = 3
+
+cdef const char* TEG_PLAN_NAMES = "pilots,explore,colonies"
+
+
+cdef double _plan_term(const TegState* s, int g, int plan) noexcept nogil:
+    # A plan's progress in value points, one point a unit: pilots hired (flying or replaced, as they
+    # score); exploration cards taken (face up or down, their badges and dwarf planets with them);
+    # planets colonized plus each ship's share of its colony track (as _value counts track progress).
+    # A hire or an explore under way counts as done: it cannot be abandoned, and a leaf scored at its
+    # first micro-step (the pilot or the move chosen) must already see the plan's unit.
+    # Zero in the base game for the two expansion plans.
+    cdef const TegGalaxy* gal = &s.gal[g]
+    cdef double v = 0.0
+    cdef int k, p
+    if plan == PLAN_PILOTS or plan == PLAN_EXPLORE:
+        if not s.btb.on:
+            return 0.0
+        v = <double>(_pilots_hired(s, g) if plan == PLAN_PILOTS else _cards_taken(s, g, 0))
+        for k in range(s.depth):
+            if s.stack[k].seat == g and s.stack[k].kind == (K_HIRE if plan == PLAN_PILOTS else K_EXPLORE):
+                v += 1.0
+        return v
+    if plan == PLAN_COLONIES:
+        for p in range(N_PLANETS):
+            v += s.where[p] == W_COLONY + g
+        for k in range(TEG_SHIPS):
+            p = gal.ship_at[k]
+            if p < TEG_PLANET_ROOM and gal.ship_orbit[k]:
+                v += (gal.ship_space[k] + 1.0) / (P_N[p] + 1.0)
+    return v
 
 
 cdef action_t teg_policy(const void* p, Rng* rng, action_t* scratch) noexcept nogil:

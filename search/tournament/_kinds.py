@@ -140,11 +140,22 @@ def _build_search(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
     """A search bot; with no config named it uses `game`'s own default preset."""
     from orrery import search
 
-    config = search.get_config(spec.config) if spec.config else search.default_config(spec.kind, game)
-    if spec.overrides:
-        config = dataclasses.replace(config, **dict(spec.overrides))
+    config = _search_config(spec, search.default_config(spec.kind, game), game)
     search_budget = search.Budget(iterations=budget.iterations, milliseconds=budget.milliseconds)
     return search.make_bot(spec.kind, config=config, budget=search_budget)
+
+
+def _search_config(spec: BotSpec, default: Any, game: str) -> Any:
+    """The bot's preset (or `default`) with its overrides; a plan is checked against the game's plans
+    here, so a config naming a plan the game lacks fails before any game is played."""
+    from orrery import search
+    from orrery.search._config import check_plan
+
+    config = search.get_config(spec.config) if spec.config else default
+    if spec.overrides:
+        config = dataclasses.replace(config, **dict(spec.overrides))
+    check_plan(config, game)
+    return config
 
 
 def _describe_search(spec: BotSpec, budget: BudgetSpec) -> str:
@@ -188,9 +199,7 @@ def _build_turn(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
     from orrery.search._bots import LevelBot
     from orrery.search._levels import Level
 
-    config = search.get_config(spec.config) if spec.config else search.default_config("ismcts", game)
-    if spec.overrides:
-        config = dataclasses.replace(config, **dict(spec.overrides))
+    config = _search_config(spec, search.default_config("ismcts", game), game)
     ms = None if budget.milliseconds is None else round(budget.milliseconds)
     level = Level(name="turn", iterations=budget.iterations, milliseconds=ms, tolerance=0.0)
     return LevelBot(level, config)

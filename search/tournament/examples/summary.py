@@ -20,6 +20,30 @@ from collections import defaultdict
 
 from orrery.core_ext import load_game
 
+SOURCES = ("planets", "empire", "pilots", "dwarf_planets", "bonus")
+
+
+def point_sources(galaxy: dict, score: float) -> dict[str, float]:
+    """A Beyond the Black galaxy's final points by source (tests/teg_btb_pilots.py's split): colonies'
+    VP, the empire level's VP, 1 a pilot hired (replaced ones too), dwarf planets, and the rest, which
+    is bonus (the secret mission and the badge majorities)."""
+    from orrery.core_ext.tiny_epic_galaxies.engine import CATALOGUE
+
+    btb = CATALOGUE["beyond_the_black"]
+    planet_vp = {p["name"]: p["vp"] for p in CATALOGUE["planets"] + btb["planets"]}
+    empire_vp = {lv["level"]: lv["vp"] for lv in CATALOGUE["empire"]}
+    dwarf_vp = {c["name"]: c["dwarf_planet_vp"] for c in btb["exploration_cards"]}
+    pilots = len([h for h in galaxy["hangar"].values() if h]) + len(galaxy["retired_pilots"])
+    parts = {
+        "planets": float(sum(planet_vp[name] for name in galaxy["colonies"])),
+        "empire": float(empire_vp[galaxy["empire"]]),
+        "pilots": float(pilots),
+        "dwarf_planets": float(sum(dwarf_vp.get(name, 0) for name in galaxy["exploration_cards"])),
+    }
+    parts["bonus"] = score - sum(parts.values())
+    return parts
+
+
 Z = 1.959964
 
 
@@ -52,6 +76,9 @@ class BtbTally:
         self.seat_games: dict[str, int] = defaultdict(int)  # bot -> games played
         self.held: dict[tuple[str, str], list[float]] = defaultdict(list)  # (pilot|card, name) -> shares
         self.pilot_points: list[float] = []  # share of the winner's points that came from pilots
+        # bot -> per seat-game: pilots hired, planets colonized, exploration cards taken
+        self.holdings: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+        self.winner_points: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         self._seats: list[str] = []
 
     def count_action(self, state, action: int) -> None:
@@ -72,8 +99,12 @@ class BtbTally:
                 self.held[("pilot", pilot)].append(share)
             for card in gal["exploration_cards"]:
                 self.held[("card", card)].append(share)
+            self.holdings[bot].append((len(pilots), len(gal["colonies"]), len(gal["exploration_cards"])))
             if record["ranks"][seat] == 0 and record["scores"][seat] > 0:
                 self.pilot_points.append(len(pilots) / record["scores"][seat])
+                for source, points in point_sources(gal, record["scores"][seat]).items():
+                    self.winner_points["all"][source] += points
+                    self.winner_points[bot][source] += points
 
     def report(self, n_games: int) -> None:
         for bot in sorted(self.seat_games):
@@ -82,8 +113,17 @@ class BtbTally:
                 f"  {bot}: hires {self.actions[(bot, 'hire')] / g:.2f} a game, "
                 f"explores {self.actions[(bot, 'explore')] / g:.2f} a game ({g} seat-games)"
             )
+        for bot in sorted(self.holdings):
+            held = self.holdings[bot]
+            pilots, planets, cards = (statistics.mean(h[i] for h in held) for i in range(3))
+            print(f"  {bot}: a seat-game holds {pilots:.2f} pilots, {planets:.2f} planets, {cards:.2f} cards")
         if self.pilot_points:
             print(f"  winners' points from pilots: {statistics.mean(self.pilot_points):.1%} on average")
+        for who in ["all"] + sorted(b for b in self.winner_points if b != "all"):
+            points = self.winner_points[who]
+            total = sum(points.values()) or 1.0
+            shares = ", ".join(f"{source} {points[source] / total:.3f}" for source in SOURCES)
+            print(f"  winners' VP share by source ({who} winners): {shares}")
         fair = 1 / self.players
         for what in ("pilot", "card"):
             rows = [
