@@ -140,7 +140,9 @@ class Tally:
         n = len(self.margins)
         print(f"{n} games")
         full = [v for v in self.sets.values() if len(v) == 2]  # complete duplicate sets only
-        for i, label in enumerate(("seat 0 wins", "sanity: the first-named bot wins")):
+        for i, label in enumerate(
+            ("seat 0 wins", "sanity: the first-named bot wins") if len(full) > 1 else ()
+        ):
             print(
                 f"{label}: {share_ci([statistics.mean(x[i] for x in v) for v in full])} "
                 f"(by sets, {len(full)} complete sets)"
