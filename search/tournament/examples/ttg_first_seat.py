@@ -4,15 +4,17 @@ and compare the two seats, which play the same bot in duplicate sets, on what th
     python search/tournament/examples/ttg_first_seat.py RESULTS.jsonl [RESULTS.jsonl ...]
     python search/tournament/examples/ttg_first_seat.py --playouts N
 
-`--playouts N`: seat 0's win share (ties half) in N full 2-player games, deals 0..N-1 of `standard`,
-played by the engine's heuristic playout policy and by uniformly random choices (`state.playout(seed,
-use_policy=...)`, playout seed 1000 + deal): the edge that the rules give to play that does not plan.
+`--playouts N`: seat 0's win share (ties half) in N full 2-player games, deals 0..N-1 of `standard` and
+of `no_first_claim`, played by the engine's heuristic playout policy and by uniformly random choices
+(`state.playout(seed, use_policy=...)`, playout seed 1000 + deal): what the rules give play that does
+not plan.
 
 First the win shares with 95% intervals over duplicate sets: seat 0's, and the sanity row (the bot named
 first in the config, which must come out at 50% within its interval: the two bots are identical). Per
 seat (means over games; the difference is seat 0 minus seat 1 with a 95% interval over games): the final
 score and its four parts ("End the game": renown tokens, renown pile, systems held, top colonies), the
-cards taken from explored space by kind and their printed renown, and the score gap after every round.
+cards taken from explored space by kind and their printed renown, and the score gap after every round;
+and the choices a game by kind (builds, colony and ship uses, draws: the size of each seat's economy).
 Per turn: how often the seat to move took a card, and whether it was the card revealed that turn
 ("fresh") or an older one. Each seat's last turn: how often it takes a card when it begins behind and when
 level or ahead (a bot whose returns are ranks has nothing to gain in a last turn it has already won, so
@@ -75,6 +77,7 @@ class Tally:
         self.frontier: dict[tuple[int, str], int] = defaultdict(int)
         self.margins: list[int] = []  # seat 0 - seat 1 final score
         self.first_take: dict[int, list[int]] = defaultdict(list)  # seat -> turn of first take
+        self.choices: dict[tuple[int, str], int] = defaultdict(int)  # (seat, action kind) -> choices
         self.last_turn: dict[tuple[int, bool], list[int]] = defaultdict(list)  # (seat, ahead) -> took 0/1
         self.opening: dict[tuple[str, bool], list[float]] = defaultdict(list)  # (card, in first 3) -> shares
         # (pairing, set) -> per game (seat 0's win share, the first-named bot's)
@@ -114,6 +117,7 @@ class Tally:
                 sc = state.scores()
                 last_key = (seat, sc[seat] >= sc[1 - seat])
                 self.last_turn[last_key].append(0)
+            self.choices[(seat, info["kind"])] += 1
             if info["kind"] == "choose_frontier":
                 self.frontier[(seat, info["card"])] += 1
             if info["kind"] in TAKES:
@@ -160,6 +164,10 @@ class Tally:
         a, b = self.first_take[0], self.first_take[1]
         print(f"  first take (turn): seat 0 {statistics.median(a)}, seat 1 {statistics.median(b)} (medians)")
         print("frontier choices:", dict(sorted(self.frontier.items())))
+        print("choices a game by kind (the economy: builds, uses, draws):")
+        for kind in sorted({k for _, k in self.choices}):
+            a, b = self.choices[(0, kind)] / n, self.choices[(1, kind)] / n
+            print(f"  {kind}: seat 0 {a:.2f}, seat 1 {b:.2f}")
         print("score gap (seat 0 - seat 1) after each round:")
         for r in sorted(self.round_gap):
             print(f"  round {r:2d}: {mean_ci(self.round_gap[r])}")
@@ -209,17 +217,21 @@ def space_renown() -> dict[str, int]:
 
 
 def playouts(n: int) -> None:
-    game = load_game("take_the_galaxy", players=2, variant="standard")
-    for use_policy in (True, False):
-        shares, margins = [], []
-        for deal in range(n):
-            state = game.new_initial_state(seed=deal)
-            state.playout(1000 + deal, use_policy=use_policy)
-            sc = state.scores()
-            shares.append(1.0 if sc[0] > sc[1] else 0.5 if sc[0] == sc[1] else 0.0)
-            margins.append(sc[0] - sc[1])
-        label = "heuristic policy" if use_policy else "uniformly random"
-        print(f"{label}: seat 0 wins {share_ci(shares)} of {n} games; score difference {mean_ci(margins)}")
+    for variant in ("standard", "no_first_claim"):
+        game = load_game("take_the_galaxy", players=2, variant=variant)
+        for use_policy in (True, False):
+            shares, margins = [], []
+            for deal in range(n):
+                state = game.new_initial_state(seed=deal)
+                state.playout(1000 + deal, use_policy=use_policy)
+                sc = state.scores()
+                shares.append(1.0 if sc[0] > sc[1] else 0.5 if sc[0] == sc[1] else 0.0)
+                margins.append(sc[0] - sc[1])
+            label = "heuristic policy" if use_policy else "uniformly random"
+            print(
+                f"{variant}, {label}: seat 0 wins {share_ci(shares)} of {n} games; "
+                f"score difference {mean_ci(margins)}"
+            )
 
 
 if __name__ == "__main__":
