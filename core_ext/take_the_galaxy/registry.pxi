@@ -70,7 +70,10 @@ from orrery.core_ext._registry import GameInfo, register  # noqa: E402  (registr
 register(
     GameInfo(
         name="take_the_galaxy",
-        title="Take The Galaxy (solo to 4 players; numbered, random and 2-against-2 team set-ups; a 2-player catch-up variant)",
+        title=(
+            "Take The Galaxy (solo to 4 players; numbered, random and 2-against-2 team set-ups; "
+            "a 2-player catch-up variant)"
+        ),
         module=__name__,
         variants=("standard", "random", "team", "no_first_claim"),
         player_counts=(1, 2, 3, 4),

@@ -166,8 +166,8 @@ class Tally:
         print("frontier choices:", dict(sorted(self.frontier.items())))
         print("choices a game by kind (the economy: builds, uses, draws):")
         for kind in sorted({k for _, k in self.choices}):
-            a, b = self.choices[(0, kind)] / n, self.choices[(1, kind)] / n
-            print(f"  {kind}: seat 0 {a:.2f}, seat 1 {b:.2f}")
+            per_game = [self.choices[(seat, kind)] / n for seat in (0, 1)]
+            print(f"  {kind}: seat 0 {per_game[0]:.2f}, seat 1 {per_game[1]:.2f}")
         print("score gap (seat 0 - seat 1) after each round:")
         for r in sorted(self.round_gap):
             print(f"  round {r:2d}: {mean_ci(self.round_gap[r])}")
