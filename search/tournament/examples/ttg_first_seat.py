@@ -16,12 +16,14 @@ score and its four parts ("End the game": renown tokens, renown pile, systems he
 cards taken from explored space by kind and their printed renown, and the score gap after every round;
 and the choices a game by kind (builds, colony and ship uses, draws: the size of each seat's economy).
 Per turn: how often the seat to move took a card, and whether it was the card revealed that turn
-("fresh") or an older one. Each seat's last turn: how often it takes a card when it begins behind and when
-level or ahead (a bot whose returns are ranks has nothing to gain in a last turn it has already won, so
-final scores understate a winning seat 1). Seat 0's win share by whether a card is among the 3 explored
-cards of its first turn (intervals over games: the deal, not the play, decides this). And the win share
-seat 0 would have if seat 1 started with k renown (k = 0..6), read off the final scores: a rough guide
-only, since the bots played without the handicap and, per the last-turn rows, do not maximise renown.
+("fresh") or an older one, and the systems claimed in the first two turns of each seat (printed slots
+and hazards: what the opening pick buys). Each seat's last turn: how often it takes a card when it
+begins behind and when level or ahead (a bot whose returns are ranks has nothing to gain in a last turn
+it has already won, so final scores understate a winning seat 1). Seat 0's win share by whether a card
+is among the 3 explored cards of its first turn (intervals over games: the deal, not the play, decides
+this). And the win share seat 0 would have if seat 1 started with k renown (k = 0..6), read off the
+final scores: a rough guide only, since the bots played without the handicap and, per the last-turn
+rows, do not maximise renown.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ def parts(state) -> list[list[int]]:
 class Tally:
     def __init__(self) -> None:
         self.space_renown = space_renown()  # space card -> printed renown
+        self.systems = {c["name"]: c for c in catalogue()["systems"]}
+        self.early_claims: dict[int, list[tuple[int, int]]] = defaultdict(list)  # turn -> (slots, hazards)
         self.score: dict[int, list[float]] = defaultdict(list)  # seat -> final scores
         # seat -> [tokens, pile, systems, colonies] a game
         self.parts: dict[int, list[list[int]]] = defaultdict(list)
@@ -125,6 +129,9 @@ class Tally:
                 counts[(seat, TAKES[info["kind"]])] += 1
                 renown[seat] += self.space_renown[card]
                 first[seat] = min(first[seat], doc["turn"])
+                if info["kind"] == "claim" and doc["turn"] <= 4:
+                    sy = self.systems[card]
+                    self.early_claims[doc["turn"]].append((len(sy["slots"]), sy["hazards"]))
                 if doc["turn"] >= 21:
                     self.last_turn[last_key][-1] = 1
                 self.take_turn[(doc["turn"], card == fresh_card)] += 1
@@ -178,6 +185,12 @@ class Tally:
                 f"  turn {t:2d} (seat {(t - 1) % 2}): takes {(fresh + left) / n:.2f} a game "
                 f"(fresh {fresh / n:.2f}, left {left / n:.2f})"
             )
+        print("systems claimed in turns 1-4 (each seat's first two turns): printed slots and hazards")
+        for t, claims in sorted(self.early_claims.items()):
+            slots = statistics.mean(c[0] for c in claims)
+            hazards = statistics.mean(c[1] for c in claims)
+            seat = (t - 1) % 2
+            print(f"  turn {t} (seat {seat}): {len(claims)} claims, slots {slots:.2f}, hazards {hazards:.2f}")
         print("last turn: how often the seat takes a card, by its standing when the turn begins")
         for (seat, ahead), took in sorted(self.last_turn.items()):
             standing = "level or ahead" if ahead else "behind"
@@ -209,10 +222,14 @@ def main(paths: list[str]) -> None:
     tally.report()
 
 
-def space_renown() -> dict[str, int]:
+def catalogue() -> dict:
     from orrery.core_ext.take_the_galaxy import engine
 
-    cat = json.loads(engine.CATALOGUE_PATH.read_text())
+    return json.loads(engine.CATALOGUE_PATH.read_text())
+
+
+def space_renown() -> dict[str, int]:
+    cat = catalogue()
     return {c["name"]: c["renown"] for kind in ("systems", "anomalies", "events") for c in cat[kind]}
 
 
