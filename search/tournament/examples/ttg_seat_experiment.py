@@ -96,6 +96,21 @@ EXPERIMENTS: dict[str, tuple[str, list[Patch]]] = {
             )
         ],
     ),
+    "core-hazards-0": (
+        "no hazard on the 2-player deck's Core systems (Proxima Drift, Lyra's Cradle, Cygnus Hollow: 1 -> 0)",
+        [
+            (
+                "catalogue.json",
+                f'"name": "{name}", "sector": "core", "players": {n}, "slots": "{slots}", "hazards": 1',
+                f'"name": "{name}", "sector": "core", "players": {n}, "slots": "{slots}", "hazards": 0',
+            )
+            for name, n, slots in (
+                ("Proxima Drift", 1, "BD"),
+                ("Lyra's Cradle", 2, "BBD"),
+                ("Cygnus Hollow", 2, "DDB"),
+            )
+        ],
+    ),
     **{
         f"seat1-tokens-{k}": (f"seat 1 starts with {k} renown tokens", _seat1_tokens(k))
         for k in (2, 3, 4, 6, 8)
