@@ -477,6 +477,54 @@ def test_team_variant_only_for_four_players():
         load_game("take_the_galaxy", players=2, variant="team")
 
 
+TAKES = ("claim", "study_anomaly", "solve_event")
+
+
+def _takes(state):
+    return [a for a in state.legal_actions() if state.action_to_struct(a)["kind"] in TAKES]
+
+
+def test_no_first_claim_variant_bars_only_the_first_players_first_turn():
+    """The no_first_claim variant (Orrery's catch-up rule, docs section 4): the same deal as `standard`,
+    but seat 0 takes no card from explored space in its first turn; from turn 2 on the rules are equal."""
+    import random
+
+    _, standard = started(2, "standard", seed=0)
+    _, variant = started(2, "no_first_claim", seed=0)
+    assert payload(standard) == payload(variant), "the same set-up and deal"
+    assert _takes(standard), "seed 0 lets the first player claim in its first turn in `standard`"
+    rng = random.Random(5)
+    while payload(variant)["turn"] == 1:  # a whole first turn: using colonies adds no card to take
+        assert not _takes(variant), [variant.action_label(a) for a in _takes(variant)]
+        actions = [a for a in variant.legal_actions() if a != 0] or [0]
+        variant.apply(rng.choice(actions))
+        if payload(variant)["turn_steps"] > 30:
+            variant.apply(0)
+    assert variant.current_player == 1 and payload(variant)["turn"] == 2
+    # Seat 1's turns and every later one follow `standard`: the same history gives the same choices.
+    mirror = game(2, "standard").state_from_json(variant.to_json().replace('"no_first_claim"', '"standard"'))
+    took = 0
+    while not variant.is_terminal():
+        assert variant.legal_actions() == mirror.legal_actions()
+        a = rng.choice(_takes(variant) or variant.legal_actions())  # take whenever allowed
+        took += a in _takes(variant)
+        variant.apply(a)
+        mirror.apply(a)
+    assert took > 0 and payload(variant) == payload(mirror)
+
+
+def test_no_first_claim_variant_only_for_two_players_and_round_trips():
+    from orrery.core_ext import UnknownGameError, load_game
+
+    for players in (1, 3, 4):
+        with pytest.raises(UnknownGameError):
+            load_game("take_the_galaxy", players=players, variant="no_first_claim")
+    g, state = started(2, "no_first_claim", seed=0)
+    again = g.state_from_json(state.to_json())
+    assert again.to_json() == state.to_json() and again.legal_actions() == state.legal_actions()
+    assert not _takes(again), "a loaded first turn keeps the rule"
+
+
 def test_solo_returns_follow_the_renown_goal():
     """Solo (docs, "Solo"): the value is min(1, renown / scale)."""
     g = game(1)

@@ -68,7 +68,7 @@ cdef int _legal_explored(const TgState* s, action_t* out, int n) noexcept nogil:
     # Solving events, studying anomalies ("Taking a card from Explored Space", one card per turn),
     # then opportunities (once per turn each) and The Next Step's ship sale.
     cdef int j, card, m, next_step = -1
-    if not s.claimed:
+    if _may_take(s):
         for j in range(s.n_explored):
             card = s.explored[j]
             if SPACE_KIND[card] == SK_ANOMALY and s.pool[R_S] >= ANOM_SCIENCE[card]:
@@ -211,7 +211,7 @@ cdef int _legal_build(const TgState* s, action_t* out, int n, int effects) noexc
         for k in range(SYS_NSLOTS[card]):
             if pl.systems[i].depth[k] == 0:
                 n = _legal_build_slot(s, out, n, effects, i, k, SYS_SLOT[card][k])
-    if s.claimed or pl.n_systems >= MAX_SYSTEMS_RULE:
+    if not _may_take(s) or pl.n_systems >= MAX_SYSTEMS_RULE:
         return n
     for j in range(s.n_explored):
         card = s.explored[j]

@@ -72,6 +72,7 @@ cdef enum:
     V_STANDARD = 0
     V_TEAM = 1
     V_RANDOM = 2
+    V_NO_FIRST_CLAIM = 3     # standard set-up, 2 players, the first player's first turn takes no card
     # action ids (docs/rules/take_the_galaxy.md, "Action encoding")
     A_END = 0
     A_FRONTIER = 1           # + 0 Frontier Settlement, 1 Frontier Mine
@@ -98,7 +99,7 @@ cdef enum:
     STREAM_DECK = 10         # + seat: the initial shuffle of each player deck
     STREAM_SHUFFLE = 20      # + seat: later reshuffles of the discard pile
 
-VARIANT_IDS = {"standard": V_STANDARD, "team": V_TEAM, "random": V_RANDOM}
+VARIANT_IDS = {"standard": V_STANDARD, "team": V_TEAM, "random": V_RANDOM, "no_first_claim": V_NO_FIRST_CLAIM}
 RESOURCE_NAMES = ("manpower", "production", "science", "credits")
 KIND_NAMES = ("civilization", "mining", "utility", "ship")
 SECTOR_NAMES = ("core", "expanse", "fringe")

@@ -70,11 +70,14 @@ from orrery.core_ext._registry import GameInfo, register  # noqa: E402  (registr
 register(
     GameInfo(
         name="take_the_galaxy",
-        title="Take The Galaxy (solo to 4 players; numbered, random and 2-against-2 team set-ups)",
+        title=(
+            "Take The Galaxy (solo to 4 players; numbered, random and 2-against-2 team set-ups; "
+            "a 2-player catch-up variant)"
+        ),
         module=__name__,
-        variants=("standard", "random", "team"),
+        variants=("standard", "random", "team", "no_first_claim"),
         player_counts=(1, 2, 3, 4),
-        variant_player_counts=(("team", (4,)),),
+        variant_player_counts=(("team", (4,)), ("no_first_claim", (2,))),
         action_description=(
             "0 end the turn; 1/2 choose Frontier Settlement/Mine (set-up); 3 + type discard a card "
             "(paying, or to Space Pirates); 27 + type 1 science: a card from the discard pile; 51/52 draw "

@@ -22,6 +22,13 @@ cdef inline int _owner(const TgState* s, int rel) noexcept nogil:
     return s.current if rel == 0 else _mate(s, s.current)
 
 
+cdef inline bint _may_take(const TgState* s) noexcept nogil:
+    # "Taking a card from Explored Space": one card a turn. The no_first_claim variant (Orrery's catch-up
+    # rule for 2 players, docs/rules/take_the_galaxy.md section 4) allows none in the first player's first
+    # turn, which is where the first seat's edge comes from (section 11, "Where the first-seat edge ...").
+    return not s.claimed and not (s.params.variant == V_NO_FIRST_CLAIM and s.turn == 1)
+
+
 cdef int _effects(const TgState* s) noexcept nogil:
     # "Events": an event acts while it lies in explored space.
     cdef int bits = 0, j

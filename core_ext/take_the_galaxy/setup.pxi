@@ -87,9 +87,11 @@ cdef int ttg_init(void* p, const GameParams* params, uint64_t seed) noexcept nog
     cdef TgState* s = _st(p)
     cdef Rng rng
     cdef int n = params.num_players, seat
-    if n < 1 or n > 4 or n > MAX_PLAYERS or params.variant < 0 or params.variant > V_RANDOM:
+    if n < 1 or n > 4 or n > MAX_PLAYERS or params.variant < 0 or params.variant > V_NO_FIRST_CLAIM:
         return -1
     if params.variant == V_TEAM and n != 4:
+        return -1
+    if params.variant == V_NO_FIRST_CLAIM and n != 2:
         return -1
     memset(s, 0, sizeof(TgState))
     s.params = params[0]

@@ -1,0 +1,214 @@
+"""Counterfactual rule changes for Take The Galaxy's first-seat edge (issue 28, part 5): build a patched
+copy of the compiled core in a temporary folder and run a tournament config against it, the working
+tree untouched (the same loading trick as swap_card.py).
+
+    python search/tournament/examples/ttg_seat_experiment.py list
+    python search/tournament/examples/ttg_seat_experiment.py run EXPERIMENT CONFIG.toml --results R.jsonl
+    python search/tournament/examples/ttg_seat_experiment.py analyse EXPERIMENT RESULTS.jsonl
+
+Each experiment is a list of exact text replacements in the engine's sources or its catalogue.json (a
+replacement that does not match exactly once stops the script, so an experiment cannot silently do
+nothing). `run` compiles the patched engine with Cython (a minute or two; a catalogue-only experiment
+reuses the installed engine) into a temporary folder, runs `orrery tournament run CONFIG ...` with a
+`sitecustomize` that makes every process, the tournament's workers too, load that build, then prints
+ttg_first_seat.py's analysis of the results file (`--results` is required). `analyse` replays a results
+file under the same build (a patched game replays only under its own rules) with ttg_first_seat.py.
+The patches apply to the working tree's sources, so a build is the tree's engine plus the experiment.
+None of these is a rule of the game (the `no_first_claim` variant is the one that became one, section 4
+of docs/rules/take_the_galaxy.md): they measure what changes the edge.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+ENGINE = "orrery.core_ext.take_the_galaxy.engine"
+SITECUSTOMIZE = """
+import importlib.machinery, importlib.util, sys
+class _Patched:
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        if fullname != {name!r}:
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(fullname, {so!r})
+        return importlib.util.spec_from_file_location(fullname, {so!r}, loader=loader)
+sys.meta_path.insert(0, _Patched)
+"""
+
+Patch = tuple[str, str, str]  # (file under core_ext/take_the_galaxy, exact old text, new text)
+
+
+def _seat1_tokens(k: int) -> list[Patch]:
+    return [
+        (
+            "setup.pxi",
+            "    pl.n_systems = 1\n",
+            f"    pl.n_systems = 1\n    if seat == 1:\n        pl.tokens = {k}\n",
+        )
+    ]
+
+
+EXPERIMENTS: dict[str, tuple[str, list[Patch]]] = {
+    "no-opening-take": (
+        "seat 0 may take no card from explored space in its first turn (turn 1)",
+        [("turn.pxi", "    s.claimed = 0\n", "    s.claimed = 1 if s.turn == 1 else 0\n")],
+    ),
+    "seat1-extra-card": (
+        "seat 1 starts with one more card in hand (the top card of its player deck)",
+        [
+            (
+                "setup.pxi",
+                "    _shuffle(pl.draw, pl.n_draw, &rng)\n",
+                "    _shuffle(pl.draw, pl.n_draw, &rng)\n"
+                "    if seat == 1:\n"
+                "        pl.n_draw -= 1\n"
+                "        pl.hand[pl.draw[pl.n_draw]] += 1\n"
+                "        pl.draw[pl.n_draw] = 0\n"
+                "        pl.hand_size += 1\n",
+            )
+        ],
+    ),
+    "seat0-no-first-draw": (
+        "seat 0 draws no card in its first draw phase (turn 1)",
+        [
+            (
+                "turn.pxi",
+                "    _draw_card(s, s.current)\n",
+                "    if s.turn != 1:\n        _draw_card(s, s.current)\n",
+            )
+        ],
+    ),
+    "attractor-science-4": (
+        "The Great Attractor (Fringe anomaly) costs 4 science instead of 6, renown 8 unchanged",
+        [
+            (
+                "catalogue.json",
+                '"science": 6, "renown": 8, "text": "study with 6 science',
+                '"science": 4, "renown": 8, "text": "study with 4 science',
+            )
+        ],
+    ),
+    "core-hazards-0": (
+        "no hazard on the 2-player deck's Core systems (Proxima Drift, Lyra's Cradle, Cygnus Hollow: 1 -> 0)",
+        [
+            (
+                "catalogue.json",
+                f'"name": "{name}", "sector": "core", "players": {n}, "slots": "{slots}", "hazards": 1',
+                f'"name": "{name}", "sector": "core", "players": {n}, "slots": "{slots}", "hazards": 0',
+            )
+            for name, n, slots in (
+                ("Proxima Drift", 1, "BD"),
+                ("Lyra's Cradle", 2, "BBD"),
+                ("Cygnus Hollow", 2, "DDB"),
+            )
+        ],
+    ),
+    **{
+        f"seat1-tokens-{k}": (f"seat 1 starts with {k} renown tokens", _seat1_tokens(k))
+        for k in (2, 3, 4, 6, 8)
+    },
+}
+
+
+def _patched(name: str, text: str, file: str, patches: list[Patch]) -> str:
+    for target, old, new in patches:
+        if target != file:
+            continue
+        if text.count(old) != 1:
+            raise SystemExit(f"{name}: {file}: the text to replace occurs {text.count(old)} times, not once")
+        text = text.replace(old, new)
+    return text
+
+
+def build(name: str, out: Path) -> Path:
+    """The patched engine (compiled into `out`, or the installed one when only the catalogue changes)
+    beside its patched catalogue in `out`/core; the path of the extension module."""
+    from orrery.core_ext.take_the_galaxy import engine
+
+    _, patches = EXPERIMENTS[name]
+    core = out / "core"
+    core.mkdir()
+    catalogue = ROOT / "core_ext" / "take_the_galaxy" / "catalogue.json"
+    (core / "catalogue.json").write_text(_patched(name, catalogue.read_text(), "catalogue.json", patches))
+    if all(file == "catalogue.json" for file, _, _ in patches):
+        so = Path(engine.__file__)
+        shutil.copy2(so, core / so.name)
+        return core / so.name
+    src = out / "src" / "orrery" / "core_ext"
+    shutil.copytree(ROOT / "core_ext", src, ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
+    (src.parent / "__init__.py").write_text("")  # Cython resolves cimports through packages
+    for file in {file for file, _, _ in patches} - {"catalogue.json"}:
+        path = src / "take_the_galaxy" / file
+        path.write_text(_patched(name, path.read_text(), file, patches))
+    setup = out / "setup_patched.py"
+    setup.write_text(
+        "from setuptools import Extension, setup\n"
+        "from Cython.Build import cythonize\n"
+        f"ext = Extension({ENGINE!r}, ['src/orrery/core_ext/take_the_galaxy/engine.pyx'],"
+        " extra_compile_args=['-O3'])\n"
+        "setup(ext_modules=cythonize([ext], include_path=['src'], quiet=True, compiler_directives={"
+        "'language_level': '3', 'boundscheck': False, 'wraparound': False, 'cdivision': True, "
+        "'initializedcheck': False}))\n"
+    )
+    subprocess.check_call(
+        [
+            sys.executable,
+            str(setup),
+            "build_ext",
+            "--build-lib",
+            str(out / "lib"),
+            "--build-temp",
+            str(out / "tmp"),
+        ],
+        cwd=out,
+        stdout=subprocess.DEVNULL,
+    )
+    (so,) = (out / "lib").rglob("engine*.so")
+    shutil.copy2(so, core / so.name)
+    return core / so.name
+
+
+@contextlib.contextmanager
+def patched_env(name: str) -> Iterator[dict[str, str]]:
+    """The environment under which every Python process loads the patched core."""
+    if name not in EXPERIMENTS:
+        raise SystemExit(f"no experiment {name!r}; experiments: {', '.join(EXPERIMENTS)}")
+    with tempfile.TemporaryDirectory(prefix="orrery-ttg-seat-") as tmp:
+        so = build(name, Path(tmp))
+        (Path(tmp) / "sitecustomize.py").write_text(SITECUSTOMIZE.format(name=ENGINE, so=str(so)))
+        yield dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [tmp, os.environ.get("PYTHONPATH")])))
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["list"]:
+        for name, (what, _) in EXPERIMENTS.items():
+            print(f"{name:22s} {what}")
+        return 0
+    if len(argv) >= 3 and argv[0] == "run":
+        if "--results" not in argv:
+            raise SystemExit("run: give --results (the analysis reads it)")
+        results = argv[argv.index("--results") + 1]
+        with patched_env(argv[1]) as env:
+            orrery = Path(sys.executable).with_name("orrery")
+            rc = subprocess.call([str(orrery), "tournament", "run", *argv[2:]], env=env)
+            if rc == 0:
+                script = Path(__file__).with_name("ttg_first_seat.py")
+                rc = subprocess.call([sys.executable, str(script), results], env=env)
+            return rc
+    if len(argv) >= 3 and argv[0] == "analyse":
+        with patched_env(argv[1]) as env:
+            script = Path(__file__).with_name("ttg_first_seat.py")
+            return subprocess.call([sys.executable, str(script), *argv[2:]], env=env)
+    raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
