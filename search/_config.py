@@ -35,6 +35,11 @@ class SearchConfig:
     # What scores a truncated playout: the game's "handwritten" evaluate(), or the "learned" network shipped
     # for the game, variant and player count (docs/learning.md; an error where none is shipped).
     evaluation: str = "handwritten"
+    # A seat's next decision of the same turn starts from this search's tree, re-rooted at the move played,
+    # where nothing hidden or random happened in between (search/_reuse.py; docs/search.md, "Tree reuse").
+    # Read by the per-turn players (LevelBot, the service's AI seats) on an in-process backend; a single
+    # search (SuggestMove, Analyze, a per-move bot) is the same either way.
+    reuse_tree: bool = False
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -58,6 +63,8 @@ class SearchConfig:
             )
         _check_int("pimc_determinizations", self.pimc_determinizations, 1)
         _check_int("max_tree_nodes", self.max_tree_nodes, 1, 2**31 - 1)
+        if not isinstance(self.reuse_tree, bool):
+            raise ValueError(f"reuse_tree must be true or false, got {self.reuse_tree!r}")
 
     @property
     def label(self) -> str:
