@@ -32,6 +32,7 @@ from orrery.search._levels import (
 )
 from orrery.search._ray import RayBackend
 from orrery.search._result import ActionStats, SearchResult, forced_result, sampled_line_labels
+from orrery.search._reuse import TurnTree
 from orrery.search._timeshare_backend import TimeSharedBackend
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "TimeSharedBackend",
     "TurnBudget",
     "TurnClock",
+    "TurnTree",
     "build_hints",
     "choose_from_result",
     "choose_within_tolerance",

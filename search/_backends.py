@@ -101,8 +101,10 @@ def search_observation(
     cancel: CancelToken | None = None,
     progress: Callable[[SearchResult], None] | None = None,
     progress_interval_s: float = 0.5,
+    tree: TurnTree | None = None,
 ) -> SearchResult:
-    """Search once in this process with `workers` threads (one: on the calling thread itself)."""
+    """Search once in this process with `workers` threads (one: on the calling thread itself); with
+    `tree`, on the trees it keeps for the seat's turn (see InProcessBackend.search)."""
     if workers == 1:
         return search_on_this_thread(
             observation,
@@ -112,6 +114,7 @@ def search_observation(
             cancel=cancel,
             progress=progress,
             progress_interval_s=progress_interval_s,
+            tree=tree,
         )
     with InProcessBackend(workers) as backend:
         return backend.search(
@@ -122,6 +125,7 @@ def search_observation(
             cancel=cancel,
             progress=progress,
             progress_interval_s=progress_interval_s,
+            tree=tree,
         )
 
 

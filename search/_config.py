@@ -233,9 +233,22 @@ _preset(
         algorithm="ismcts",
         playout="none",
         exploration=0.15,
-        description="Take The Galaxy's default: SO-ISMCTS, each new leaf scored by evaluate() with no "
-        "playout, rank reward, c = 0.15 (it beat ismcts-long@1 by SPRT at equal time per turn: "
-        "docs/search.md).",
+        description="Take The Galaxy's default until version 2: SO-ISMCTS, each new leaf scored by "
+        "evaluate() with no playout, rank reward, c = 0.15 (it beat ismcts-long@1 by SPRT at equal time "
+        "per turn: docs/search.md).",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-ttg",
+        version=2,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.15,
+        reuse_tree=True,
+        description="Take The Galaxy's default from version 2: ismcts-ttg@1 whose turns reuse the tree "
+        "across the seat's decisions where nothing hidden or random happened (it beat ismcts-ttg@1 by SPRT "
+        'at equal iterations per turn: docs/search.md, "Tree reuse"). A single search is the same.',
     )
 )
 _preset(
