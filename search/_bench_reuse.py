@@ -13,7 +13,7 @@ import random
 import time
 
 from orrery.core_ext import load_game
-from orrery.search._bots import LevelBot, ReuseStats, default_config
+from orrery.search._bots import LevelBot, ReuseStats, config_version, default_config
 from orrery.search._levels import Level
 
 
@@ -55,7 +55,7 @@ def bench_tree_reuse(
         "game": game,
         "variant": played_variant,
         "players": players,
-        "config": search_config.label,
+        "config": config_version(search_config),  # the preset, with {reuse_tree=True} where it was off
         "iterations_per_turn": iterations,
         "seed": seed,
         "games": games,

@@ -527,7 +527,8 @@ cdef class Searcher:
         cdef Edge* edge
         cdef Rng check_rng
         cdef bint same = True
-        if (self.algorithm != ALGO_ISMCTS or not path or observation.game is not self.game
+        # the same game core (the header in the compared bytes pins players and variant)
+        if (self.algorithm != ALGO_ISMCTS or not path or (<Game>observation.game).ops != ops
                 or observation.observer != self.observer or ops.is_terminal(observation.ptr)
                 or ops.current_player(observation.ptr) != self.observer or checks < 1):
             return -1
