@@ -156,3 +156,27 @@ def test_an_ai_seat_reuses_its_tree_within_a_turn_where_its_config_says_so(tmp_p
         for numbers in (numbers for _, numbers in whole_turns(moves)):  # new iterations only are charged
             assert sum(by_move.get(n, 0) for n in numbers) <= (1 + OVERRUN_SHARE) * 400
         assert len(servicer.ai_clocks) == 0  # the game is over: no clock and no tree is kept
+
+
+def test_a_turns_kept_tree_lives_and_dies_with_its_clock():
+    from types import SimpleNamespace
+
+    from orrery.search import get_config
+
+    game = SimpleNamespace(name="take_the_galaxy", variant="standard")
+    observation = SimpleNamespace(game=game)
+    budget = TurnBudget(iterations=100)
+    clocks = AiTurnClocks()
+
+    def turn(seat, number):
+        return SimpleNamespace(match_id="m", seat=seat, move_number=number, observation=observation)
+
+    clocks.clock(turn(0, 7), budget)
+    assert clocks.tree("m", get_config("ismcts-ttg@1")) is None  # a config without reuse keeps none
+    tree = clocks.tree("m", get_config("ismcts-ttg@2"))
+    assert tree is not None and clocks.tree("m", get_config("ismcts-ttg@2")) is tree
+    clocks.moved("m", seat=0, move_number=8, seat_to_move=0, game_over=False, action=5)
+    clocks.clock(turn(0, 8), budget)
+    assert clocks.tree("m", get_config("ismcts-ttg@2")) is tree  # the same turn: the same kept tree
+    clocks.moved("m", seat=0, move_number=9, seat_to_move=1, game_over=False, action=6)
+    assert len(clocks) == 0 and clocks.tree("m", get_config("ismcts-ttg@2")) is None  # freed with the clock
