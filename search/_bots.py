@@ -154,7 +154,7 @@ class LevelBot:
         carried = tree.carried_visits
         self.reuse_stats = self.reuse_stats.plus(
             ReuseStats(
-                searched=1, reused=carried is not None, reused_visits=carried or 0, iterations=iterations
+                searched=1, reused=int(carried is not None), reused_visits=carried or 0, iterations=iterations
             )
         )
 
