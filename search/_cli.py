@@ -176,7 +176,13 @@ def _run_bench_hints(args: argparse.Namespace) -> int:
 
 def _run_bench_turn_time(args: argparse.Namespace) -> int:
     result = bench_turn_time(
-        args.game, args.players, level=args.level, turns=args.turns, seed=args.seed, variant=args.variant
+        args.game,
+        args.players,
+        level=args.level,
+        turns=args.turns,
+        seed=args.seed,
+        variant=args.variant,
+        config=args.config,
     )
     _print(result, args.json)
     return 0
@@ -277,6 +283,7 @@ def register(commands, bench) -> None:
     p.add_argument(
         "--seed", type=int, default=0, help="the first game's seed; the next games take seed + 1, ..."
     )
+    p.add_argument("--config", default=None, help="search preset (default: the game's own)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run_bench_turn_time)
 
