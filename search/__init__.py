@@ -33,6 +33,7 @@ from orrery.search._levels import (
 from orrery.search._ray import RayBackend
 from orrery.search._result import ActionStats, SearchResult, forced_result, sampled_line_labels
 from orrery.search._shipped import ShippedModel, check_evaluation, shipped_models
+from orrery.search._reuse import TurnTree
 from orrery.search._timeshare_backend import TimeSharedBackend
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "TimeSharedBackend",
     "TurnBudget",
     "TurnClock",
+    "TurnTree",
     "build_hints",
     "check_evaluation",
     "choose_from_result",

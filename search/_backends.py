@@ -11,12 +11,16 @@ from orrery.search._cancel import CancelToken
 from orrery.search._config import Budget, SearchConfig, get_config
 from orrery.search._driver import WorkerSearch, check_search_args, drive
 from orrery.search._result import SearchResult, WorkerReport, worker_seed
+from orrery.search._reuse import TurnTree
 
 
 class InProcessBackend:
     """Root parallelism over threads: the compiled loop releases the GIL, so W threads use W cores.
 
-    Good for small budgets, tests and single machines; the threads live as long as the backend."""
+    Good for small budgets, tests and single machines; the threads live as long as the backend.
+    It can search on trees kept from a seat's previous decision (search/_reuse.py's TurnTree)."""
+
+    keeps_trees = True  # search() takes `tree` (the Ray and time-shared backends do not)
 
     def __init__(self, workers: int = 1) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -37,7 +41,10 @@ class InProcessBackend:
         cancel: CancelToken | None = None,
         progress: Callable[[SearchResult], None] | None = None,
         progress_interval_s: float = 0.5,
+        tree: TurnTree | None = None,
     ) -> SearchResult:
+        """Search `observation`; with `tree`, on the trees it keeps for the seat's turn (re-rooted at the
+        moves played since, where allowed) instead of new ones."""
         pool = self._pool
         if pool is None:
             raise RuntimeError("this backend is closed")
@@ -51,6 +58,7 @@ class InProcessBackend:
             cancel=cancel,
             progress=progress,
             progress_interval_s=progress_interval_s,
+            tree=tree,
         )
 
     def warm(self) -> None:
@@ -93,8 +101,10 @@ def search_observation(
     cancel: CancelToken | None = None,
     progress: Callable[[SearchResult], None] | None = None,
     progress_interval_s: float = 0.5,
+    tree: TurnTree | None = None,
 ) -> SearchResult:
-    """Search once in this process with `workers` threads (one: on the calling thread itself)."""
+    """Search once in this process with `workers` threads (one: on the calling thread itself); with
+    `tree`, on the trees it keeps for the seat's turn (see InProcessBackend.search)."""
     if workers == 1:
         return search_on_this_thread(
             observation,
@@ -104,6 +114,7 @@ def search_observation(
             cancel=cancel,
             progress=progress,
             progress_interval_s=progress_interval_s,
+            tree=tree,
         )
     with InProcessBackend(workers) as backend:
         return backend.search(
@@ -114,6 +125,7 @@ def search_observation(
             cancel=cancel,
             progress=progress,
             progress_interval_s=progress_interval_s,
+            tree=tree,
         )
 
 
@@ -126,6 +138,7 @@ def search_on_this_thread(
     cancel: CancelToken | None = None,
     progress: Callable[[SearchResult], None] | None = None,
     progress_interval_s: float = 0.5,
+    tree: TurnTree | None = None,
 ) -> SearchResult:
     """One worker, run by the calling thread: no pool, so no thread start and no hand-over of the
     GIL per slice (the server answers late requests this way, many at once). The same result as
@@ -140,6 +153,7 @@ def search_on_this_thread(
         cancel=cancel,
         progress=progress,
         progress_interval_s=progress_interval_s,
+        tree=tree,
     )
 
 
@@ -164,12 +178,16 @@ def _drive_workers(
     cancel: CancelToken | None,
     progress: Callable[[SearchResult], None] | None,
     progress_interval_s: float,
+    tree: TurnTree | None = None,
 ) -> SearchResult:
-    """One WorkerSearch per worker in this process, their slices started by start_slice(fn, *args)
-    (a thread pool's submit, or _run_now), driven and merged by drive()."""
+    """One WorkerSearch per worker in this process (new, or `tree`'s kept ones), their slices started by
+    start_slice(fn, *args) (a thread pool's submit, or _run_now), driven and merged by drive()."""
     started = time.time()
     check_search_args(observation, config, budget, seed)
-    searches = [WorkerSearch(observation, config, worker_seed(seed, i)) for i in range(workers)]
+    if tree is not None:
+        searches = tree.searches(observation, config, workers, seed)
+    else:
+        searches = [WorkerSearch(observation, config, worker_seed(seed, i)) for i in range(workers)]
     flag = cancel.flag if cancel is not None else None
 
     def submit(i: int, more: int, until: float, deadline: float) -> cf.Future:

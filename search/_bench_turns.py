@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from orrery.core_ext import load_game
 from orrery.search._bots import LevelBot, default_config
 from orrery.search._clock import expected_decisions
+from orrery.search._config import get_config
 from orrery.search._levels import LEVELS
 
 
@@ -35,10 +36,18 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
-def _play_turns(game_name: str, variant: str | None, players: int, level: str, seed: int, wanted: int):
-    """TurnTimings of one seeded game (at most `wanted`)."""
+def _play_turns(
+    game_name: str,
+    variant: str | None,
+    players: int,
+    level: str,
+    seed: int,
+    wanted: int,
+    config_name: str | None,
+):
+    """TurnTimings of one seeded game (at most `wanted`), with preset `config_name` (None: the game's own)."""
     game = load_game(game_name, players=players, variant=variant)
-    config = default_config("ismcts", game_name)
+    config = get_config(config_name) if config_name else default_config("ismcts", game_name)
     bots = [LevelBot(LEVELS[level], config) for _ in range(players)]
     state = game.new_initial_state(seed=seed)
     move_rng = random.Random(seed)
@@ -71,7 +80,14 @@ def _play_turns(game_name: str, variant: str | None, players: int, level: str, s
 
 
 def bench_turn_time(
-    game: str, players: int, *, level: str, turns: int, seed: int = 0, variant: str | None = None
+    game: str,
+    players: int,
+    *,
+    level: str,
+    turns: int,
+    seed: int = 0,
+    variant: str | None = None,
+    config: str | None = None,
 ) -> dict:
     """Games from seeds seed, seed + 1, ... until `turns` turns are timed; their distribution as JSON."""
     if level not in LEVELS:
@@ -83,7 +99,9 @@ def bench_turn_time(
     games = 0
     played_variant = variant or ""
     while len(timings) < turns:
-        more, played_variant = _play_turns(game, variant, players, level, seed + games, turns - len(timings))
+        more, played_variant = _play_turns(
+            game, variant, players, level, seed + games, turns - len(timings), config
+        )
         timings += more
         games += 1
     searching = [t for t in timings if t.searched > 0]
@@ -96,6 +114,7 @@ def bench_turn_time(
         "variant": played_variant,
         "players": players,
         "level": level,
+        "config": config or default_config("ismcts", game).label,
         "turn_budget": LEVELS[level].turn_budget_for(game).label,
         "expected_searched_decisions": expected_decisions(game, played_variant),
         "seed": seed,

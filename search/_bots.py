@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from orrery.search._backends import InProcessBackend
@@ -13,6 +14,7 @@ from orrery.search._clock import Allotment, TurnClock, expected_decisions
 from orrery.search._config import Budget, SearchConfig, get_config
 from orrery.search._kernel import greedy_action
 from orrery.search._levels import Level, choose_within_turn
+from orrery.search._reuse import TurnTree
 
 BOT_KINDS = ("random", "greedy", "ismcts", "pimc")
 DEFAULT_BUDGET = Budget(milliseconds=1000.0)  # per move, when make_bot is given none
@@ -89,7 +91,12 @@ class LevelBot:
     The bot remembers, per game and seat, the clock of the turn it is playing. Whether its next call
     continues that turn it predicts after each of its moves: the move is applied to a determinization, and
     the turn goes on if the same seat is to move next (who moves next never depends on hidden cards in
-    these games). A forced move (one legal action) is played at once and costs nothing."""
+    these games). A forced move (one legal action) is played at once and costs nothing.
+
+    With config.reuse_tree (and an in-process backend), it also keeps the turn's search tree, and the
+    turn's next searched decision starts from it, re-rooted at the moves played, where nothing hidden or
+    random happened in between (search/_reuse.py). The tree is freed when the turn ends and by new_game().
+    The turn clock charges only each search's new iterations."""
 
     def __init__(self, level: Level, config: SearchConfig, backend=None) -> None:
         self.level = level
@@ -99,7 +106,11 @@ class LevelBot:
         self.version = f"{config_version(config)}+{budget}+tolerance={level.tolerance:g}"
         self._backend = backend if backend is not None else InProcessBackend(1)
         self._turns: dict[tuple[str, int], TurnClock] = {}  # (game, seat) -> the clock of a turn going on
+        # (game, seat) -> the search tree kept for that turn's next decision (config.reuse_tree)
+        self._trees: dict[tuple[str, int], TurnTree] = {}
+        self._reuses_trees = config.reuse_tree and getattr(self._backend, "keeps_trees", False)
         self.last_allotment: Allotment | None = None  # the latest decision's (for benchmarks and tests)
+        self.reuse_stats = ReuseStats()
 
     def select_action(self, observation, *, seed: int) -> int:
         legal = observation.legal_actions()
@@ -112,27 +123,81 @@ class LevelBot:
             self.level.turn_budget_for(observation.game.name),
             expected=expected_decisions(observation.game.name, observation.game.variant),
         )
+        tree = self._trees.pop(key, None)  # kept with the clock of a turn going on, else none
+        if tree is None and self._reuses_trees:
+            tree = TurnTree()
         allotment = self.last_allotment = clock.allot(len(legal))
         iterations = 0
         if allotment.budget is None:
             action = legal[0] if len(legal) == 1 else int(greedy_action(observation, GREEDY_SAMPLES, seed))
         else:
-            result = self._backend.search(observation, self.config, allotment.budget, seed=seed)
+            if tree is not None:  # only backends that keep trees (keeps_trees) take one
+                result = self._backend.search(
+                    observation, self.config, allotment.budget, seed=seed, tree=tree
+                )
+            else:
+                result = self._backend.search(observation, self.config, allotment.budget, seed=seed)
             iterations = result.iterations
+            if tree is not None:
+                self._count_reuse(tree, iterations)
             action = choose_within_turn(result, self.level.tolerance, seed, clock)
         if _moves_again(observation, action, seed):
             self._turns[key] = clock
+            if tree is not None and tree.holds_tree:
+                tree.played(action)
+                self._trees[key] = tree
         clock.charge(iterations=iterations, elapsed_s=time.perf_counter() - started)
         return action
 
+    def _count_reuse(self, tree: TurnTree, iterations: int) -> None:
+        """Book in reuse_stats the decision that searched `iterations` on the trees `tree` gave it."""
+        carried = tree.carried_visits
+        self.reuse_stats = self.reuse_stats.plus(
+            ReuseStats(
+                searched=1, reused=int(carried is not None), reused_visits=carried or 0, iterations=iterations
+            )
+        )
+
     def new_game(self) -> None:
-        """Forget every turn clock: a tournament plays many games with one bot, and a clock left by a
-        wrong guess that the seat moves again must not spend the next game's first turn (issue 28)."""
+        """Forget every turn clock and kept tree: a tournament plays many games with one bot, and a clock
+        left by a wrong guess that the seat moves again must not spend the next game's first turn
+        (issue 28)."""
         self._turns.clear()
+        self._trees.clear()
 
     def turn_clock(self, game: str, seat: int) -> TurnClock | None:
         """The clock of `seat`'s turn going on in `game`, or None (its last move ended its turn)."""
         return self._turns.get((game, seat))
+
+    def turn_tree(self, game: str, seat: int) -> TurnTree | None:
+        """The search tree kept for `seat`'s turn going on in `game`, or None."""
+        return self._trees.get((game, seat))
+
+
+@dataclass(frozen=True)
+class ReuseStats:
+    """How often a LevelBot's searched decisions started from a re-rooted tree (docs/search.md)."""
+
+    searched: int = 0  # searched decisions
+    reused: int = 0  # of those, the ones that started from the previous decision's tree
+    reused_visits: int = 0  # visits their roots started with, summed
+    iterations: int = 0  # the searched decisions' own (new) iterations, summed
+
+    def plus(self, other: ReuseStats) -> ReuseStats:
+        return ReuseStats(
+            searched=self.searched + other.searched,
+            reused=self.reused + other.reused,
+            reused_visits=self.reused_visits + other.reused_visits,
+            iterations=self.iterations + other.iterations,
+        )
+
+    @property
+    def rate(self) -> float:
+        return self.reused / self.searched if self.searched else 0.0
+
+    @property
+    def mean_reused_visits(self) -> float:
+        return self.reused_visits / self.reused if self.reused else 0.0
 
 
 def _scale_label(level: Level) -> str:

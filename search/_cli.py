@@ -12,6 +12,7 @@ from orrery.core_ext import game_bounds, game_info, registered_games
 from orrery.core_ext._cli import add_game_arguments
 from orrery.search._bench import bench_search, bench_signature, bench_strength
 from orrery.search._bench_hints import bench_hints
+from orrery.search._bench_reuse import bench_tree_reuse
 from orrery.search._bench_turns import bench_turn_time
 from orrery.search._bots import BOT_KINDS, make_bot
 from orrery.search._config import Budget, SearchConfig, get_config, list_configs
@@ -218,7 +219,27 @@ def _run_bench_hints(args: argparse.Namespace) -> int:
 
 def _run_bench_turn_time(args: argparse.Namespace) -> int:
     result = bench_turn_time(
-        args.game, args.players, level=args.level, turns=args.turns, seed=args.seed, variant=args.variant
+        args.game,
+        args.players,
+        level=args.level,
+        turns=args.turns,
+        seed=args.seed,
+        variant=args.variant,
+        config=args.config,
+    )
+    _print(result, args.json)
+    return 0
+
+
+def _run_bench_tree_reuse(args: argparse.Namespace) -> int:
+    result = bench_tree_reuse(
+        args.game,
+        args.players,
+        iterations=args.iterations,
+        games=args.games,
+        seed=args.seed,
+        variant=args.variant,
+        config=args.config,
     )
     _print(result, args.json)
     return 0
@@ -311,5 +332,17 @@ def register(commands, bench) -> None:
     p.add_argument(
         "--seed", type=int, default=0, help="the first game's seed; the next games take seed + 1, ..."
     )
+    p.add_argument("--config", default=None, help="search preset (default: the game's own)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run_bench_turn_time)
+
+    p = bench.add_parser("tree-reuse", help="share of searched decisions that start from a re-rooted tree")
+    add_game_arguments(p)
+    p.add_argument("--iterations", type=int, default=3000, help="search iterations per whole turn")
+    p.add_argument("--games", type=int, default=4)
+    p.add_argument("--config", default=None, help="search preset (default: the game's own)")
+    p.add_argument(
+        "--seed", type=int, default=0, help="the first game's seed; the next games take seed + 1, ..."
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_run_bench_tree_reuse)

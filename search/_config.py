@@ -40,6 +40,11 @@ class SearchConfig:
     # "colonies"), whose term, times plan_weight, is added to evaluate()'s value of the searching seat.
     plan: str = ""
     plan_weight: float = 1.0  # value points a unit of the plan's progress is worth, on top of evaluate()
+    # A seat's next decision of the same turn starts from this search's tree, re-rooted at the move played,
+    # where nothing hidden or random happened in between (search/_reuse.py; docs/search.md, "Tree reuse").
+    # Read by the per-turn players (LevelBot, the service's AI seats) on an in-process backend; a single
+    # search (SuggestMove, Analyze, a per-move bot) is the same either way.
+    reuse_tree: bool = False
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -63,6 +68,8 @@ class SearchConfig:
             )
         _check_int("pimc_determinizations", self.pimc_determinizations, 1)
         _check_int("max_tree_nodes", self.max_tree_nodes, 1, 2**31 - 1)
+        if not isinstance(self.reuse_tree, bool):
+            raise ValueError(f"reuse_tree must be true or false, got {self.reuse_tree!r}")
         self._check_plan()
 
     def _check_plan(self) -> None:
@@ -261,9 +268,22 @@ _preset(
         algorithm="ismcts",
         playout="none",
         exploration=0.15,
-        description="Take The Galaxy's default: SO-ISMCTS, each new leaf scored by evaluate() with no "
-        "playout, rank reward, c = 0.15 (it beat ismcts-long@1 by SPRT at equal time per turn: "
-        "docs/search.md).",
+        description="Take The Galaxy's default until version 2: SO-ISMCTS, each new leaf scored by "
+        "evaluate() with no playout, rank reward, c = 0.15 (it beat ismcts-long@1 by SPRT at equal time "
+        "per turn: docs/search.md).",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-ttg",
+        version=2,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.15,
+        reuse_tree=True,
+        description="Take The Galaxy's default from version 2: ismcts-ttg@1 whose turns reuse the tree "
+        "across the seat's decisions where nothing hidden or random happened (it beat ismcts-ttg@1 by SPRT "
+        'at equal iterations per turn: docs/search.md, "Tree reuse"). A single search is the same.',
     )
 )
 _preset(

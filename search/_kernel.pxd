@@ -81,7 +81,8 @@ cdef class Searcher:
     cdef int64_t edges_used
     cdef int64_t edge_arena_cap
     cdef Rng rng
-    cdef long long iterations
+    cdef long long iterations    # this search's iterations (since the tree was made or re-rooted)
+    cdef long long carried_visits  # visits the root had when reroot() made it, else 0
     cdef int max_depth
     cdef double busy_seconds     # time spent inside run(), for the mean iteration time
     cdef long long playout_errors
@@ -99,3 +100,4 @@ cdef class Searcher:
                        int* flag) noexcept nogil
     cdef void _reward(self, double* out, int tree_moves) noexcept nogil
     cdef tuple _pv(self, int node)
+    cdef int _keep_subtree(self, int keep)

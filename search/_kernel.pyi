@@ -1,10 +1,13 @@
 # Type stubs for the compiled kernel (search/_kernel.pyx).
+from collections.abc import Sequence
+
 from orrery.core_ext import Observation
 
 ALGORITHMS: dict[str, int]
 REWARDS: dict[str, int]
 STOP_REASONS: dict[int, str]
 PV_MAX_LENGTH: int
+REROOT_CHECKS: int
 
 def wall_time() -> float: ...
 
@@ -38,7 +41,12 @@ class Searcher:
         deadline: float = 0.0,
         cancel: CancelFlag | None = None,
     ) -> str: ...
+    def reroot(
+        self, actions: Sequence[int], observation: Observation, seed: int = 0, checks: int = ...
+    ) -> int: ...
     def root_stats(self) -> list[tuple[int, int, float, int, tuple[int, ...]]]: ...
+    @property
+    def carried_visits(self) -> int: ...
     @property
     def iterations(self) -> int: ...
     @property

@@ -17,7 +17,7 @@ reports) with exactly the same result as one call: the RNG lives in the struct.
 """
 from libc.math cimport log, sqrt, INFINITY
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from orrery.core_ext.types cimport action_t, MAX_PLAYERS
@@ -47,6 +47,8 @@ ALGORITHMS = {"ismcts": ALGO_ISMCTS, "pimc": ALGO_PIMC}
 REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "score_share": REWARD_SCORE_SHARE}
 STOP_REASONS = {STOP_BUDGET: "budget", STOP_DEADLINE: "deadline", STOP_CANCEL: "cancel"}
 PV_MAX_LENGTH = 32
+# Determinizations Searcher.reroot() checks: each must give the seat the observation it now has.
+REROOT_CHECKS = 16
 
 
 def wall_time():
@@ -497,7 +499,7 @@ cdef class Searcher:
                 break
             if max_iterations >= 0 and done >= max_iterations:
                 break
-            if self.iterations >= MAX_TREE_ITERATIONS:   # node counters are 32-bit
+            if self.iterations + self.carried_visits >= MAX_TREE_ITERATIONS:   # counters are 32-bit
                 break
             if timed and done >= next_check:
                 # Read the clock about every CHECK_INTERVAL_S, not every iteration: a clock
@@ -524,6 +526,132 @@ cdef class Searcher:
             done += 1
         self.busy_seconds += orrery_wall_time() - start
         return reason
+
+    def reroot(self, actions, Observation observation not None, seed=0, int checks=REROOT_CHECKS):
+        """Make the node reached from the root by `actions` (the moves played since this tree's
+        search, the searching seat's own) the new root for `observation`, the seat's observation now,
+        keeping that subtree's statistics; the rest of the tree is freed. Returns the visits of the
+        edge into the new root (what the tree knew of it), or -1 with the tree unchanged when it
+        cannot be reused.
+
+        It is reused only when nothing hidden or random happened in between from the seat's point of
+        view: `checks` determinizations of the old root observation, with `actions` applied, must
+        each give the seat exactly `observation` (a card drawn, a die rolled or a hidden change would
+        give a different observation in some of them). Only then are the subtree's iterations samples
+        of the new observation's determinizations. ISMCTS only (PIMC's trees hang from fixed
+        determinizations of the old observation)."""
+        cdef const GameOps* ops = self.ops
+        cdef list path = [int(a) for a in actions]
+        cdef int node = 0, e, _k, found, n
+        cdef int32_t visits = 0
+        cdef Edge* edge
+        cdef Rng check_rng
+        cdef bint same = True
+        # the same game core (the header in the compared bytes pins players and variant)
+        if (self.algorithm != ALGO_ISMCTS or not path or (<Game>observation.game).ops != ops
+                or observation.observer != self.observer or ops.is_terminal(observation.ptr)
+                or ops.current_player(observation.ptr) != self.observer or checks < 1):
+            return -1
+        for a in path:   # the node the moves lead to, if the tree has it
+            found = NO_NODE
+            for e in range(self.nodes[node].n_edges):
+                edge = &self.edge_arena[self.nodes[node].edges + e]
+                if edge.action == a:
+                    found = edge.child
+                    visits = edge.visits
+                    break
+            if found == NO_NODE:
+                return -1
+            node = found
+        if visits <= 0:
+            return -1
+        cdef void* seen = orrery_line_alloc(ops.state_size)
+        if seen == NULL:
+            raise MemoryError()
+        rng_seed(&check_rng, <uint64_t>seed ^ <uint64_t>0x9E3779B97F4A7C15)
+        try:
+            for _k in range(checks):
+                memcpy(self.work, self.root_obs, ops.state_size)
+                ops.determinize(self.work, self.observer, &check_rng)
+                for a in path:
+                    n = ops.legal_actions(self.work, self.scratch)
+                    if ops.is_terminal(self.work) or find_action(self.scratch, n, <action_t>a) < 0:
+                        same = False
+                        break
+                    if ops.apply(self.work, <action_t>a) != 0:
+                        same = False
+                        break
+                if not same:
+                    break
+                memset(seen, 0, ops.state_size)
+                ops.observe(self.work, self.observer, seen)
+                if memcmp(seen, observation.ptr, ops.state_size) != 0:
+                    same = False
+                    break
+        finally:
+            free(seen)
+        if not same:
+            return -1
+        if self._keep_subtree(node) != 0:
+            raise MemoryError()
+        memcpy(self.root_obs, observation.ptr, ops.state_size)
+        rng_seed(&self.rng, <uint64_t>seed)
+        self.carried_visits = visits
+        self.iterations = 0   # this search's own iterations: what the turn clock charges
+        self.busy_seconds = 0.0
+        self.playout_errors = 0
+        return visits
+
+    cdef int _keep_subtree(self, int keep):
+        """Rebuild the arenas with `keep`'s subtree alone, `keep` becoming node 0 (the root), in
+        breadth-first order; edge blocks are packed tight. 0 on success, -1 when out of memory."""
+        cdef Node* nodes = <Node*>orrery_line_alloc(sizeof(Node) * self.node_cap)
+        cdef Edge* arena = <Edge*>orrery_line_alloc(sizeof(Edge) * self.edge_arena_cap)
+        cdef int32_t* old_of = <int32_t*>malloc(sizeof(int32_t) * self.num_nodes)
+        cdef int head = 0, count = 1, e, old, child, depth0 = self.nodes[keep].depth, deepest = 0
+        cdef int64_t used = 0
+        cdef Node* n
+        cdef Edge* edge
+        if nodes == NULL or arena == NULL or old_of == NULL:
+            free(nodes)
+            free(arena)
+            free(old_of)
+            return -1
+        nodes[0] = self.nodes[keep]
+        nodes[0].parent = NO_NODE
+        nodes[0].parent_edge = -1
+        nodes[0].action = -1
+        nodes[0].mover = -1
+        old_of[0] = keep
+        while head < count:
+            old = old_of[head]
+            n = &nodes[head]
+            n.depth = <short>(self.nodes[old].depth - depth0)
+            if n.depth > deepest:
+                deepest = n.depth
+            n.edges = used
+            n.edge_cap = n.n_edges
+            memcpy(&arena[used], &self.edge_arena[self.nodes[old].edges], sizeof(Edge) * n.n_edges)
+            for e in range(n.n_edges):
+                edge = &arena[used + e]
+                child = edge.child
+                nodes[count] = self.nodes[child]
+                nodes[count].parent = head
+                nodes[count].parent_edge = e
+                old_of[count] = child
+                edge.child = count
+                count += 1
+            used += n.n_edges
+            head += 1
+        free(old_of)
+        free(self.nodes)
+        free(self.edge_arena)
+        self.nodes = nodes
+        self.edge_arena = arena
+        self.num_nodes = count
+        self.edges_used = used
+        self.max_depth = deepest
+        return 0
 
     def root_stats(self):
         """Per root action (merged over PIMC's roots): (action, visits, reward sum for the searching
@@ -577,6 +705,11 @@ cdef class Searcher:
     @property
     def max_depth(self):
         return self.max_depth
+
+    @property
+    def carried_visits(self):
+        """The visits of the edge into the root when reroot() made it (0 for a tree grown from scratch)."""
+        return self.carried_visits
 
     @property
     def busy_seconds(self):

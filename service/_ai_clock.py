@@ -8,6 +8,11 @@ How an AiSeat's budgets combine (docs/api.md, "AI seats"):
 - neither, without a level: every searched decision gets the server's `--default-budget-ms`.
 Whatever the budgets, a decision with one legal action is played at once, without a search.
 
+With a per-turn budget and a search config with reuse_tree, the turn also keeps its search trees (search's
+TurnTree): the seat's next decision starts from the tree re-rooted at the moves it played, where nothing
+hidden or random happened in between and the search runs in-process (docs/search.md, "Tree reuse"). They
+are freed with the turn's clock.
+
 A turn is tracked per match in memory: the seat's decision continues its turn when the match's previous
 move was that seat's own (an AI move by this server, at the move number before). A human move, another
 seat's move, a restart, or another replica playing the previous move starts a fresh clock: the turn may
@@ -21,7 +26,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from orrery.search import LEVELS, Budget, TurnBudget, TurnClock, expected_decisions
+from orrery.search import LEVELS, Budget, SearchConfig, TurnBudget, TurnClock, TurnTree, expected_decisions
 from orrery.service._matches import AiSpec, AiTurn
 
 
@@ -54,6 +59,7 @@ class _Running:
     next_move_number: int  # the match's move number at which this seat's turn would go on
     clock: TurnClock
     last_end: float = 0.0  # time.perf_counter() when the seat's previous decision was applied
+    tree: TurnTree | None = None  # the search trees kept for the turn's next decision (reuse_tree)
 
 
 class AiTurnClocks:
@@ -80,10 +86,28 @@ class AiTurnClocks:
         self._running[turn.match_id] = _Running(turn.seat, turn.move_number, clock)
         return clock
 
+    def tree(self, match_id: str, config: SearchConfig) -> TurnTree | None:
+        """The kept search trees of the match's AI turn going on (after clock()), made on the turn's first
+        decision; None when `config` does not reuse trees."""
+        running = self._running.get(match_id)
+        if running is None or not config.reuse_tree:
+            return None
+        if running.tree is None:
+            running.tree = TurnTree()
+        return running.tree
+
     def moved(
-        self, match_id: str, *, seat: int, move_number: int, seat_to_move: int, game_over: bool
+        self,
+        match_id: str,
+        *,
+        seat: int,
+        move_number: int,
+        seat_to_move: int,
+        game_over: bool,
+        action: int | None = None,
     ) -> None:
-        """`seat`'s move was applied, making the match's move number `move_number`."""
+        """`seat`'s move (`action`) was applied, making the match's move number `move_number`. The turn's
+        kept trees are freed with its clock when the turn ends."""
         running = self._running.get(match_id)
         if running is None:
             return
@@ -92,6 +116,8 @@ class AiTurnClocks:
         else:
             running.next_move_number = move_number
             running.last_end = time.perf_counter()
+            if running.tree is not None and action is not None:
+                running.tree.played(action)
 
     def forget(self, match_id: str) -> None:
         self._running.pop(match_id, None)

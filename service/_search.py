@@ -129,6 +129,9 @@ class SearchJob:
     refusal: ServiceError | None = None  # why it was taken out of the queue (a fairer search, a drain)
     stop_target: float | None = None  # time.time() at which the search was told to stop, if by time
     finished: float | None = None  # time.time() at which the search returned its result
+    # An AI seat's search.TurnTree (config.reuse_tree): the trees kept from its turn's previous decision,
+    # searched on where the backend keeps trees (in-process ones), else left unused (a new tree)
+    tree: Any = None
     _last_progress: float = field(default=0.0)
 
     def stop(self, reason: str) -> None:
@@ -292,8 +295,18 @@ def lower_thread_priority(nice: int) -> None:
         os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
 
 
+def _kept_tree(job: SearchJob, backend: Any) -> dict[str, Any]:
+    """The `tree` argument for `backend`'s search of `job`: its AI seat's kept trees where the backend
+    takes them (Ray and the time-shared search do not: that decision starts a new tree)."""
+    if job.tree is not None and getattr(backend, "keeps_trees", False):
+        return {"tree": job.tree}
+    return {}
+
+
 class _CallingThread:
     """Backend-like for SearchScheduler._search: one worker on the request thread itself."""
+
+    keeps_trees = True  # search_observation takes an AI seat's TurnTree
 
     @staticmethod
     def search(*args: Any, **kwargs: Any) -> Any:
@@ -692,8 +705,9 @@ class SearchScheduler:
             return self._finish(job, self._local_search(job))
         if job.grant.iterations is None or job._call_deadline_first():
             job.stop_target = job.end - reserve
+        chosen = backend or self.backend
         try:
-            result = (backend or self.backend).search(
+            result = chosen.search(
                 job.observation,
                 job.config,
                 job.budget(reserve),
@@ -701,6 +715,7 @@ class SearchScheduler:
                 cancel=job.cancel,
                 progress=on_slice,
                 progress_interval_s=interval,
+                **_kept_tree(job, chosen),
             )
         except RuntimeError as exc:
             if self.live_workers() == 0 or "lost" in str(exc):
@@ -761,7 +776,14 @@ class SearchScheduler:
         else:
             # No deadline: an answer from zero iterations would be an arbitrary move.
             budget = Budget(iterations=LATE_ITERATIONS)
-        return search_observation(job.observation, job.config, budget, seed=job.seed, cancel=job.cancel)
+        return search_observation(
+            job.observation,
+            job.config,
+            budget,
+            seed=job.seed,
+            cancel=job.cancel,
+            **_kept_tree(job, _CallingThread),
+        )
 
     def _count(self, result: Any) -> None:
         m = self.metrics

@@ -571,15 +571,17 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 arrival=arrival,
                 call_time_remaining=None,
             )
+            config = positions.search_config(spec.bot, self.default_config, turn.game)
             job = SearchJob(
                 observation=turn.observation,
-                config=positions.search_config(spec.bot, self.default_config, turn.game),
+                config=config,
                 grant=grant,
                 seed=seed,
                 arrival=arrival,
                 call_deadline=None,
                 cancel=CancelToken(),
                 peer=f"ai@{turn.creator}",
+                tree=self.ai_clocks.tree(turn.match_id, config) if clock is not None else None,
             )
             self._ai_jobs[turn.match_id] = job
             renewal = asyncio.get_running_loop().create_task(self._keep_claim(turn, job))
@@ -608,6 +610,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             move_number=applied.move_number,
             seat_to_move=applied.current_player,
             game_over=applied.game_over,
+            action=int(chosen),
         )
         self._published_move(turn.match_id, applied)
         return True

@@ -97,7 +97,8 @@ PINNED = [
     ("trian/3p/deal3/+60random", "pimc@2", 245, 1209, 2016),
     # each big game's own default preset (added with the per-game defaults of 2026-11-27, issue 25)
     ("trian/2p/deal1/+20random", "ismcts-trian@1", 0, 1950, 2001),
-    ("take_the_galaxy/2p/deal1/+30random", "ismcts-ttg@1", 1143, 1840, 2001),
+    # ismcts-ttg@2 (2026-11-27, tree reuse across a turn's decisions) searches once exactly as @1 did
+    ("take_the_galaxy/2p/deal1/+30random", "ismcts-ttg@2", 1143, 1840, 2001),
     ("tiny_epic_galaxies/2p/deal1/+30random", "ismcts-teg@2", 7, 1590, 2001),
 ]
 PINNED_TOTAL_ITERATIONS = 162000

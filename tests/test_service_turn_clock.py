@@ -21,6 +21,7 @@ class RecordingScheduler:
 
     def __init__(self) -> None:
         self.searches: list[tuple[int, int]] = []
+        self.carried: list[int | None] = []  # per search: visits its kept tree carried over, None if new
         self.move_number = -1  # the AI turn being played (set by the wrapped _ai_play)
 
     async def run(self, job):
@@ -30,8 +31,9 @@ class RecordingScheduler:
             if grant.iterations
             else Budget(milliseconds=grant.milliseconds)
         )
-        result = search_observation(job.observation, job.config, budget, seed=job.seed)
+        result = search_observation(job.observation, job.config, budget, seed=job.seed, tree=job.tree)
         self.searches.append((self.move_number, result.iterations))
+        self.carried.append(job.tree.carried_visits if job.tree is not None else None)
         return result
 
 
@@ -70,6 +72,7 @@ def play_hosted(tmp_path, game: str, variant: str, ai: list[AiSpec | None], seed
     history = store.history(match_id, 0)
     moves = [(m.seat, m.move_number - 1) for m in history.moves]
     store.close()
+    servicer.recorded = scheduler  # type: ignore[attr-defined]
     return moves, scheduler.searches, legal_counts, servicer
 
 
@@ -137,3 +140,43 @@ def test_turn_clocks_go_on_only_for_the_same_seat_at_the_next_move():
     assert clocks.clock(turn(0, 10), budget) is not first  # someone else moved in between: a new turn
     clocks.moved("m", seat=0, move_number=11, seat_to_move=1, game_over=False)
     assert len(clocks) == 0  # the seat's turn ended
+
+
+def test_an_ai_seat_reuses_its_tree_within_a_turn_where_its_config_says_so(tmp_path):
+    # ismcts-ttg@2 (Take The Galaxy's default) keeps the turn's tree; @1 starts every decision afresh.
+    for bot, reuses in (("ismcts-ttg@2", True), ("ismcts-ttg@1", False)):
+        ai = [AiSpec(seed=3, bot=bot, turn_iterations=400), AiSpec(seed=5, bot=bot, turn_iterations=400)]
+        (tmp_path / bot).mkdir()
+        moves, searches, _, servicer = play_hosted(tmp_path / bot, "take_the_galaxy", "standard", ai, seed=4)
+        carried = servicer.recorded.carried
+        reused = [visits for visits in carried if visits is not None]
+        assert (len(reused) > 0) == reuses and all(visits > 0 for visits in reused)
+        assert (carried[0] is None) if reuses else all(c is None for c in carried)
+        by_move = dict(searches)
+        for numbers in (numbers for _, numbers in whole_turns(moves)):  # new iterations only are charged
+            assert sum(by_move.get(n, 0) for n in numbers) <= (1 + OVERRUN_SHARE) * 400
+        assert len(servicer.ai_clocks) == 0  # the game is over: no clock and no tree is kept
+
+
+def test_a_turns_kept_tree_lives_and_dies_with_its_clock():
+    from types import SimpleNamespace
+
+    from orrery.search import get_config
+
+    game = SimpleNamespace(name="take_the_galaxy", variant="standard")
+    observation = SimpleNamespace(game=game)
+    budget = TurnBudget(iterations=100)
+    clocks = AiTurnClocks()
+
+    def turn(seat, number):
+        return SimpleNamespace(match_id="m", seat=seat, move_number=number, observation=observation)
+
+    clocks.clock(turn(0, 7), budget)
+    assert clocks.tree("m", get_config("ismcts-ttg@1")) is None  # a config without reuse keeps none
+    tree = clocks.tree("m", get_config("ismcts-ttg@2"))
+    assert tree is not None and clocks.tree("m", get_config("ismcts-ttg@2")) is tree
+    clocks.moved("m", seat=0, move_number=8, seat_to_move=0, game_over=False, action=5)
+    clocks.clock(turn(0, 8), budget)
+    assert clocks.tree("m", get_config("ismcts-ttg@2")) is tree  # the same turn: the same kept tree
+    clocks.moved("m", seat=0, move_number=9, seat_to_move=1, game_over=False, action=6)
+    assert len(clocks) == 0 and clocks.tree("m", get_config("ismcts-ttg@2")) is None  # freed with the clock

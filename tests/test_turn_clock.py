@@ -131,8 +131,8 @@ class RecordingBackend(InProcessBackend):
         super().__init__(1)
         self.iterations: list[int] = []
 
-    def search(self, observation, config, budget, *, seed):
-        result = super().search(observation, config, budget, seed=seed)
+    def search(self, observation, config, budget, *, seed, tree=None):  # the game's default reuses trees
+        result = super().search(observation, config, budget, seed=seed, tree=tree)
         self.iterations.append(result.iterations)
         return result
 

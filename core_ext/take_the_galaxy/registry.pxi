@@ -89,7 +89,7 @@ register(
             "563 + (target*4 + slot)*24 + type build a colony (target 0-3 own system, 4-8 explored "
             "position: claim). Card types are catalogue indexes; action_to_struct gives names and a label."
         ),
-        default_search="ismcts-ttg@1",  # search/_config.py; docs/search.md, "Per-game defaults"
+        default_search="ismcts-ttg@2",  # search/_config.py; docs/search.md, "Per-game defaults", "Tree reuse"
         outcome="team",
         hidden_information=(
             "the order of the space deck (in the random set-up also which cards it holds), the order of "
