@@ -32,8 +32,8 @@ from orrery.search._levels import (
 )
 from orrery.search._ray import RayBackend
 from orrery.search._result import ActionStats, SearchResult, forced_result, sampled_line_labels
-from orrery.search._shipped import ShippedModel, check_evaluation, shipped_models
 from orrery.search._reuse import TurnTree
+from orrery.search._shipped import ShippedModel, check_evaluation, shipped_models
 from orrery.search._timeshare_backend import TimeSharedBackend
 
 __all__ = [
