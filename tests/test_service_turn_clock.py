@@ -123,17 +123,18 @@ def test_budgets_combine_as_documented():
     assert capped(Budget(milliseconds=120.5), AiSpec(milliseconds=80)) == (None, 80)
 
 
-def test_turn_clocks_go_on_only_for_the_same_seat_at_the_next_move():
+def _take_the_galaxy_turn(seat, number):
+    """A stand-in for an AI turn of match "m" (what AiTurnClocks reads of it)."""
     from types import SimpleNamespace
 
-    game = SimpleNamespace(name="take_the_galaxy", variant="standard")
-    observation = SimpleNamespace(game=game)
+    observation = SimpleNamespace(game=SimpleNamespace(name="take_the_galaxy", variant="standard"))
+    return SimpleNamespace(match_id="m", seat=seat, move_number=number, observation=observation)
+
+
+def test_turn_clocks_go_on_only_for_the_same_seat_at_the_next_move():
     budget = TurnBudget(iterations=100)
     clocks = AiTurnClocks()
-
-    def turn(seat, number):
-        return SimpleNamespace(match_id="m", seat=seat, move_number=number, observation=observation)
-
+    turn = _take_the_galaxy_turn
     first = clocks.clock(turn(0, 7), budget)
     clocks.moved("m", seat=0, move_number=8, seat_to_move=0, game_over=False)
     assert clocks.clock(turn(0, 8), budget) is first  # the same turn
@@ -159,18 +160,11 @@ def test_an_ai_seat_reuses_its_tree_within_a_turn_where_its_config_says_so(tmp_p
 
 
 def test_a_turns_kept_tree_lives_and_dies_with_its_clock():
-    from types import SimpleNamespace
-
     from orrery.search import get_config
 
-    game = SimpleNamespace(name="take_the_galaxy", variant="standard")
-    observation = SimpleNamespace(game=game)
     budget = TurnBudget(iterations=100)
     clocks = AiTurnClocks()
-
-    def turn(seat, number):
-        return SimpleNamespace(match_id="m", seat=seat, move_number=number, observation=observation)
-
+    turn = _take_the_galaxy_turn
     clocks.clock(turn(0, 7), budget)
     assert clocks.tree("m", get_config("ismcts-ttg@1")) is None  # a config without reuse keeps none
     tree = clocks.tree("m", get_config("ismcts-ttg@2"))

@@ -31,21 +31,12 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from patched_core import sitecustomize  # the sibling module: these scripts run from their folder
+
 from orrery.core_ext import load_game
 
 Z = 1.959964
 ENGINE = "orrery.core_ext.tiny_epic_galaxies.engine"
-SITECUSTOMIZE = """
-import importlib.machinery, importlib.util, sys
-class _Swap:
-    @staticmethod
-    def find_spec(fullname, path=None, target=None):
-        if fullname != {name!r}:
-            return None
-        loader = importlib.machinery.ExtensionFileLoader(fullname, {so!r})
-        return importlib.util.spec_from_file_location(fullname, {so!r}, loader=loader)
-sys.meta_path.insert(0, _Swap)
-"""
 
 
 @contextlib.contextmanager
@@ -64,7 +55,7 @@ def swapped_env(pilot: str) -> Iterator[dict[str, str]]:
         core.mkdir()
         shutil.copy2(source, core / source.name)
         (core / "catalogue.json").write_text(json.dumps(catalogue))
-        hook = SITECUSTOMIZE.format(name=ENGINE, so=str(core / source.name))
+        hook = sitecustomize(ENGINE, str(core / source.name))
         (Path(tmp) / "sitecustomize.py").write_text(hook)
         yield dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [tmp, os.environ.get("PYTHONPATH")])))
 

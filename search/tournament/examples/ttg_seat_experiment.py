@@ -29,19 +29,10 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from patched_core import sitecustomize  # the sibling module: these scripts run from their folder
+
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE = "orrery.core_ext.take_the_galaxy.engine"
-SITECUSTOMIZE = """
-import importlib.machinery, importlib.util, sys
-class _Patched:
-    @staticmethod
-    def find_spec(fullname, path=None, target=None):
-        if fullname != {name!r}:
-            return None
-        loader = importlib.machinery.ExtensionFileLoader(fullname, {so!r})
-        return importlib.util.spec_from_file_location(fullname, {so!r}, loader=loader)
-sys.meta_path.insert(0, _Patched)
-"""
 
 Patch = tuple[str, str, str]  # (file under core_ext/take_the_galaxy, exact old text, new text)
 
@@ -183,7 +174,7 @@ def patched_env(name: str) -> Iterator[dict[str, str]]:
         raise SystemExit(f"no experiment {name!r}; experiments: {', '.join(EXPERIMENTS)}")
     with tempfile.TemporaryDirectory(prefix="orrery-ttg-seat-") as tmp:
         so = build(name, Path(tmp))
-        (Path(tmp) / "sitecustomize.py").write_text(SITECUSTOMIZE.format(name=ENGINE, so=str(so)))
+        (Path(tmp) / "sitecustomize.py").write_text(sitecustomize(ENGINE, str(so)))
         yield dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [tmp, os.environ.get("PYTHONPATH")])))
 
 
