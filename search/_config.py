@@ -256,9 +256,23 @@ _preset(
         algorithm="ismcts",
         playout="none",
         exploration=0.3,
-        description="Tiny Epic Galaxies' default from version 2: SO-ISMCTS, each new leaf scored by "
+        description="Tiny Epic Galaxies' default from version 2 until 3: SO-ISMCTS, each new leaf scored by "
         "evaluate() with no playout, rank reward, c = 0.3 (it beat ismcts-teg@1 by SPRT at equal time per "
         "turn: docs/search.md).",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-teg",
+        version=3,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.3,
+        reuse_tree=True,
+        description="Tiny Epic Galaxies' default from version 3: ismcts-teg@2 whose turns reuse the tree "
+        "across the seat's decisions where nothing hidden or random happened (it beat ismcts-teg@2 by SPRT "
+        'at equal iterations per turn in the base game: docs/search.md, "Tree reuse"). A single search is '
+        "the same.",
     )
 )
 _preset(

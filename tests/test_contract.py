@@ -33,9 +33,9 @@ def test_each_game_has_its_own_default_search_preset():
 def test_the_space_games_default_to_their_measured_presets():
     # Chosen by SPRT at equal time per turn (docs/search.md, "Per-game defaults").
     assert game_info("take_the_galaxy").default_search == "ismcts-ttg@2"
-    assert game_info("tiny_epic_galaxies").default_search == "ismcts-teg@2"
-    assert default_config("ismcts", "tiny_epic_galaxies").label == "ismcts-teg@2"
-    assert make_bot("ismcts", game="tiny_epic_galaxies").config.label == "ismcts-teg@2"
+    assert game_info("tiny_epic_galaxies").default_search == "ismcts-teg@3"
+    assert default_config("ismcts", "tiny_epic_galaxies").label == "ismcts-teg@3"
+    assert make_bot("ismcts", game="tiny_epic_galaxies").config.label == "ismcts-teg@3"
 
 
 def test_kuhn_seats_five_and_plays_to_the_end():

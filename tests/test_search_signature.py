@@ -99,7 +99,8 @@ PINNED = [
     ("trian/2p/deal1/+20random", "ismcts-trian@1", 0, 1950, 2001),
     # ismcts-ttg@2 (2026-11-27, tree reuse across a turn's decisions) searches once exactly as @1 did
     ("take_the_galaxy/2p/deal1/+30random", "ismcts-ttg@2", 1143, 1840, 2001),
-    ("tiny_epic_galaxies/2p/deal1/+30random", "ismcts-teg@2", 7, 1590, 2001),
+    # ismcts-teg@3 (2026-11-27 evening, tree reuse) searches once exactly as @2 did
+    ("tiny_epic_galaxies/2p/deal1/+30random", "ismcts-teg@3", 7, 1590, 2001),
 ]
 PINNED_TOTAL_ITERATIONS = 162000
 

@@ -116,7 +116,7 @@ register(
             "take the revealed discovery, 207 leave it; 208+p-40 a Beyond the Black colony. See "
             "docs/rules/tiny_epic_galaxies.md."
         ),
-        default_search="ismcts-teg@2",  # search/_config.py; docs/search.md, "Per-game defaults"
+        default_search="ismcts-teg@3",  # search/_config.py; docs/search.md, "Per-game defaults", "Tree reuse"
         outcome="solo",
         hidden_information=(
             "the other seats' dealt and kept secret missions (kept ones are shown at the end), the planet "
