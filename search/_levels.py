@@ -61,28 +61,39 @@ class Level:
         return TurnBudget(milliseconds=float(self.milliseconds or 0))
 
 
-# A level's iteration budget is multiplied by its game's scale. Take The Galaxy's turns are long chains of
-# small choices (about 19 searched decisions a turn against Trian's 4.7 and Tiny Epic Galaxies' 1.8), so
-# its turn clock gives each decision a tenth of Tiny Epic Galaxies' share; its iterations are also among
-# the cheapest (about 390,000/s with ismcts-ttg@1 against Trian's 190,000). At the unscaled budgets
-# medium searched about 160 iterations a decision and lost 13 of 16 games to the greedy one-ply bot
-# (docs/strength.md, 2026-11-27); x10 keeps hard's turn (about 1 s of CPU) under expert's 2 s.
-LEVEL_ITERATION_SCALE: dict[str, int] = {"take_the_galaxy": 10}
-_SCALE = tuple(sorted(LEVEL_ITERATION_SCALE.items()))
+# A level's iteration budget is multiplied by its game's scale, per level. Take The Galaxy's turns are long
+# chains of small choices (about 19 searched decisions a turn against Trian's 4.7 and Tiny Epic Galaxies'
+# 1.8) and its iterations are among the cheapest, so the unscaled budgets left each decision too little
+# search to beat the greedy one-ply bot. x10 keeps hard's turn under expert's 2 s; medium needs x30 to
+# reach its target against greedy, still within medium's time per turn (docs/strength.md, "Take The
+# Galaxy's medium at x30"; docs/performance.md, "Turn clock").
+LEVEL_ITERATION_SCALE: dict[str, dict[str, int]] = {
+    "take_the_galaxy": {"easy": 10, "medium": 30, "hard": 10},
+}
+
+
+def _scale_of(level: str) -> tuple[tuple[str, int], ...]:
+    """The (game, factor) pairs LEVEL_ITERATION_SCALE gives `level`."""
+    return tuple(sorted((game, factors[level]) for game, factors in LEVEL_ITERATION_SCALE.items()))
 
 
 LEVELS: dict[str, Level] = {
-    # Per whole turn, a factor of 10 in iterations between neighbours. easy < medium < hard < expert in
-    # time on every game. The iteration counts were raised on 2026-11-27 with the per-game default presets
-    # (issue 25, part 4), whose iterations score the leaf with evaluate() and no playout and so cost 3
-    # (Trian) to 12 (Tiny Epic Galaxies) times less than before: hard's 30,000 take about 0.3 s in Trian,
-    # the slowest game now (about 100,000 iterations/s on the shared 2-core machine), under expert's 2 s,
-    # and medium's 3,000 stay far under the 0.5 s medium target (docs/performance.md, "Turn clock").
-    "easy": Level(name="easy", iterations=300, milliseconds=None, tolerance=0.10, iteration_scale=_SCALE),
-    "medium": Level(
-        name="medium", iterations=3000, milliseconds=None, tolerance=0.05, iteration_scale=_SCALE
+    # Per whole turn, a factor of 10 in iterations between neighbours (before each game's scale). easy <
+    # medium < hard < expert in time on every game. The iteration counts were raised on 2026-11-27 with
+    # the per-game default presets (issue 25, part 4), whose iterations score the leaf with evaluate() and
+    # no playout and so cost 3 (Trian) to 12 (Tiny Epic Galaxies) times less than before: hard's 30,000
+    # take about 0.3 s in Trian, the slowest game now (about 100,000 iterations/s on the shared 2-core
+    # machine), under expert's 2 s, and medium's 3,000 stay far under the 0.5 s medium target
+    # (docs/performance.md, "Turn clock").
+    "easy": Level(
+        name="easy", iterations=300, milliseconds=None, tolerance=0.10, iteration_scale=_scale_of("easy")
     ),
-    "hard": Level(name="hard", iterations=30000, milliseconds=None, tolerance=0.02, iteration_scale=_SCALE),
+    "medium": Level(
+        name="medium", iterations=3000, milliseconds=None, tolerance=0.05, iteration_scale=_scale_of("medium")
+    ),
+    "hard": Level(
+        name="hard", iterations=30000, milliseconds=None, tolerance=0.02, iteration_scale=_scale_of("hard")
+    ),
     "expert": Level(name="expert", iterations=None, milliseconds=2000, tolerance=0.0),
 }
 

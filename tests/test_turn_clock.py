@@ -197,10 +197,13 @@ def test_a_level_scales_its_iterations_by_the_game_and_never_its_milliseconds():
 
     easy, expert = LEVELS["easy"], LEVELS["expert"]
     assert easy.turn_budget_for("trian").iterations == easy.iterations == easy.turn_budget.iterations
-    scale = LEVEL_ITERATION_SCALE["take_the_galaxy"]
+    scale = LEVEL_ITERATION_SCALE["take_the_galaxy"]["easy"]
     assert scale > 1 and easy.turn_budget_for("take_the_galaxy").iterations == easy.iterations * scale
     assert expert.turn_budget_for("take_the_galaxy").milliseconds == expert.milliseconds
     assert "(take_the_galaxy x10)" in LevelBot(easy, get_config("ismcts-ttg@1")).version
+    # Each level has its own factor: medium's x30 is what lets it beat the greedy bot (docs/strength.md)
+    assert LEVELS["medium"].turn_budget_for("take_the_galaxy").iterations == 90_000
+    assert "(take_the_galaxy x30)" in LevelBot(LEVELS["medium"], get_config("ismcts-ttg@2")).version
     unscaled = Level(name="turn", iterations=300, milliseconds=None, tolerance=0.0)  # e.g. a tournament's
     assert unscaled.turn_budget_for("take_the_galaxy").iterations == 300
 
