@@ -19,7 +19,7 @@ from orrery.search._clock import (
     expected_decisions,
     first_decision_budget,
 )
-from orrery.search._config import Budget, SearchConfig, get_config, list_configs
+from orrery.search._config import Budget, SearchConfig, get_config, learned_preset, list_configs
 from orrery.search._hints import Hints, MoveHint, build_hints
 from orrery.search._levels import (
     LEVEL_ITERATION_SCALE,
@@ -70,6 +70,7 @@ __all__ = [
     "first_decision_budget",
     "forced_result",
     "get_config",
+    "learned_preset",
     "list_configs",
     "make_bot",
     "sampled_line_labels",

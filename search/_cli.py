@@ -53,7 +53,8 @@ def _model_line(m: ShippedModel) -> str:
     return (
         f"{m.variant} {m.players}p ({m.file_name}: model format {m.format_version}, feature layout "
         f"{m.layout_version}, {catalogue}, {m.file_bytes} bytes, sha256 {m.sha256[:12]}, trained {m.trained} "
-        f"on {m.training_games} games / {m.training_positions} positions)"
+        f"on {m.training_games} games / {m.training_positions} positions; "
+        f"played by {m.search_config or 'no preset'})"
     )
 
 

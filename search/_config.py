@@ -150,8 +150,24 @@ class Budget:
 _PRESETS: dict[str, SearchConfig] = {}
 
 
-def _preset(config: SearchConfig) -> None:
+# The preset that plays each game's shipped learned models, by game: its name, so that its latest version
+# is the one offered (ListGames' LearnedModel.search_config, the web client's "learned evaluation" choice).
+_LEARNED_FOR: dict[str, str] = {}
+
+
+def _preset(config: SearchConfig, *, learned_for: str = "") -> None:
+    """Register a preset; `learned_for`: the game whose shipped models it plays (evaluation "learned")."""
+    if learned_for and config.evaluation != "learned":
+        raise ValueError(f"{config.label}: learned_for={learned_for!r} needs evaluation 'learned'")
     _PRESETS[config.label] = config
+    if learned_for:
+        _LEARNED_FOR[learned_for] = config.name
+
+
+def learned_preset(game: str) -> SearchConfig | None:
+    """The latest preset that plays `game`'s shipped learned models, or None where no preset does."""
+    name = _LEARNED_FOR.get(game)
+    return None if name is None else get_config(name)
 
 
 _preset(
@@ -247,7 +263,8 @@ _preset(
         "evaluate(): Galaxy of Trian, variant full, 2 players only (search/models/trian-full-2p.orrnet, "
         "SHA-256 928563e2...; +45 Elo over ismcts-trian@1 by SPRT: docs/learning.md). Other games, variants "
         "and player counts have no model and refuse it.",
-    )
+    ),
+    learned_for="trian",
 )
 _preset(
     SearchConfig(

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from orrery.core_ext import load_game, registered_games
-from orrery.search._config import SearchConfig
+from orrery.search._config import SearchConfig, learned_preset
 from orrery.search._learned import MODELS_DIR, ValueNetwork
 from orrery.search._model import FORMAT_VERSION, ModelFormatError, decode_model, encode_model
 
@@ -44,6 +44,7 @@ class ShippedModel:
     training_games: int  # self-play games in the training data (training and held-out together)
     training_positions: int  # positions in the training data
     training_command: str  # the command that wrote the model
+    search_config: str  # the preset that plays with it ("name@version"); "" where none does
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,11 @@ def _key_from_name(name: str) -> tuple[str, str, int]:
     return (game, variant, int(count[:-1]))
 
 
+def _preset_label(game: str) -> str:
+    preset = learned_preset(game)
+    return "" if preset is None else preset.label
+
+
 def _read_shipped(path: Path) -> ShippedModel:
     data = path.read_bytes()
     model = decode_model(data)
@@ -154,6 +160,7 @@ def _read_shipped(path: Path) -> ShippedModel:
         training_games=games,
         training_positions=positions,
         training_command=command,
+        search_config=_preset_label(model.game),
     )
 
 

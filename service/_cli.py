@@ -13,6 +13,7 @@ from typing import Any
 
 import grpc
 
+from orrery.service._config_check import SearchConfigError
 from orrery.service._matches import StoredMatchesError
 from orrery.service._server import BACKENDS, DEFAULT_HOST, LocalRayError, ServerConfig, serve
 
@@ -61,7 +62,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(serve(config, on_ready=ready))
-    except (StoredMatchesError, DatabaseSetupError, LocalRayError) as exc:
+    except (StoredMatchesError, DatabaseSetupError, LocalRayError, SearchConfigError) as exc:
         print(f"orrery serve: {exc}", file=sys.stderr, flush=True)
         return 2
     return 0

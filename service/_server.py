@@ -25,6 +25,7 @@ from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from orrery.service._auth_interceptor import AuthInterceptor
+from orrery.service._config_check import check_server_configs
 from orrery.service._errors import ServiceError
 from orrery.service._limits_interceptor import LimitsInterceptor
 from orrery.service._metrics import ServiceMetrics
@@ -297,6 +298,10 @@ class OrreryServer:
     """One running server. `await start()`, then `await wait_for_termination()` or `await stop()`."""
 
     def __init__(self, config: ServerConfig) -> None:
+        # Before anything starts: a server that could not search with its --config refuses to start
+        # (SearchConfigError), rather than refusing every query that names no configuration.
+        for warning in check_server_configs(config.default_config):
+            log.warning("%s", warning)
         self.config = config
         self.metrics = ServiceMetrics(max_budget_s=config.max_budget_ms / 1000.0)
         # An AI turn's claim is renewed while its search waits or runs (OrreryServicer._keep_claim).

@@ -212,6 +212,7 @@ def _learned_model(model: ShippedModel) -> pb.LearnedModel:
         training_games=model.training_games,
         training_positions=model.training_positions,
         training_command=model.training_command,
+        search_config=model.search_config,
     )
 
 

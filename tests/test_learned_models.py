@@ -15,7 +15,16 @@ import pytest
 
 from orrery.core_ext import load_game
 from orrery.core_ext.trian import features as trian_features
-from orrery.search import Budget, check_evaluation, get_config, search_observation, shipped_models
+from orrery.search import (
+    Budget,
+    SearchConfig,
+    check_evaluation,
+    get_config,
+    learned_preset,
+    search_observation,
+    shipped_models,
+)
+from orrery.search._config import _preset
 from orrery.search._learned import ValueNetwork, model_path
 from orrery.search._model import (
     FORMAT_VERSION,
@@ -26,6 +35,7 @@ from orrery.search._model import (
     encode_model,
 )
 from orrery.search._shipped import learned_model_problem, shipped_index
+from orrery.service._config_check import SearchConfigError, check_server_configs
 from orrery.service.cli import main
 
 TRIAN = load_game("trian", players=2, variant="full")
@@ -217,6 +227,92 @@ def test_a_learned_config_without_a_model_is_refused_naming_evaluation(game, var
     check_evaluation(get_config("ismcts-trian-learned"), "trian", "full", 2)
 
 
+def test_each_shipped_model_names_the_preset_that_plays_it():
+    """ListGames' LearnedModel.search_config (what the web client offers as the learned evaluation): the
+    latest preset registered with learned_for the model's game."""
+    assert shipped_models()
+    for model in shipped_models():
+        preset = learned_preset(model.game)
+        assert preset is not None and preset.evaluation == "learned", model.file_name
+        assert model.search_config == preset.label
+    assert learned_preset("trian") == get_config("ismcts-trian-learned@1")
+    assert learned_preset("kuhn") is None
+    with pytest.raises(ValueError, match=r"^x@1: learned_for='kuhn' needs evaluation 'learned'"):
+        _preset(SearchConfig(name="x", version=1, algorithm="ismcts"), learned_for="kuhn")
+    assert learned_preset("kuhn") is None
+
+
+# ---- serve's start-up check (--config and each game's default_search) ----
+
+
+def test_serve_checks_its_config_at_start(tmp_path):
+    assert check_server_configs("") == [] and check_server_configs("ismcts-trian@1") == []
+    (warning,) = check_server_configs("ismcts-trian-learned")  # usable for one setting: starts, warns
+    assert warning.startswith("--config ismcts-trian-learned@1 has evaluation 'learned'")
+    assert "works only for trian full 2p" in warning
+    with pytest.raises(SearchConfigError, match=r"^--config: unknown search config 'no-such'; known: "):
+        check_server_configs("no-such")
+    with pytest.raises(
+        SearchConfigError,
+        match=r"^--config: ismcts-trian-learned@1 has evaluation 'learned', but no learned evaluation "
+        r"model is usable \(none is shipped\)",
+    ):
+        check_server_configs("ismcts-trian-learned@1", index=shipped_index(tmp_path))
+    damaged = tmp_path / "damaged"  # another folder: shipped_index reads each one once
+    damaged.mkdir()
+    _copy_shipped(damaged, data=None)
+    with pytest.raises(SearchConfigError) as refused:
+        check_server_configs("ismcts-trian-learned@1", index=shipped_index(damaged))
+    assert "(every shipped model file is refused: trian-full-2p.orrnet: the manifest lacks the training" in (
+        str(refused.value)
+    )
+    assert check_server_configs("ismcts-trian@1", index=shipped_index(damaged)) == []
+
+
+def test_a_learned_game_default_needs_a_model_for_every_setting(monkeypatch):
+    from orrery.core_ext import game_info
+    from orrery.service import _config_check
+
+    trian = replace(game_info("trian"), default_search="ismcts-trian-learned@1")
+    monkeypatch.setattr(_config_check, "registered_games", lambda: (trian,))
+    with pytest.raises(
+        SearchConfigError,
+        match=r"^trian default_search: ismcts-trian-learned@1 has evaluation 'learned', but trian "
+        r"\(beginner, 2 players\) has no usable learned evaluation model: no model file is shipped",
+    ):
+        check_server_configs("")
+    only_full_2p = replace(trian, variants=("full",), player_counts=(2,))
+    monkeypatch.setattr(_config_check, "registered_games", lambda: (only_full_2p,))
+    assert check_server_configs("") == []
+    unknown = replace(trian, default_search="no-such@1")
+    monkeypatch.setattr(_config_check, "registered_games", lambda: (unknown,))
+    with pytest.raises(SearchConfigError, match=r"^trian default_search: unknown search config 'no-such@1'"):
+        check_server_configs("")
+
+
+def test_orrery_serve_refuses_to_start_without_a_usable_model(tmp_path, monkeypatch, capsys):
+    """The whole command: the reason on stderr, exit status 2, and nothing started (no match store)."""
+    from orrery.service import _config_check
+
+    _copy_shipped(tmp_path)
+    blob = bytearray((tmp_path / SHIPPED.name).read_bytes())
+    blob[100] ^= 1
+    (tmp_path / SHIPPED.name).write_bytes(bytes(blob))
+    monkeypatch.setattr(_config_check, "shipped_index", lambda: shipped_index(tmp_path))
+    monkeypatch.setattr("sys.setswitchinterval", lambda seconds: None)  # serve() sets it process-wide
+    db = tmp_path / "m.sqlite3"
+    serve = ["serve", "--backend", "in-process", "--port", "0", "--no-metrics", "--db", str(db)]
+    assert main([*serve, "--config", "ismcts-trian-learned@1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "orrery serve: --config: ismcts-trian-learned@1 has evaluation 'learned', but no learned evaluation "
+        "model is usable (every shipped model file is refused: trian-full-2p.orrnet: "
+    )
+    assert "CRC-32" in err and not db.exists()
+    assert main([*serve, "--config", "no-such"]) == 2
+    assert capsys.readouterr().err.startswith("orrery serve: --config: unknown search config 'no-such'")
+
+
 # ---- the command line ----
 
 
@@ -233,7 +329,8 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
     assert trian == (
         "learned models: full 2p (trian-full-2p.orrnet: model format 2, feature layout 1, catalogue "
         f"{CATALOGUE}, {SHIPPED.stat().st_size} bytes, sha256 {manifest['sha256'][:12]}, trained "
-        f"{manifest['date']} on {data['games']} games / {data['positions']} positions)"
+        f"{manifest['date']} on {data['games']} games / {data['positions']} positions; played by "
+        "ismcts-trian-learned@1)"
     )
     assert models.count("learned models: none") == len(names) - 1
 

@@ -84,6 +84,7 @@ def test_list_games_and_version(client):
         shipped.training_positions,
     )
     assert model.training_command.startswith("orrery train fit") and model.training_games > 0
+    assert model.search_config == "ismcts-trian-learned@1"  # the preset a bot or config names to use it
     assert [g.learned_models for n, g in games.items() if n != "trian"] == [[]] * (len(games) - 1)
     version = client.version()
     assert version.api_version == "orrery.v1" and version.backend == "in-process"

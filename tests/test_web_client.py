@@ -289,6 +289,97 @@ def play_a_big_game(browser, gateway, game: str, variant: str, *, phone: bool) -
         screenshot(browser, f"{game}-{variant}-replay-390x844")
 
 
+def form_options(browser, select: str) -> list[str]:  # type: ignore[no-untyped-def]
+    script = f"return [...document.getElementById('{select}').options].map((o) => o.text)"
+    return list(browser.execute_script(script))
+
+
+def choose(browser, **values: str) -> None:  # type: ignore[no-untyped-def]
+    """Pick set-up values in order (game, variant, players, evaluation), as a player does."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    for select, value in values.items():
+        Select(browser.find_element(By.ID, select)).select_by_value(value)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["1280x900", "390x844"])
+def test_the_learned_evaluation_is_offered_where_a_model_exists(  # type: ignore[no-untyped-def]
+    browser, gateway, served, width: int, height: int
+) -> None:
+    """Issue 31: the set-up form says, from ListGames' learned_models, which game, variant and player
+    count has a learned evaluation, offers it as the AI's evaluation there and nowhere else, and a match
+    started with it gives the AI seat the model's preset (LearnedModel.search_config) as its bot."""
+    from selenium.webdriver.common.by import By
+
+    from orrery.search import shipped_models
+
+    (model,) = [m for m in shipped_models() if m.game == "trian"]
+    browser.set_window_size(width, height)
+    try:
+        open_client(browser, gateway)
+        games = browser.execute_script(
+            "return Object.fromEntries([...document.getElementById('game').options]"
+            ".map((o) => [o.value, o.text]))"
+        )
+        assert games["trian"].endswith(" (learned AI)")
+        assert not any("learned" in text for name, text in games.items() if name != "trian"), games
+        offered = "return !document.getElementById('evaluation-choice').hidden"
+        choose(browser, game="trian", variant="full", players="2")
+        assert "full (learned AI for 2 players)" in form_options(browser, "variant")
+        assert form_options(browser, "players") == ["2 (learned AI)", "3", "4"]
+        assert browser.find_element(By.ID, "evaluation-choice").is_displayed()
+        assert form_options(browser, "evaluation") == ["hand-written", "learned (trained by self-play)"]
+        assert not browser.find_element(By.ID, "evaluation-note").is_displayed()  # hand-written first
+        choose(browser, evaluation=model.search_config)
+        note = browser.find_element(By.ID, "evaluation-note")
+        assert note.is_displayed() and note.text.startswith("The AI judges positions with a network trained")
+        assert f"search preset {model.search_config}" in note.get_attribute("title")
+        assert axe_violations(browser) == []  # the new choice and line are labelled and legible
+        screenshot(browser, f"learned-setup-{width}x{height}")
+        # Nowhere else: another player count, another variant, another game.
+        for where in ({"players": "3"}, {"variant": "beginner"}, {"game": "kuhn"}):
+            choose(browser, game="trian", variant="full", players="2", evaluation=model.search_config)
+            choose(browser, **where)
+            assert not browser.execute_script(offered), where
+            assert not browser.find_element(By.ID, "evaluation-note").is_displayed(), where
+            assert browser.find_element(By.ID, "evaluation").get_attribute("value") == "", where
+        screenshot(browser, f"learned-none-kuhn-{width}x{height}")
+        if width < 700:
+            return  # the match itself is played once, on the desktop
+        # A match against the learned AI: its seat plays the model's preset, and it answers our moves.
+        choose(browser, game="trian", variant="full", players="2", level="LEVEL_EASY")
+        choose(browser, evaluation=model.search_config)
+        browser.find_element(By.ID, "new-match").click()
+        wait_for(browser, "return document.body.dataset.state === 'your-turn'", "our first turn")
+        match_id = browser.current_url.split("#match=")[1]
+        with sqlite3.connect(f"file:{served[1]}?mode=ro", uri=True) as con:
+            specs = con.execute("SELECT ai_json FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
+            seats = [None if text is None else json.loads(text) for (text,) in specs]
+        assert seats[0] is None and seats[1]["bot"] == model.search_config and seats[1]["level"] == "easy"
+        played = 0
+        while not ai_answered(browser):
+            assert played < MAX_HUMAN_MOVES, "the learned AI never moved after our moves"
+            play_move(browser)
+            played += 1
+        screenshot(browser, f"learned-match-{width}x{height}")
+        browser.find_element(By.ID, "resign").click()
+        browser.switch_to.alert.accept()
+        wait_for(browser, "return document.body.dataset.state === 'over'", "the end after resigning")
+        # Reopened, the form shows the match's set-up, the learned evaluation included; the lobby says it.
+        browser.refresh()
+        wait_for(browser, "return document.body.dataset.state === 'over'", "the match after a reload")
+        assert browser.find_element(By.ID, "evaluation").get_attribute("value") == model.search_config
+        assert browser.find_element(By.ID, "evaluation-note").is_displayed()
+        browser.get(gateway + "/")
+        entry = f"#match-list li[data-match='{match_id}']"
+        wait_for(browser, f'return !!document.querySelector("{entry}")', "the match in the lobby")
+        text = browser.find_element(By.CSS_SELECTOR, entry).text
+        assert "(full), 2 players, learned AI — resigned" in text, text
+    finally:
+        browser.set_window_size(1300, 900)
+
+
 LIVE = "return ['your-turn', 'waiting'].includes(document.body.dataset.state)"
 
 

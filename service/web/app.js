@@ -11,6 +11,8 @@
 // time (Board / Moves / Log tabs) and the board can be shown at full size and panned; the lobby
 // lists this browser's matches (ListMatches) with resume and abandon. On a phone a tap on a Galaxy of
 // Trian placement shows its preview on the Board tab with Play / Rotate / Back (preview.js).
+// The set-up form offers the AI a learned evaluation where ListGames lists a model for the chosen game,
+// variant and player count, and says where one exists (learned.js).
 // document.body.dataset.state ("loading", "ready", "your-turn", "waiting", "watching", "over", "error"),
 // dataset.moves (moves played) and dataset.views (pictures shown) say where the page is, for people
 // and for tests.
@@ -19,6 +21,9 @@ import { explain, technical } from "./errors.js";
 import { showScores, showFinalScores } from "./scores.js";
 import { keyboardBoard } from "./boardkeys.js";
 import { choosePlacement, endPlacement, setUpPlacementBar } from "./preview.js";
+import {
+  HANDWRITTEN, LEARNED, gameText, learnedDetail, learnedModel, learnedSummary, playersText, variantText, whereLearned,
+} from "./learned.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT = 0;
@@ -64,13 +69,16 @@ async function start() {
   const select = $("game");
   for (const g of games) {
     const short = g.title.split(" (")[0];  // titles may go on with player counts and variants
-    const option = new Option(g.testingOnly ? `${short} (test game)` : short, g.name);
-    option.title = g.title;
+    const option = new Option(gameText(g, g.testingOnly ? `${short} (test game)` : short), g.name);
+    const learned = whereLearned(g);
+    option.title = learned ? `${g.title}\nlearned evaluation (trained by self-play): ${learned}` : g.title;
     select.add(option);
   }
   select.value = games.some((g) => g.name === "trian") ? "trian" : games[0].name;
   select.onchange = fillGameOptions;
   $("variant").onchange = fillPlayers;
+  $("players").onchange = fillEvaluation;
+  $("evaluation").onchange = showEvaluationNote;
   fillGameOptions();
   $("setup").onsubmit = (e) => { e.preventDefault(); newMatch().catch(fail); };
   $("hint").onclick = () => hint().catch(fail);
@@ -105,7 +113,7 @@ function fillGameOptions() {
   $("game").title = g.title;
   const variant = $("variant");
   variant.length = 0;
-  for (const v of g.variants) variant.add(new Option(v.replaceAll("_", " "), v));
+  for (const v of g.variants) variant.add(new Option(variantText(g, v, v.replaceAll("_", " ")), v));
   fillPlayers();
 }
 
@@ -117,8 +125,38 @@ function fillPlayers() {
   const counts = own ? own.playerCounts : g.playerCounts;
   const players = $("players");
   players.length = 0;
-  for (const n of [...counts].sort((a, b) => a - b)) players.add(new Option(String(n), String(n)));
+  for (const n of [...counts].sort((a, b) => a - b)) {
+    players.add(new Option(playersText(g, $("variant").value, n), String(n)));
+  }
   players.value = counts.includes(2) ? "2" : players.options[0].value;
+  fillEvaluation();
+}
+
+// The AI evaluation choice: the learned one (its preset from ListGames, sent as AiSeat.bot) only where
+// this game, variant and player count have a model; elsewhere the choice is hidden and nothing is sent.
+function fillEvaluation() {
+  const model = learnedModel(currentGame(), $("variant").value, $("players").value);
+  const select = $("evaluation");
+  const wanted = select.value !== "";  // keep the learned choice across settings that offer it
+  select.length = 0;
+  select.add(new Option(HANDWRITTEN, ""));
+  if (model) {
+    const option = new Option(LEARNED, model.searchConfig);
+    option.title = learnedDetail(model);
+    select.add(option);
+    select.value = wanted ? model.searchConfig : "";
+  }
+  $("evaluation-choice").hidden = !model;
+  showEvaluationNote();
+}
+
+function showEvaluationNote() {
+  const model = learnedModel(currentGame(), $("variant").value, $("players").value);
+  const note = $("evaluation-note");
+  const learned = model !== null && $("evaluation").value === model.searchConfig;
+  note.hidden = !learned;
+  note.textContent = learned ? learnedSummary(model) : "";
+  note.title = learned ? learnedDetail(model) : "";
 }
 
 async function newMatch() {
@@ -127,6 +165,7 @@ async function newMatch() {
   const players = Number($("players").value);
   const seats = [];
   const ai = { level: $("level").value };
+  if (!$("evaluation-choice").hidden && $("evaluation").value) ai.bot = $("evaluation").value;
   if ($("turn-ms").value) ai.turnBudget = { milliseconds: Number($("turn-ms").value) };  // per whole turn
   for (let s = 0; s < players; s++) seats.push(s === SEAT ? { human: {} } : { ai });
   setState("waiting", "Creating the match…");
@@ -136,7 +175,7 @@ async function newMatch() {
   match = {
     id: created.matchId, players, token: created.seatTokens[SEAT].token, game: $("game").value,
     ai: created.seatTokens.map((t) => t.ai), moveNumber: 0, view: null, over: false, logged: 0,
-    spectatorToken: created.spectatorToken || "",
+    spectatorToken: created.spectatorToken || "", bot: ai.bot || "",
     onlyMoves: new Set(),
   };
   keepSeat(match);
@@ -181,7 +220,7 @@ function keepSeat(m) {
   const seats = keptSeats();
   seats[m.id] = {
     token: m.token, seat: SEAT, players: m.players, ai: m.ai, game: $("game").value, variant: $("variant").value,
-    spectatorToken: m.spectatorToken, savedAt: Date.now(),
+    bot: m.bot || "", spectatorToken: m.spectatorToken, savedAt: Date.now(),
   };
   const newest = Object.entries(seats).sort((a, b) => b[1].savedAt - a[1].savedAt).slice(0, KEPT_SEATS);
   try {
@@ -214,6 +253,9 @@ function showSetupOf(seat) {
   if ([...$("variant").options].some((o) => o.value === seat.variant)) $("variant").value = seat.variant;
   fillPlayers();
   if ([...$("players").options].some((o) => o.value === String(seat.players))) $("players").value = String(seat.players);
+  fillEvaluation();
+  if (seat.bot && [...$("evaluation").options].some((o) => o.value === seat.bot)) $("evaluation").value = seat.bot;
+  showEvaluationNote();
 }
 
 // The match the URL names, if this browser holds its seat: true when it was opened.
@@ -1029,7 +1071,9 @@ async function showLobby() {
     const text = document.createElement("div");
     const game = games.find((g) => g.name === s.game);
     const title = game ? game.title.split(" (")[0] : s.game;
-    text.textContent = `${title} (${s.variant.replaceAll("_", " ")}), ${s.players} player${s.players === 1 ? "" : "s"} — ` +
+    const learnedAi = seats[s.matchId].bot ? ", learned AI" : "";  // this browser chose it (ListMatches has no bot)
+    text.textContent = `${title} (${s.variant.replaceAll("_", " ")}), ${s.players} player${s.players === 1 ? "" : "s"}` +
+      `${learnedAi} — ` +
       `${state}, ${s.moveNumber} moves, ${when}`;
     const resume = document.createElement("a");
     resume.href = `#match=${s.matchId}`;

@@ -1,0 +1,66 @@
+// Learned evaluations (small networks trained by self-play, docs/learning.md) in the set-up form, from
+// ListGames alone: `GameDescription.learnedModels` says which variant and player count of a game has one,
+// and each model's `searchConfig` is the preset an AI seat names (`AiSeat.bot`) to play with it. Nothing
+// here names a game or a preset, so a model the server adds is offered with no change to the page.
+// The game, variant and player choices say where a learned evaluation exists; the "AI evaluation" choice
+// offers it exactly there and nowhere else.
+
+export const HANDWRITTEN = "hand-written";
+export const LEARNED = "learned (trained by self-play)";
+const SHORT = "learned AI";
+
+// The models an AI seat can play with: listed by the server with the preset that plays them.
+function playable(game) {
+  return (game.learnedModels || []).filter((m) => m.searchConfig);
+}
+
+// The model for this game, variant and player count, or null.
+export function learnedModel(game, variant, players) {
+  return playable(game).find((m) => m.variant === variant && Number(m.players) === Number(players)) || null;
+}
+
+function countsOf(game, variant) {
+  return playable(game).filter((m) => m.variant === variant).map((m) => Number(m.players)).sort((a, b) => a - b);
+}
+
+// The option texts of the game picker: "Galaxy of Trian (learned AI)", "full (learned AI for 2 players)",
+// "2 (learned AI)"; unchanged where there is no model.
+export function gameText(game, text) {
+  return playable(game).length ? `${text} (${SHORT})` : text;
+}
+
+export function variantText(game, variant, text) {
+  const counts = countsOf(game, variant);
+  if (!counts.length) return text;
+  const players = counts.length === 1 && counts[0] === 1 ? "1 player" : `${counts.join(", ")} players`;
+  return `${text} (${SHORT} for ${players})`;
+}
+
+export function playersText(game, variant, players) {
+  return learnedModel(game, variant, players) ? `${players} (${SHORT})` : String(players);
+}
+
+// Where a game has learned evaluations, in words: "full with 2 players" (for the game option's tooltip).
+export function whereLearned(game) {
+  const variants = [...new Set(playable(game).map((m) => m.variant))];
+  return variants.map((v) => `${v.replaceAll("_", " ")} with ${countsOf(game, v).join(" or ")} players`).join("; ");
+}
+
+// The line under the form when the learned evaluation is chosen, in a player's words, and the
+// technical details for its tooltip.
+export function learnedSummary(model) {
+  const games = Number(model.trainingGames).toLocaleString("en-US");
+  const positions = Number(model.trainingPositions).toLocaleString("en-US");
+  return `The AI judges positions with a network trained on ${games} games it played against itself ` +
+    `(${positions} positions, ${model.trained.slice(0, 10)}), instead of the hand-written scoring.`;
+}
+
+export function learnedDetail(model) {
+  return [
+    `search preset ${model.searchConfig}`,
+    `model ${model.variant}, ${model.players} players: format ${model.formatVersion}, feature layout ` +
+      `${model.layoutVersion}${model.catalogue ? `, catalogue ${model.catalogue}` : ""}`,
+    `${Number(model.fileBytes).toLocaleString("en-US")} bytes, SHA-256 ${model.sha256.slice(0, 12)}…`,
+    `trained ${model.trained}: ${model.trainingCommand}`,
+  ].join("\n");
+}

@@ -1,0 +1,135 @@
+"""The web client's learned-evaluation choice without a browser: service/web/learned.js reads ListGames'
+`learned_models` (the server's real answer for the shipped games, as proto3 JSON, plus a made-up game
+with models at two player counts and one that no preset plays) and says which variants and player
+counts have a learned evaluation, which preset an AI seat names for it, and how the page words it.
+Runs the ES module in Node.js; skips without node. The page itself: tests/test_web_client.py."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from google.protobuf.json_format import MessageToDict
+
+from orrery.core_ext import registered_games
+from orrery.search import shipped_models
+from orrery.service._servicer import _learned_model
+from orrery.v1 import orrery_pb2 as pb
+
+WEB = Path(__file__).resolve().parents[1] / "service" / "web"
+
+SCRIPT = """
+import * as learned from "./learned.js";
+
+const games = Object.fromEntries(JSON.parse(process.argv[1]).map((g) => [g.name, g]));
+const out = {};
+for (const [name, g] of Object.entries(games)) {
+  out[name] = {
+    game: learned.gameText(g, "Title"),
+    where: learned.whereLearned(g),
+    variants: Object.fromEntries(g.variants.map((v) => [v, learned.variantText(g, v, v)])),
+    players: Object.fromEntries(g.variants.map((v) => [v,
+      g.playerCounts.map((n) => learned.playersText(g, v, n))])),
+    bots: Object.fromEntries(g.variants.map((v) => [v, g.playerCounts.map((n) => {
+      const model = learned.learnedModel(g, v, String(n));  // the form's value is a string
+      return model ? model.searchConfig : null;
+    })])),
+  };
+}
+const trian = learned.learnedModel(games.trian, "full", 2);
+out.summary = learned.learnedSummary(trian);
+out.detail = learned.learnedDetail(trian);
+out.labels = [learned.HANDWRITTEN, learned.LEARNED];
+console.log(JSON.stringify(out));
+"""
+
+
+def _listed_games() -> list[dict]:
+    """ListGames' games as the page gets them (camelCase JSON), with the shipped models."""
+    games = [
+        pb.GameDescription(
+            name=g.name,
+            title=g.title,
+            variants=list(g.variants),
+            player_counts=list(g.player_counts),
+            learned_models=[_learned_model(m) for m in shipped_models() if m.game == g.name],
+        )
+        for g in registered_games()
+    ]
+    (trian_model,) = games[[g.name for g in games].index("trian")].learned_models
+    made_up = pb.GameDescription(
+        name="made_up",
+        title="Made Up",
+        variants=["standard", "short_game"],
+        player_counts=[2, 3, 4],
+        learned_models=[
+            pb.LearnedModel(variant="standard", players=2, search_config="made-up-learned@2"),
+            pb.LearnedModel(variant="standard", players=3, search_config="made-up-learned@2"),
+            pb.LearnedModel(variant="short_game", players=4, search_config=""),  # no preset plays it
+        ],
+    )
+    for model in made_up.learned_models:
+        model.MergeFrom(pb.LearnedModel(trained=trian_model.trained, sha256=trian_model.sha256))
+    return [MessageToDict(g) for g in [*games, made_up]]
+
+
+@pytest.fixture(scope="module")
+def answers() -> dict:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", SCRIPT, json.dumps(_listed_games())],
+        cwd=WEB,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def test_the_learned_choice_exists_exactly_where_a_model_is_listed(answers) -> None:
+    (shipped,) = [m for m in shipped_models() if m.game == "trian"]
+    trian = answers["trian"]
+    assert trian["bots"]["full"] == [shipped.search_config, None, None]  # 2, 3 and 4 players
+    assert trian["bots"]["beginner"] == trian["bots"]["ships"] == [None, None, None]
+    for name in ("kuhn", "take_the_galaxy", "tiny_epic_galaxies"):
+        assert all(b is None for bots in answers[name]["bots"].values() for b in bots), name
+    made_up = answers["made_up"]
+    assert made_up["bots"] == {
+        "standard": ["made-up-learned@2", "made-up-learned@2", None],
+        "short_game": [None, None, None],  # listed, but no preset plays it: not offered
+    }
+
+
+def test_the_game_picker_says_where_the_learned_evaluation_is(answers) -> None:
+    trian = answers["trian"]
+    assert trian["game"] == "Title (learned AI)" and trian["where"] == "full with 2 players"
+    full = "full (learned AI for 2 players)"
+    assert trian["variants"] == {"beginner": "beginner", "ships": "ships", "full": full}
+    assert trian["players"]["full"] == ["2 (learned AI)", "3", "4"]
+    assert trian["players"]["beginner"] == ["2", "3", "4"]
+    assert answers["kuhn"]["game"] == "Title" and answers["kuhn"]["where"] == ""
+    made_up = answers["made_up"]
+    assert made_up["variants"]["standard"] == "standard (learned AI for 2, 3 players)"
+    assert made_up["variants"]["short_game"] == "short_game"
+    assert made_up["where"] == "standard with 2 or 3 players"
+
+
+def test_the_learned_choice_reads_in_plain_words_with_the_details_aside(answers) -> None:
+    (shipped,) = [m for m in shipped_models() if m.game == "trian"]
+    assert answers["labels"] == ["hand-written", "learned (trained by self-play)"]
+    games, positions = f"{shipped.training_games:,}", f"{shipped.training_positions:,}"
+    assert answers["summary"] == (
+        f"The AI judges positions with a network trained on {games} games it played against itself "
+        f"({positions} positions, {shipped.trained[:10]}), instead of the hand-written scoring."
+    )
+    detail = answers["detail"].split("\n")
+    assert detail[0] == f"search preset {shipped.search_config}"
+    assert detail[1] == f"model full, 2 players: format 2, feature layout 1, catalogue {shipped.catalogue}"
+    assert detail[2] == f"{shipped.file_bytes:,} bytes, SHA-256 {shipped.sha256[:12]}…"
+    assert detail[3] == f"trained {shipped.trained}: {shipped.training_command}"
