@@ -1,0 +1,86 @@
+"""Take The Galaxy's learned evaluation (issue 31; docs/learning.md, "Take The Galaxy"): its features
+(core_ext/take_the_galaxy/features.pyx: sizes, range, seat-relative blocks, and no hidden information: a
+state, the observer's observation and every determinization of it give the same features)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from orrery.core_ext import load_game
+from orrery.core_ext.take_the_galaxy import features as ttg_features
+
+GLOBAL, SEAT = 24, 67
+
+
+def _positions(players: int, deals: int = 1, every: int = 9) -> list:
+    """Live states of seeded random games, every `every`-th move."""
+    game = load_game("take_the_galaxy", players=players, variant="standard")
+    rng = random.Random(7)
+    out = []
+    for deal in range(deals):
+        state = game.new_initial_state(seed=deal)
+        moves = 0
+        while not state.is_terminal():
+            if moves % every == 0:
+                out.append(state.clone())
+            state.apply(rng.choice(state.legal_actions()))
+            moves += 1
+        out.append(state.clone())
+    return out
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_sizes_and_range(players):
+    assert ttg_features.num_features(players) == GLOBAL + players * SEAT
+    assert ttg_features.evaluate_columns(players) == [GLOBAL + k * SEAT + SEAT - 1 for k in range(players)]
+    for state in _positions(players, every=23):
+        for seat in range(players):
+            x = ttg_features.encode(state, seat)
+            assert x.shape == (ttg_features.num_features(players),) and x.dtype == np.float32
+            assert ((x >= 0.0) & (x <= 1.0)).all()
+            value = state.evaluate()
+            for k, column in enumerate(ttg_features.evaluate_columns(players)):
+                assert x[column] == pytest.approx(value[(seat + k) % players], abs=1e-6)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_features_are_the_same_across_determinizations_of_one_observation(players):
+    positions = _positions(players, every=11)
+    hands_seen = 0
+    for state in positions:
+        for seat in range(players):
+            full = ttg_features.encode(state, seat)
+            observation = state.observation(seat)
+            assert np.array_equal(full, ttg_features.encode(observation, seat))
+            for seed in range(3):
+                world = observation.determinize(seed)
+                assert np.array_equal(full, ttg_features.encode(world, seat))
+            hands_seen += int(full[GLOBAL + 5 : GLOBAL + 29].sum() > 0)
+    assert hands_seen > 0  # the observer's own hand is read
+
+
+def test_features_are_seat_relative_and_the_other_hands_are_hidden():
+    state = _positions(2, every=40)[3]
+    a, b = ttg_features.encode(state, 0), ttg_features.encode(state, 1)
+    seat0_in_a, seat0_in_b = a[GLOBAL : GLOBAL + SEAT], b[GLOBAL + SEAT : GLOBAL + 2 * SEAT]
+    hand = slice(5, 29)
+    assert seat0_in_a[hand].sum() > 0 and not seat0_in_b[hand].any()
+    keep = np.ones(SEAT, dtype=bool)
+    keep[hand] = False
+    assert np.array_equal(seat0_in_a[keep], seat0_in_b[keep])
+    assert not np.array_equal(a, b)
+
+
+def test_features_refuse_the_wrong_observer_and_game():
+    state = _positions(2, every=40)[1]
+    with pytest.raises(ValueError, match="seen as seat"):
+        ttg_features.encode(state.observation(0), 1)
+    with pytest.raises(ValueError, match="observer must be"):
+        ttg_features.encode(state, 2)
+    with pytest.raises(ValueError, match="take_the_galaxy features of a kuhn position"):
+        ttg_features.encode(load_game("kuhn", players=2).new_initial_state(seed=0), 0)
+    with pytest.raises(ValueError, match="5 players"):
+        ttg_features.num_features(5)
