@@ -206,7 +206,7 @@ def test_the_learned_preset_searches_with_the_model():
     [
         ("trian", "full", 3),
         ("trian", "beginner", 2),
-        ("take_the_galaxy", "standard", 2),
+        ("take_the_galaxy", "standard", 3),
         ("kuhn", "standard", 2),
     ],
 )
@@ -235,7 +235,8 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
         f"{CATALOGUE}, {SHIPPED.stat().st_size} bytes, sha256 {manifest['sha256'][:12]}, trained "
         f"{manifest['date']} on {data['games']} games / {data['positions']} positions)"
     )
-    assert models.count("learned models: none") == len(names) - 1
+    with_model = {"trian", "take_the_galaxy"}  # test_learned_ttg.py checks Take The Galaxy's line
+    assert models.count("learned models: none") == len(names) - len(with_model)
 
 
 def test_the_cli_config_picks_the_learned_evaluation_or_names_the_problem(capsys):

@@ -84,7 +84,9 @@ def test_list_games_and_version(client):
         shipped.training_positions,
     )
     assert model.training_command.startswith("orrery train fit") and model.training_games > 0
-    assert [g.learned_models for n, g in games.items() if n != "trian"] == [[]] * (len(games) - 1)
+    assert [(m.variant, m.players) for m in games["take_the_galaxy"].learned_models] == [("standard", 2)]
+    with_model = {"trian", "take_the_galaxy"}
+    assert [g.learned_models for n, g in games.items() if n not in with_model] == [[]] * (len(games) - 2)
     version = client.version()
     assert version.api_version == "orrery.v1" and version.backend == "in-process"
     assert version.default_config == "test-fast@1" and version.live_workers == 2
