@@ -317,6 +317,25 @@ _preset(
         'at equal iterations per turn: docs/search.md, "Tree reuse"). A single search is the same.',
     )
 )
+# Take The Galaxy's learned evaluation (issue 31): its default with the shipped model; a retrained model
+# gets a new version here.
+_preset(
+    SearchConfig(
+        name="ismcts-ttg-learned",
+        version=1,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.15,
+        reuse_tree=True,
+        evaluation="learned",
+        description="ismcts-ttg@2 with each new leaf scored by the shipped learned model instead of "
+        "evaluate(): Take The Galaxy, variant standard, 2 players only "
+        "(search/models/take_the_galaxy-standard-2p.orrnet, SHA-256 e593dc5d...; stronger than ismcts-ttg@2 "
+        "by SPRT at budgets in the ratio of their speeds: docs/learning.md). Other games, variants and "
+        "player counts have no model and refuse it.",
+    ),
+    learned_for="take_the_galaxy",
+)
 _preset(
     SearchConfig(
         name="ismcts-horizon",

@@ -85,7 +85,12 @@ def test_list_games_and_version(client):
     )
     assert model.training_command.startswith("orrery train fit") and model.training_games > 0
     assert model.search_config == "ismcts-trian-learned@1"  # the preset a bot or config names to use it
-    assert [g.learned_models for n, g in games.items() if n != "trian"] == [[]] * (len(games) - 1)
+    ttg_models = games["take_the_galaxy"].learned_models
+    assert [(m.variant, m.players, m.search_config) for m in ttg_models] == [
+        ("standard", 2, "ismcts-ttg-learned@1")
+    ]
+    with_model = {"trian", "take_the_galaxy"}
+    assert [g.learned_models for n, g in games.items() if n not in with_model] == [[]] * (len(games) - 2)
     version = client.version()
     assert version.api_version == "orrery.v1" and version.backend == "in-process"
     assert version.default_config == "test-fast@1" and version.live_workers == 2
