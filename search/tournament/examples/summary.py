@@ -141,6 +141,83 @@ class BtbTally:
             print(f"    Wilson interval wholly above {fair:.2f}: {', '.join(r[2] for r in above) or 'none'}")
 
 
+class TtgTally:
+    """Take The Galaxy: what each bot does toward the plans of docs/rules/take_the_galaxy.md section 13
+    (per seat-game: science its colonies and ships made, anomalies studied, events solved,
+    negative-renown colonies built or upgraded to, systems claimed and relinquished) and where the
+    winners' renown came from (tokens, the renown pile split into relinquished systems, anomalies and
+    events, systems held, colonies on top: scoring.pxi's four parts, the pile split by card kind)."""
+
+    COUNTS = ("science", "anomalies", "events", "negative", "claimed", "relinquished")
+    SOURCES = ("tokens", "relinquished", "anomalies", "events", "systems", "colonies")
+
+    def __init__(self) -> None:
+        from orrery.core_ext.take_the_galaxy.engine import CATALOGUE
+
+        self.science = {c["name"]: c["out"].get("science", 0) for c in CATALOGUE["player_cards"]}
+        self.negative = {c["name"] for c in CATALOGUE["player_cards"] if c["renown"] < 0}
+        self.renown = {c["name"]: c["renown"] for c in CATALOGUE["player_cards"]}
+        # a relinquished system, Haven too, is "relinquished" in the renown pile; the rest by kind
+        self.pile_source = {x["name"]: k for k in ("anomalies", "events") for x in CATALOGUE[k]}
+        space = [x for k in ("systems", "anomalies", "events") for x in CATALOGUE[k]]
+        space.append(CATALOGUE["starting_system"])
+        self.space_renown = {x["name"]: x["renown"] for x in space}
+        self.counts: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        self.seat_games: dict[str, int] = defaultdict(int)
+        self.winner_points: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        self._seats: list[str] = []
+
+    def start(self, record: dict) -> None:
+        self._seats = record["seats"]
+
+    def count_action(self, state, action: int) -> None:
+        move = state.action_to_struct(action)
+        kind, tally = move["kind"], self.counts[self._seats[state.current_player]]
+        if kind in ("use_colony", "use_ship"):
+            tally["science"] += self.science[move["card"]]
+        elif kind == "study_anomaly":
+            tally["anomalies"] += 1
+        elif kind == "solve_event":
+            tally["events"] += 1
+        elif kind == "relinquish":
+            tally["relinquished"] += 1
+        if kind in ("build", "claim", "upgrade") and move["card"] in self.negative:
+            tally["negative"] += 1
+        if kind == "claim":
+            tally["claimed"] += 1
+
+    def count_end(self, state, record: dict) -> None:
+        players = state.to_dict()["state"]["players"]
+        for seat, bot in enumerate(record["seats"]):
+            self.seat_games[bot] += 1
+            if record["ranks"][seat] != 0:
+                continue
+            p = players[seat]
+            parts = {source: 0.0 for source in self.SOURCES}
+            parts["tokens"] = float(p["renown_tokens"])
+            for card in p["renown_pile"]:
+                parts[self.pile_source.get(card, "relinquished")] += self.space_renown[card]
+            parts["systems"] = float(sum(self.space_renown[sy["card"]] for sy in p["systems"]))
+            parts["colonies"] = float(
+                sum(self.renown[slot[-1]] for sy in p["systems"] for slot in sy["slots"] if slot)
+            )
+            assert abs(sum(parts.values()) - record["scores"][seat]) < 1e-9, (parts, record["scores"][seat])
+            for who in ("all", bot):
+                for source, points in parts.items():
+                    self.winner_points[who][source] += points
+
+    def report(self) -> None:
+        for bot in sorted(self.seat_games):
+            g = self.seat_games[bot]
+            per_game = ", ".join(f"{what} {self.counts[bot][what] / g:.2f}" for what in self.COUNTS)
+            print(f"  {bot} a seat-game ({g}): {per_game}")
+        for who in ["all"] + sorted(b for b in self.winner_points if b != "all"):
+            points = self.winner_points[who]
+            total = sum(points.values()) or 1.0
+            shares = ", ".join(f"{source} {points[source] / total:.3f}" for source in self.SOURCES)
+            print(f"  winners' renown share by source ({who} winners): {shares}")
+
+
 def set_interval(scores: list[float]) -> tuple[float, float, float]:
     """Mean of per-set scores with mean +- 1.96 standard errors over sets (the set is the unit of
     independence: its games share one deal)."""
@@ -216,7 +293,11 @@ def summarize(path: str) -> None:
     complete = [rs for rs in by_set.values() if per_set is None or len(rs) == per_set]
     games = [r for rs in complete for r in rs]
     game = load_game(name, players=players, variant=config.get("variant"))
-    expansion = BtbTally(players) if (config.get("variant") or "").startswith("beyond_the_black") else None
+    expansion: BtbTally | TtgTally | None = None
+    if (config.get("variant") or "").startswith("beyond_the_black"):
+        expansion = BtbTally(players)
+    elif name == "take_the_galaxy" and config.get("variant") != "team":
+        expansion = TtgTally()
     lengths = []
     for r in games:
         state = game.new_initial_state(seed=r["deal_seed"])
@@ -246,8 +327,10 @@ def summarize(path: str) -> None:
         share = sum(win_share(r, seat) for r in games)
         lo, hi = wilson(share, len(games))
         print(f"  seat {seat} wins {share / len(games):.3f} [{lo:.3f}, {hi:.3f}]")
-    if expansion is not None:
+    if isinstance(expansion, BtbTally):
         expansion.report(len(games))
+    elif expansion is not None:
+        expansion.report()
     if name == "trian" and config.get("variant") == "full":
         races = TrianRaces()
         for rs in complete:
