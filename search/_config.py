@@ -37,7 +37,8 @@ class SearchConfig:
     evaluation: str = "handwritten"
     # A plan: a bias of the searching seat toward one way of scoring (docs/search.md "Plans"). "" = none;
     # else one of the game's plans (Game.plans, e.g. Tiny Epic Galaxies' "pilots", "explore",
-    # "colonies"), whose term, times plan_weight, is added to evaluate()'s value of the searching seat.
+    # "colonies"; Take The Galaxy's "science", "anomalies", "negative_renown", "relinquish"), whose term,
+    # times plan_weight, is added to evaluate()'s value of the searching seat.
     plan: str = ""
     plan_weight: float = 1.0  # value points a unit of the plan's progress is worth, on top of evaluate()
     # A seat's next decision of the same turn starts from this search's tree, re-rooted at the move played,

@@ -137,6 +137,8 @@ TTG_OPS.playout = NULL
 TTG_OPS.evaluate = ttg_evaluate
 TTG_OPS.policy_action = ttg_policy_action
 TTG_OPS.returns = ttg_returns
+TTG_OPS.plan_names = TTG_PLAN_NAMES
+TTG_OPS.plan_evaluate = ttg_plan_evaluate
 
 include "json_dump.pxi"
 include "json_load.pxi"

@@ -69,28 +69,137 @@ cdef double _projected(const TgState* s, int seat) noexcept nogil:
 
 
 cdef void ttg_evaluate(const void* p, double* out) noexcept nogil:
+    ttg_plan_evaluate(p, 0, PLAN_NONE, 0.0, out)
+
+
+cdef void ttg_plan_evaluate(const void* p, int seat, int plan, double weight, double* out) noexcept nogil:
+    # A plan (docs/search.md "Plans", docs/rules/take_the_galaxy.md section 13) adds weight x its term,
+    # in renown, to `seat`'s own projection only: the opponents are still modelled as valuing the
+    # position as evaluate() does, and the best other seat is measured without the term.
     cdef const TgState* s = _cst(p)
     cdef int n = s.params.num_players, i, j
     cdef double v[MAX_PLAYERS]
-    cdef double best_other, d
+    cdef double best_other, d, mine
     if s.phase == PH_OVER:
         ttg_returns(p, out)
         return
     for i in range(n):
         v[i] = _projected(s, i)
     if n == 1:
-        out[0] = _solo_value(v[0])
+        out[0] = _solo_value(v[0] + (weight * _plan_term(s, 0, plan) if plan != PLAN_NONE else 0.0))
         return
     if s.params.variant == V_TEAM:
         for i in range(n):
             v[i] = v[i] + _projected(s, _mate(s, i))
     for i in range(n):
+        mine = v[i]
+        if i == seat and plan != PLAN_NONE:
+            mine += weight * _plan_term(s, i, plan)
         best_other = -1e9
         for j in range(n):
             if j != i and j != _mate(s, i) and v[j] > best_other:
                 best_other = v[j]
-        d = (v[i] - best_other) / 6.0
+        d = (mine - best_other) / 6.0
         out[i] = 0.5 + 0.5 * d / (1.0 + (d if d > 0 else -d))   # a smooth squash into (0, 1)
+
+
+# ---------------------------------------------------------------- plans (docs/rules section 13)
+
+cdef enum:
+    PLAN_NONE = 0
+    PLAN_SCIENCE = 1        # the order of TTG_PLAN_NAMES
+    PLAN_ANOMALIES = 2
+    PLAN_NEGATIVE_RENOWN = 3
+    PLAN_RELINQUISH = 4
+
+cdef const char* TTG_PLAN_NAMES = "science,anomalies,negative_renown,relinquish"
+
+
+cdef double _plan_term(const TgState* s, int seat, int plan) noexcept nogil:
+    # A plan's progress in renown, one point a unit (the units: docs/rules/take_the_galaxy.md section 13).
+    if plan == PLAN_SCIENCE:
+        return _science_engine(s, seat)
+    if plan == PLAN_ANOMALIES:
+        return _anomalies_progress(s, seat)
+    if plan == PLAN_NEGATIVE_RENOWN:
+        return _negative_colonies(s, seat)
+    if plan == PLAN_RELINQUISH:
+        return _relinquish_progress(s, seat)
+    return 0.0
+
+
+cdef double _science_engine(const TgState* s, int seat) noexcept nogil:
+    # Science a turn from the seat's top colonies and ships (Research Station, Academy, Laboratory,
+    # Scout, Survey Cruiser): the engine a science rush builds first. A build places its card at once
+    # (payment follows), so no step is ever under way.
+    cdef const TgPlayer* pl = &s.players[seat]
+    cdef double total = 0.0
+    cdef int i, k
+    for i in range(pl.n_systems):
+        for k in range(TG_SLOTS):
+            if pl.systems[i].depth[k] > 0:
+                total += CARD_OUT[pl.systems[i].stack[k][pl.systems[i].depth[k] - 1]][R_S]
+    for i in range(pl.n_ships):
+        total += CARD_OUT[pl.ships[i]][R_S]
+    return total
+
+
+cdef double _anomalies_progress(const TgState* s, int seat) noexcept nogil:
+    # Anomalies studied (in the renown pile), and a study under way: in the seat's own turn, before it
+    # has taken a card, the science in the pool as a share of the cheapest anomaly in explored space,
+    # at half weight. A study is one action, but gathering its science takes several (using colonies
+    # and ships, converting manpower), and the search scores a new leaf at once (no playout): without
+    # this a leaf between the first science and the study would see no progress. Half, because unlike
+    # a hire in Tiny Epic Galaxies the science can still be spent elsewhere; the pool empties at the end
+    # of the turn, so hoarding without studying earns nothing at the next leaf.
+    cdef const TgPlayer* pl = &s.players[seat]
+    cdef double v = 0.0
+    cdef int i, j, card, cheapest = 0
+    for i in range(pl.n_renown):
+        if pl.renown_pile[i] != TG_HAVEN and SPACE_KIND[pl.renown_pile[i]] == SK_ANOMALY:
+            v += 1.0
+    if seat != s.current or s.claimed or (s.phase != PH_ACTION and s.phase != PH_PAY):
+        return v
+    for j in range(s.n_explored):
+        card = s.explored[j]
+        if SPACE_KIND[card] == SK_ANOMALY and (cheapest == 0 or ANOM_SCIENCE[card] < cheapest):
+            cheapest = ANOM_SCIENCE[card]
+    if cheapest > 0:
+        v += 0.5 * (s.pool[R_S] if s.pool[R_S] < cheapest else cheapest) / <double>cheapest
+    return v
+
+
+cdef double _negative_colonies(const TgState* s, int seat) noexcept nogil:
+    # Colonies of negative printed renown (Penal Colony, Strip Mine) on the seat's slots, on top or
+    # covered by an upgrade: the rush builds them for their cheap output and may upgrade them away
+    # later ("Upgrading Colonies"), which should not undo its progress.
+    cdef const TgPlayer* pl = &s.players[seat]
+    cdef double v = 0.0
+    cdef int i, k, d
+    for i in range(pl.n_systems):
+        for k in range(TG_SLOTS):
+            for d in range(pl.systems[i].depth[k]):
+                v += CARD_RENOWN[pl.systems[i].stack[k][d]] < 0
+    return v
+
+
+cdef double _relinquish_progress(const TgState* s, int seat) noexcept nogil:
+    # Systems relinquished (in the renown pile, Haven included), and each held system's filled slots
+    # as a share of its slots at half weight: relinquishing needs every slot filled, so filling a
+    # system is the cycle's first half and claiming the next system (it must not be the newest) the
+    # rest. Space Race, where it is in explored space, adds its renown on top through the score.
+    cdef const TgPlayer* pl = &s.players[seat]
+    cdef double v = 0.0
+    cdef int i, k, filled
+    for i in range(pl.n_renown):
+        if pl.renown_pile[i] == TG_HAVEN or SPACE_KIND[pl.renown_pile[i]] == SK_SYSTEM:
+            v += 1.0
+    for i in range(pl.n_systems):
+        filled = 0
+        for k in range(SYS_NSLOTS[pl.systems[i].card]):
+            filled += pl.systems[i].depth[k] > 0
+        v += 0.5 * filled / <double>SYS_NSLOTS[pl.systems[i].card]
+    return v
 
 
 # ---------------------------------------------------------------- playout policy

@@ -1,6 +1,7 @@
 """Win rates with 95% intervals, first-seat advantage and game length from tournament results files.
 
     python search/tournament/examples/summary.py RESULTS.jsonl [RESULTS.jsonl ...]
+    python search/tournament/examples/summary.py --pool BOT RESULTS.jsonl [RESULTS.jsonl ...]
 
 For each bot against each other bot (2-player files): its win rate (a shared first place counts half),
 with a 95% interval from the set scores (mean +- 1.96 standard errors over duplicate sets, the set being
@@ -141,6 +142,94 @@ class BtbTally:
             print(f"    Wilson interval wholly above {fair:.2f}: {', '.join(r[2] for r in above) or 'none'}")
 
 
+class TtgTally:
+    """Take The Galaxy: what each bot does toward the plans of docs/rules/take_the_galaxy.md section 13
+    (per seat-game: science its colonies and ships made, anomalies studied, events solved,
+    negative-renown colonies built or upgraded to, systems claimed and relinquished) and where the
+    winners' renown came from (tokens, the renown pile split into relinquished systems, anomalies and
+    events, systems held, colonies on top: scoring.pxi's four parts, the pile split by card kind)."""
+
+    COUNTS = ("science", "anomalies", "events", "negative", "claimed", "relinquished", "relinquished_in_race")
+    SOURCES = ("tokens", "relinquished", "anomalies", "events", "systems", "colonies")
+
+    def __init__(self) -> None:
+        from orrery.core_ext.take_the_galaxy.engine import CATALOGUE
+
+        self.science = {c["name"]: c["out"].get("science", 0) for c in CATALOGUE["player_cards"]}
+        self.negative = {c["name"] for c in CATALOGUE["player_cards"] if c["renown"] < 0}
+        self.renown = {c["name"]: c["renown"] for c in CATALOGUE["player_cards"]}
+        # a relinquished system, Haven too, is "relinquished" in the renown pile; the rest by kind
+        self.pile_source = {x["name"]: k for k in ("anomalies", "events") for x in CATALOGUE[k]}
+        space = [x for k in ("systems", "anomalies", "events") for x in CATALOGUE[k]]
+        space.append(CATALOGUE["starting_system"])
+        self.space_renown = {x["name"]: x["renown"] for x in space}
+        self.counts: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        self.seat_games: dict[str, int] = defaultdict(int)
+        self.winner_points: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        self.studied: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # bot -> anomaly
+        self.let_go: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # bot -> system
+        self._seats: list[str] = []
+
+    def start(self, record: dict) -> None:
+        self._seats = record["seats"]
+
+    def count_action(self, state, action: int) -> None:
+        move = state.action_to_struct(action)
+        kind, tally = move["kind"], self.counts[self._seats[state.current_player]]
+        if kind in ("use_colony", "use_ship"):
+            tally["science"] += self.science[move["card"]]
+        elif kind == "study_anomaly":
+            tally["anomalies"] += 1
+            self.studied[self._seats[state.current_player]][move["card"]] += 1
+        elif kind == "solve_event":
+            tally["events"] += 1
+        elif kind == "relinquish":
+            tally["relinquished"] += 1
+            self.let_go[self._seats[state.current_player]][move["card"]] += 1
+            explored = state.to_dict()["state"]["explored"]
+            tally["relinquished_in_race"] += any(e["card"] == "Space Race" for e in explored)
+        if kind in ("build", "claim", "upgrade") and move["card"] in self.negative:
+            tally["negative"] += 1
+        if kind == "claim":
+            tally["claimed"] += 1
+
+    def count_end(self, state, record: dict) -> None:
+        players = state.to_dict()["state"]["players"]
+        for seat, bot in enumerate(record["seats"]):
+            self.seat_games[bot] += 1
+            if record["ranks"][seat] != 0:
+                continue
+            p = players[seat]
+            parts = {source: 0.0 for source in self.SOURCES}
+            parts["tokens"] = float(p["renown_tokens"])
+            for card in p["renown_pile"]:
+                parts[self.pile_source.get(card, "relinquished")] += self.space_renown[card]
+            parts["systems"] = float(sum(self.space_renown[sy["card"]] for sy in p["systems"]))
+            parts["colonies"] = float(
+                sum(self.renown[slot[-1]] for sy in p["systems"] for slot in sy["slots"] if slot)
+            )
+            assert abs(sum(parts.values()) - record["scores"][seat]) < 1e-9, (parts, record["scores"][seat])
+            for who in ("all", bot):
+                for source, points in parts.items():
+                    self.winner_points[who][source] += points
+
+    def report(self) -> None:
+        for bot in sorted(self.seat_games):
+            g = self.seat_games[bot]
+            per_game = ", ".join(f"{what} {self.counts[bot][what] / g:.2f}" for what in self.COUNTS)
+            print(f"  {bot} a seat-game ({g}): {per_game}")
+            studied = ", ".join(f"{card} {n / g:.2f}" for card, n in sorted(self.studied[bot].items()))
+            print(f"    anomalies studied a seat-game: {studied or 'none'}")
+            most = sorted(self.let_go[bot].items(), key=lambda item: -item[1])[:6]
+            let_go = ", ".join(f"{card} {n / g:.2f}" for card, n in most)
+            print(f"    most relinquished a seat-game: {let_go}")
+        for who in ["all"] + sorted(b for b in self.winner_points if b != "all"):
+            points = self.winner_points[who]
+            total = sum(points.values()) or 1.0
+            shares = ", ".join(f"{source} {points[source] / total:.3f}" for source in self.SOURCES)
+            print(f"  winners' renown share by source ({who} winners): {shares}")
+
+
 def set_interval(scores: list[float]) -> tuple[float, float, float]:
     """Mean of per-set scores with mean +- 1.96 standard errors over sets (the set is the unit of
     independence: its games share one deal)."""
@@ -216,7 +305,11 @@ def summarize(path: str) -> None:
     complete = [rs for rs in by_set.values() if per_set is None or len(rs) == per_set]
     games = [r for rs in complete for r in rs]
     game = load_game(name, players=players, variant=config.get("variant"))
-    expansion = BtbTally(players) if (config.get("variant") or "").startswith("beyond_the_black") else None
+    expansion: BtbTally | TtgTally | None = None
+    if (config.get("variant") or "").startswith("beyond_the_black"):
+        expansion = BtbTally(players)
+    elif name == "take_the_galaxy" and config.get("variant") != "team":
+        expansion = TtgTally()
     lengths = []
     for r in games:
         state = game.new_initial_state(seed=r["deal_seed"])
@@ -246,8 +339,10 @@ def summarize(path: str) -> None:
         share = sum(win_share(r, seat) for r in games)
         lo, hi = wilson(share, len(games))
         print(f"  seat {seat} wins {share / len(games):.3f} [{lo:.3f}, {hi:.3f}]")
-    if expansion is not None:
+    if isinstance(expansion, BtbTally):
         expansion.report(len(games))
+    elif expansion is not None:
+        expansion.report()
     if name == "trian" and config.get("variant") == "full":
         races = TrianRaces()
         for rs in complete:
@@ -257,13 +352,17 @@ def summarize(path: str) -> None:
         table_shares(complete)
         return
     pairs = defaultdict(list)  # (bot, opponent) -> per-set scores of bot
+    race_pairs = defaultdict(list)  # the same, split by whether the set's space deck holds Space Race
     for rs in complete:
         bots = sorted(set(rs[0]["seats"]))
         if len(bots) != 2:
             continue
+        race = name == "take_the_galaxy" and has_space_race(game, rs[0]["deal_seed"])
         for bot in bots:
             other = bots[1 - bots.index(bot)]
             pairs[(bot, other)].append(statistics.mean(win_share(r, r["seats"].index(bot)) for r in rs))
+            if name == "take_the_galaxy":
+                race_pairs[(bot, other, race)].append(pairs[(bot, other)][-1])
     for (bot, other), scores in sorted(pairs.items()):
         n = len(scores)
         mu = statistics.mean(scores)
@@ -285,8 +384,50 @@ def summarize(path: str) -> None:
             f"  {bot} vs {other}: wins {wins:g}/{2 * n} = {mu:.3f}, 95% [{max(0, mu - Z * se):.3f}, "
             f"{min(1, mu + Z * se):.3f}] by sets, Wilson [{lo:.3f}, {hi:.3f}]; mean score {mean_score:.1f}"
         )
+    for (bot, other, race), scores in sorted(race_pairs.items()):
+        if not any(key[2] for key in race_pairs):
+            break  # no deal held Space Race (the numbered set-up below 4 players)
+        mu, lo, hi = set_interval(scores)
+        holds = "holds" if race else "lacks"
+        print(
+            f"  {bot} vs {other}, the {len(scores)} sets whose deck {holds} Space Race: {mu:.3f}, "
+            f"95% [{max(0.0, lo):.3f}, {min(1.0, hi):.3f}] by sets"
+        )
+
+
+def has_space_race(game, deal_seed: int) -> bool:
+    """Take The Galaxy: whether the deal's space deck or explored space holds Space Race (in the numbered
+    set-up only at 4 players; in `random` at 2 players about half the deals)."""
+    doc = game.new_initial_state(seed=deal_seed).to_dict()["state"]
+    return "Space Race" in doc["space_deck"] or any(e["card"] == "Space Race" for e in doc["explored"])
+
+
+def pooled(bot: str, paths: list[str]) -> None:
+    """`bot`'s win share against whichever bot it met, over the complete 2-player duplicate sets of
+    several results files together (their deals differ when their seeds do), 95% by sets."""
+    scores = []
+    for path in paths:
+        with open(path) as f:
+            games = [r for r in map(json.loads, filter(str.strip, f)) if r.get("type") == "game"]
+        by_set = defaultdict(list)
+        for r in games:
+            if bot in r["seats"]:
+                by_set[(r["pairing"], r["set"])].append(r)
+        scores += [
+            statistics.mean(win_share(r, r["seats"].index(bot)) for r in rs)
+            for rs in by_set.values()
+            if len(rs) == 2
+        ]
+    mu, lo, hi = set_interval(scores)
+    print(
+        f"{bot} pooled over {len(paths)} files: {mu:.3f}, 95% [{lo:.3f}, {hi:.3f}] by sets "
+        f"over {len(scores)} sets"
+    )
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--pool"]:
+        pooled(sys.argv[2], sys.argv[3:])
+        sys.exit(0)
     for p in sys.argv[1:]:
         summarize(p)

@@ -5,6 +5,7 @@ tree untouched (the same loading trick as swap_card.py).
     python search/tournament/examples/ttg_seat_experiment.py list
     python search/tournament/examples/ttg_seat_experiment.py run EXPERIMENT CONFIG.toml --results R.jsonl
     python search/tournament/examples/ttg_seat_experiment.py analyse EXPERIMENT RESULTS.jsonl
+    TTG_ANALYSIS=summary python search/tournament/examples/ttg_seat_experiment.py run ...   # summary.py's
 
 Each experiment is a list of exact text replacements in the engine's sources or its catalogue.json (a
 replacement that does not match exactly once stops the script, so an experiment cannot silently do
@@ -102,6 +103,64 @@ EXPERIMENTS: dict[str, tuple[str, list[Patch]]] = {
             )
         ],
     ),
+    "one-slot-systems-2": (
+        "the 2-player deck's one-slot systems get a second slot of the same type, renown and bounty "
+        "unchanged (Arcturus Gate D -> DD, Sirius Verge B -> BB): relinquish cycling (section 13) without "
+        "a system that one colony fills",
+        [
+            (
+                "catalogue.json",
+                f'"name": "{name}", "sector": "core", "players": {n}, "slots": "{slot}",',
+                f'"name": "{name}", "sector": "core", "players": {n}, "slots": "{slot}{slot}",',
+            )
+            for name, n, slot in (("Arcturus Gate", 1, "D"), ("Sirius Verge", 2, "B"))
+        ],
+    ),
+    "cheap-bounties-0": (
+        "no bounty on the small bounty systems the relinquish plan cycles most (Tau Ceti Reach 2 M, Arcturus "
+        "Gate 2 P, Sirius Verge 1 C, Magellan Shelf 2 P 1 C; section 13), renown unchanged",
+        [
+            (
+                "catalogue.json",
+                f'"name": "{name}", {middle}"bounty": {bounty},',
+                f'"name": "{name}", {middle}"bounty": {{}},',
+            )
+            for name, middle, bounty in (
+                (
+                    "Tau Ceti Reach",
+                    '"sector": "core", "players": 1, "slots": "BB", "hazards": 0, ',
+                    '{"manpower": 2}',
+                ),
+                (
+                    "Arcturus Gate",
+                    '"sector": "core", "players": 1, "slots": "D", "hazards": 0, ',
+                    '{"production": 2}',
+                ),
+                (
+                    "Sirius Verge",
+                    '"sector": "core", "players": 2, "slots": "B", "hazards": 0, ',
+                    '{"credits": 1}',
+                ),
+                (
+                    "Magellan Shelf",
+                    '"sector": "expanse", "players": 2, "slots": "DD", "hazards": 1, ',
+                    '{"production": 2, "credits": 1}',
+                ),
+            )
+        ],
+    ),
+    "eval-relinquish-3": (
+        "not content: every seat's evaluate() adds the relinquish plan's term at weight 3 (section 13), so "
+        "the balanced bot values room to relinquish; a plan bot's own term comes on top",
+        [
+            (
+                "heuristics.pxi",
+                "    return _score(s, seat) + W_TURN * economy + W_CARD * (pl.hand_size + bounty + pool)\n",
+                "    return _score(s, seat) + W_TURN * economy + W_CARD * (pl.hand_size + bounty + pool) \\\n"
+                "        + 3.0 * _relinquish_progress(s, seat)\n",
+            )
+        ],
+    ),
     **{
         f"seat1-tokens-{k}": (f"seat 1 starts with {k} renown tokens", _seat1_tokens(k))
         for k in (2, 3, 4, 6, 8)
@@ -178,6 +237,12 @@ def patched_env(name: str) -> Iterator[dict[str, str]]:
         yield dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [tmp, os.environ.get("PYTHONPATH")])))
 
 
+def _analysis() -> Path:
+    """ttg_first_seat.py (the seats), or summary.py (the bots and their plans) with TTG_ANALYSIS=summary."""
+    name = "summary.py" if os.environ.get("TTG_ANALYSIS") == "summary" else "ttg_first_seat.py"
+    return Path(__file__).with_name(name)
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["list"]:
         for name, (what, _) in EXPERIMENTS.items():
@@ -191,13 +256,11 @@ def main(argv: list[str]) -> int:
             orrery = Path(sys.executable).with_name("orrery")
             rc = subprocess.call([str(orrery), "tournament", "run", *argv[2:]], env=env)
             if rc == 0:
-                script = Path(__file__).with_name("ttg_first_seat.py")
-                rc = subprocess.call([sys.executable, str(script), results], env=env)
+                rc = subprocess.call([sys.executable, str(_analysis()), results], env=env)
             return rc
     if len(argv) >= 3 and argv[0] == "analyse":
         with patched_env(argv[1]) as env:
-            script = Path(__file__).with_name("ttg_first_seat.py")
-            return subprocess.call([sys.executable, str(script), *argv[2:]], env=env)
+            return subprocess.call([sys.executable, str(_analysis()), *argv[2:]], env=env)
     raise SystemExit(__doc__)
 
 
