@@ -275,6 +275,22 @@ _preset(
         "the same.",
     )
 )
+# Tiny Epic Galaxies' learned evaluation (issue 31): its default with the shipped model scoring the leaves.
+_preset(
+    SearchConfig(
+        name="ismcts-teg-learned",
+        version=1,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.3,
+        reuse_tree=True,
+        evaluation="learned",
+        description="ismcts-teg@3 with each new leaf scored by the shipped learned model instead of "
+        "evaluate(): Tiny Epic Galaxies, base game, 2 players "
+        "(search/models/tiny_epic_galaxies-base-2p.orrnet, SHA-256 a1453b4b...; docs/learning.md). Other "
+        "variants and player counts have no model and refuse it.",
+    )
+)
 _preset(
     SearchConfig(
         name="ismcts-ttg",

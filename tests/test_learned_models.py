@@ -235,7 +235,14 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
         f"{CATALOGUE}, {SHIPPED.stat().st_size} bytes, sha256 {manifest['sha256'][:12]}, trained "
         f"{manifest['date']} on {data['games']} games / {data['positions']} positions)"
     )
-    assert models.count("learned models: none") == len(names) - 1
+    teg_path = model_path("tiny_epic_galaxies", "base", 2)
+    teg = json.loads(teg_path.with_suffix(".json").read_text())
+    assert models[names.index("tiny_epic_galaxies")].startswith(
+        "learned models: base 2p (tiny_epic_galaxies-base-2p.orrnet: model format 2, feature layout 1, "
+        f"catalogue {teg['catalogue']}, {teg_path.stat().st_size} bytes, sha256 {teg['sha256'][:12]}, "
+        f"trained {teg['date']} on {teg['data']['games']} games / {teg['data']['positions']} positions)"
+    )
+    assert models.count("learned models: none") == len(names) - 2
 
 
 def test_the_cli_config_picks_the_learned_evaluation_or_names_the_problem(capsys):

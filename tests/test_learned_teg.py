@@ -1,11 +1,14 @@
-"""Tiny Epic Galaxies' features for a learned evaluation (issue 31; docs/learning.md): the features of a
-state, of the mover's observation and of every determinization of it are equal (nothing hidden leaks in),
-their size and range, seat-relativity, and the C network over them against a NumPy reference."""
+"""Tiny Epic Galaxies' learned evaluation (issue 31; docs/learning.md): the features of a state, of the
+mover's observation and of every determinization of it are equal (nothing hidden leaks in), their size and
+range, seat-relativity, the C network over them against a NumPy reference, and the shipped models with the
+ismcts-teg-learned preset."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -13,8 +16,9 @@ import pytest
 from orrery.core_ext import load_game
 from orrery.core_ext.tiny_epic_galaxies import features as teg_features
 from orrery.core_ext.tiny_epic_galaxies.engine import MISSION_NAMES
-from orrery.search._learned import ValueNetwork
-from orrery.search._model import Model
+from orrery.search import Budget, check_evaluation, get_config, search_observation, shipped_models
+from orrery.search._learned import ValueNetwork, has_model, model_path, shipped_network
+from orrery.search._model import MAX_FILE_BYTES, Model
 
 GAME = "tiny_epic_galaxies"
 VARIANTS = ("base", "beyond_the_black")
@@ -141,3 +145,60 @@ def test_the_c_network_matches_a_numpy_reference(variant, sparse):
         got = network.evaluate(state)
         for k in range(2):
             assert got[(mover + k) % 2] == pytest.approx(expected[k], abs=1e-5)
+
+
+# ---- the shipped models and the preset ----
+
+
+SHIPPED_VARIANTS = tuple(v for v in VARIANTS if has_model(GAME, v, 2))
+
+
+def test_a_model_is_shipped_for_the_base_game():
+    assert "base" in SHIPPED_VARIANTS
+
+
+@pytest.mark.parametrize("variant", SHIPPED_VARIANTS)
+def test_the_shipped_model_matches_its_manifest_and_is_listed(variant):
+    path = model_path(GAME, variant, 2)
+    manifest = json.loads(path.with_suffix(".json").read_text())
+    assert manifest["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert path.stat().st_size <= MAX_FILE_BYTES and path.with_suffix(".loss.png").stat().st_size > 0
+    assert manifest["layout_version"] == teg_features.LAYOUT_VERSION
+    assert manifest["training_command"].startswith("orrery train fit")
+    assert manifest["catalogue"] == load_game(GAME, players=2, variant=variant)._catalogue_revision()
+    (listed,) = [m for m in shipped_models() if (m.game, m.variant, m.players) == (GAME, variant, 2)]
+    assert (listed.sha256, listed.file_bytes) == (manifest["sha256"], path.stat().st_size)
+    assert (listed.training_games, listed.training_positions) == (
+        manifest["data"]["games"],
+        manifest["data"]["positions"],
+    )
+
+
+def test_the_learned_preset_is_ismcts_teg_with_the_learned_evaluation():
+    learned, handwritten = get_config("ismcts-teg-learned"), get_config("ismcts-teg@3")
+    assert learned.label == "ismcts-teg-learned@1" and learned.evaluation == "learned"
+    assert replace(
+        learned, name="ismcts-teg", version=3, evaluation="handwritten", description=""
+    ) == replace(handwritten, description="")
+    for variant in SHIPPED_VARIANTS:
+        check_evaluation(learned, GAME, variant, 2)
+    with pytest.raises(ValueError, match=r"ismcts-teg-learned@1 has evaluation 'learned', but no learned"):
+        check_evaluation(learned, GAME, "base", 3)
+
+
+@pytest.mark.parametrize("variant", SHIPPED_VARIANTS)
+def test_the_learned_preset_searches_reproducibly_with_the_model(variant):
+    state = _positions(variant, every=40)[2]
+    observation = state.observation(state.current_player)
+    budget = Budget(iterations=400)
+    runs = {
+        name: [search_observation(observation, get_config(name), budget, seed=2) for _ in range(2)]
+        for name in ("ismcts-teg@3", "ismcts-teg-learned@1")
+    }
+    for first, again in runs.values():
+        assert [(a.action, a.visits) for a in first.actions] == [(a.action, a.visits) for a in again.actions]
+    assert [a.mean_reward for a in runs["ismcts-teg@3"][0].actions] != [
+        a.mean_reward for a in runs["ismcts-teg-learned@1"][0].actions
+    ]
+    network = shipped_network(load_game(GAME, players=2, variant=variant))
+    assert all(0.0 <= v <= 1.0 for v in network.evaluate(state))

@@ -84,7 +84,11 @@ def test_list_games_and_version(client):
         shipped.training_positions,
     )
     assert model.training_command.startswith("orrery train fit") and model.training_games > 0
-    assert [g.learned_models for n, g in games.items() if n != "trian"] == [[]] * (len(games) - 1)
+    teg = {(m.variant, m.players) for m in games["tiny_epic_galaxies"].learned_models}
+    assert teg == {(m.variant, m.players) for m in shipped_models() if m.game == "tiny_epic_galaxies"}
+    assert ("base", 2) in teg
+    others = [g.learned_models for n, g in games.items() if n not in ("trian", "tiny_epic_galaxies")]
+    assert others == [[]] * (len(games) - 2)
     version = client.version()
     assert version.api_version == "orrery.v1" and version.backend == "in-process"
     assert version.default_config == "test-fast@1" and version.live_workers == 2
