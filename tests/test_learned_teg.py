@@ -202,3 +202,14 @@ def test_the_learned_preset_searches_reproducibly_with_the_model(variant):
     ]
     network = shipped_network(load_game(GAME, players=2, variant=variant))
     assert all(0.0 <= v <= 1.0 for v in network.evaluate(state))
+
+
+def test_bench_eval_measures_the_search_over_several_positions():
+    from orrery.search._bench_eval import bench_eval
+
+    result = bench_eval(GAME, variant="base", players=2, config="ismcts-teg@3", seconds=0.03, positions=5,
+                        search_positions=3)  # fmt: skip
+    assert result["search_positions"] == 3 and result["features"] == teg_features.num_features(2)
+    assert set(result["iterations_per_cpu_s"]) == {"handwritten", "learned"}
+    with pytest.raises(ValueError, match="search_positions must be 1..5"):
+        bench_eval(GAME, variant="base", players=2, config="ismcts-teg@3", positions=5, search_positions=6)
