@@ -288,7 +288,7 @@ _preset(
         description="ismcts-teg@3 with each new leaf scored by the shipped learned model instead of "
         "evaluate(): Tiny Epic Galaxies at 2 players, base game (search/models/tiny_epic_galaxies-base-2p"
         ".orrnet, SHA-256 4abb728a...: +34 Elo over ismcts-teg@3 at equal time per turn, SPRT H1) and Beyond "
-        "the Black (tiny_epic_galaxies-beyond_the_black-2p.orrnet, 6bf4dcf6...: weaker, H0 at -70 Elo); "
+        "the Black (tiny_epic_galaxies-beyond_the_black-2p.orrnet, 3ca7fc85...: level, H0 at -3.6 Elo); "
         "docs/learning.md. Other variants and player counts have no model and refuse it.",
     )
 )
