@@ -293,6 +293,24 @@ _preset(
         "the same.",
     )
 )
+# Tiny Epic Galaxies' learned evaluation (issue 31): its default with the shipped model scoring the leaves.
+_preset(
+    SearchConfig(
+        name="ismcts-teg-learned",
+        version=1,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.3,
+        reuse_tree=True,
+        evaluation="learned",
+        description="ismcts-teg@3 with each new leaf scored by the shipped learned model instead of "
+        "evaluate(): Tiny Epic Galaxies at 2 players, base game (search/models/tiny_epic_galaxies-base-2p"
+        ".orrnet, SHA-256 4abb728a...; stronger than ismcts-teg@3 at equal time per turn by SPRT) and Beyond "
+        "the Black (tiny_epic_galaxies-beyond_the_black-2p.orrnet, 3ca7fc85...; as strong as ismcts-teg@3); "
+        "docs/learning.md. Other variants and player counts have no model and refuse it.",
+    ),
+    learned_for="tiny_epic_galaxies",
+)
 _preset(
     SearchConfig(
         name="ismcts-ttg",

@@ -80,6 +80,7 @@ def _run_bench_eval(args: argparse.Namespace) -> int:
         seconds=args.seconds,
         positions=args.positions,
         seed=args.seed,
+        search_positions=args.search_positions,
     )
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
     return 0
@@ -145,5 +146,11 @@ def register(commands, bench) -> None:
     p.add_argument("--seconds", type=float, default=3.0, help="search time per evaluation kind")
     p.add_argument("--positions", type=int, default=200, help="sampled positions to evaluate")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--search-positions",
+        type=int,
+        default=1,
+        help="how many of the sampled positions the search speed is measured over (1: the middle one)",
+    )
     p.add_argument("--json", action="store_true", help="print one line")
     p.set_defaults(func=_run_bench_eval)

@@ -332,7 +332,15 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
         f"{manifest['date']} on {data['games']} games / {data['positions']} positions; played by "
         "ismcts-trian-learned@1)"
     )
-    with_model = {"trian", "take_the_galaxy"}  # test_learned_ttg.py checks Take The Galaxy's line
+    teg_path = model_path("tiny_epic_galaxies", "base", 2)
+    teg = json.loads(teg_path.with_suffix(".json").read_text())
+    assert models[names.index("tiny_epic_galaxies")].startswith(
+        "learned models: base 2p (tiny_epic_galaxies-base-2p.orrnet: model format 2, feature layout 1, "
+        f"catalogue {teg['catalogue']}, {teg_path.stat().st_size} bytes, sha256 {teg['sha256'][:12]}, "
+        f"trained {teg['date']} on {teg['data']['games']} games / {teg['data']['positions']} positions; "
+        "played by ismcts-teg-learned@1)"
+    )
+    with_model = {"trian", "take_the_galaxy", "tiny_epic_galaxies"}  # test_learned_ttg.py: Take The Galaxy's
     assert models.count("learned models: none") == len(names) - len(with_model)
 
 

@@ -1,0 +1,13 @@
+# Type stubs for core_ext/tiny_epic_galaxies/features.pyx (Tiny Epic Galaxies' features for a learned
+# evaluation).
+import numpy as np
+
+from orrery.core_ext.game import Position
+
+LAYOUT_VERSION: int
+CAPSULE_NAME: bytes
+
+def num_features(players: int) -> int: ...
+def evaluate_columns(players: int) -> list[int]: ...
+def hook() -> object: ...
+def encode(position: Position, observer: int) -> np.ndarray: ...
