@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import struct
 import zlib
 
@@ -15,6 +14,7 @@ import pytest
 from fuzz_json import fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
+from random_positions import random_play_positions
 
 from orrery.core_ext import load_game
 from orrery.core_ext.trian import features as trian_features
@@ -36,18 +36,7 @@ def _game(players: int = 2):
 
 def _positions(players: int = 2, deals: int = 2, every: int = 7) -> list:
     """Live states of seeded random games, every `every`-th move."""
-    game = _game(players)
-    rng = random.Random(5)
-    out = []
-    for deal in range(deals):
-        state = game.new_initial_state(seed=deal)
-        moves = 0
-        while not state.is_terminal():
-            if moves % every == 0:
-                out.append(state.clone())
-            state.apply(rng.choice(state.legal_actions()))
-            moves += 1
-    return out
+    return random_play_positions(_game(players), seed=5, deals=deals, every=every)
 
 
 TRIAN_CATALOGUE = load_game("trian", players=2, variant="full")._catalogue_revision()

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from dataclasses import replace
 
 import numpy as np
 import pytest
+from random_positions import random_play_positions
 
 from orrery.core_ext import load_game
 from orrery.core_ext.tiny_epic_galaxies import features as teg_features
@@ -26,18 +26,9 @@ VARIANTS = ("base", "beyond_the_black")
 
 def _positions(variant: str, players: int = 2, deals: int = 1, every: int = 7) -> list:
     """Live states of seeded random games, every `every`-th move."""
-    game = load_game(GAME, players=players, variant=variant)
-    rng = random.Random(5)
-    out = []
-    for deal in range(deals):
-        state = game.new_initial_state(seed=deal)
-        moves = 0
-        while not state.is_terminal():
-            if moves % every == 0:
-                out.append(state.clone())
-            state.apply(rng.choice(state.legal_actions()))
-            moves += 1
-    return out
+    return random_play_positions(
+        load_game(GAME, players=players, variant=variant), seed=5, deals=deals, every=every
+    )
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

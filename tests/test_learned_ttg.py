@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from dataclasses import replace
 
 import numpy as np
 import pytest
+from random_positions import random_play_positions
 
 from orrery.core_ext import load_game
 from orrery.core_ext.take_the_galaxy import features as ttg_features
@@ -25,20 +25,9 @@ GLOBAL, SEAT = 24, 67
 
 
 def _positions(players: int, deals: int = 1, every: int = 9) -> list:
-    """Live states of seeded random games, every `every`-th move."""
+    """Live states of seeded random games, every `every`-th move, and each game's end."""
     game = load_game("take_the_galaxy", players=players, variant="standard")
-    rng = random.Random(7)
-    out = []
-    for deal in range(deals):
-        state = game.new_initial_state(seed=deal)
-        moves = 0
-        while not state.is_terminal():
-            if moves % every == 0:
-                out.append(state.clone())
-            state.apply(rng.choice(state.legal_actions()))
-            moves += 1
-        out.append(state.clone())
-    return out
+    return random_play_positions(game, seed=7, deals=deals, every=every, final=True)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

@@ -26,6 +26,8 @@ from libc.stdint cimport int8_t
 
 import numpy as np
 
+from orrery.core_ext._features import check_encode_args, evaluate_columns as evaluate_columns_of
+
 from orrery.core_ext.types cimport MAX_PLAYERS
 from orrery.core_ext.game cimport GameOps, Game, Position
 from orrery.core_ext.features cimport features_fn, MAX_FEATURES
@@ -209,7 +211,7 @@ def num_features(int players):
 def evaluate_columns(int players):
     """Where each seat's hand-written evaluate() lies (seat-relative order): the bar a model must pass."""
     num_features(players)
-    return [GLOBAL_SIZE + k * SEAT_SIZE + SEAT_SIZE - 1 for k in range(players)]
+    return evaluate_columns_of(GLOBAL_SIZE, SEAT_SIZE, players)
 
 
 def hook():
@@ -221,12 +223,7 @@ def hook():
 def encode(Position position not None, int observer):
     """The features of a State or Observation as `observer` sees it: a float32 vector of num_features()."""
     cdef Game game = position.game
-    if game.name != "take_the_galaxy":
-        raise ValueError(f"take_the_galaxy features of a {game.name} position")
-    if not 0 <= observer < game.num_players:
-        raise ValueError(f"observer must be a seat 0..{game.num_players - 1}, got {observer}")
-    if position.observer not in (-1, observer):
-        raise ValueError(f"an observation of seat {position.observer} seen as seat {observer}")
+    check_encode_args("take_the_galaxy", game.name, game.num_players, position.observer, observer)
     out = np.zeros(num_features_c(game.num_players), dtype=np.float32)
     cdef float[::1] view = out
     with nogil:
