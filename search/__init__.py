@@ -21,6 +21,7 @@ from orrery.search._clock import (
 )
 from orrery.search._config import Budget, SearchConfig, get_config, learned_preset, list_configs
 from orrery.search._hints import Hints, MoveHint, build_hints
+from orrery.search._level_presets import LEARNED_LEVELS, level_config
 from orrery.search._levels import (
     LEVEL_ITERATION_SCALE,
     LEVELS,
@@ -46,6 +47,7 @@ __all__ = [
     "CancelToken",
     "Hints",
     "InProcessBackend",
+    "LEARNED_LEVELS",
     "LEVELS",
     "LEVEL_ITERATION_SCALE",
     "Level",
@@ -71,6 +73,7 @@ __all__ = [
     "forced_result",
     "get_config",
     "learned_preset",
+    "level_config",
     "list_configs",
     "make_bot",
     "sampled_line_labels",

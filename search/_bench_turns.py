@@ -15,9 +15,10 @@ import time
 from dataclasses import dataclass
 
 from orrery.core_ext import load_game
-from orrery.search._bots import LevelBot, default_config
+from orrery.search._bots import LevelBot
 from orrery.search._clock import expected_decisions
 from orrery.search._config import get_config
+from orrery.search._level_presets import level_config
 from orrery.search._levels import LEVELS
 
 
@@ -47,7 +48,7 @@ def _play_turns(
 ):
     """TurnTimings of one seeded game (at most `wanted`), with preset `config_name` (None: the game's own)."""
     game = load_game(game_name, players=players, variant=variant)
-    config = get_config(config_name) if config_name else default_config("ismcts", game_name)
+    config = get_config(config_name) if config_name else level_config(level, game_name, game.variant, players)
     bots = [LevelBot(LEVELS[level], config) for _ in range(players)]
     state = game.new_initial_state(seed=seed)
     move_rng = random.Random(seed)
@@ -114,7 +115,7 @@ def bench_turn_time(
         "variant": played_variant,
         "players": players,
         "level": level,
-        "config": config or default_config("ismcts", game).label,
+        "config": config or level_config(level, game, played_variant, players).label,
         "turn_budget": LEVELS[level].turn_budget_for(game).label,
         "expected_searched_decisions": expected_decisions(game, played_variant),
         "seed": seed,

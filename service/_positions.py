@@ -70,13 +70,25 @@ def check_searchable(observation: Any, field: str) -> None:
         )
 
 
-def search_config(name: str, default: str, game: str | None, *, field: str = "params.config") -> Any:
-    """The query's config, else the server's --config, else the game's own default_search."""
-    from orrery.search import default_config, get_config
+def search_config(
+    name: str,
+    default: str,
+    game: str | None,
+    *,
+    field: str = "params.config",
+    level: str | None = None,
+    setting: tuple[str, int] | None = None,
+) -> Any:
+    """The query's config, else the server's --config, else the preset the game plays at `level` in
+    `setting` (variant, players): its learned preset where orrery.search.LEARNED_LEVELS says so, else its
+    own default_search."""
+    from orrery.search import default_config, get_config, level_config
 
     try:
         if name or default:
             return get_config(name or default)
+        if game is not None and setting is not None:
+            return level_config(level, game, *setting)
         return default_config("ismcts", game)
     except ValueError as exc:
         raise invalid(field, str(exc)) from None

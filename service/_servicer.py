@@ -572,7 +572,14 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 arrival=arrival,
                 call_time_remaining=None,
             )
-            config = positions.search_config(spec.bot, self.default_config, turn.game)
+            game = turn.observation.game
+            config = positions.search_config(
+                spec.bot,
+                self.default_config,
+                turn.game,
+                level=spec.level,
+                setting=(game.variant, game.num_players),
+            )
             job = SearchJob(
                 observation=turn.observation,
                 config=config,
@@ -869,8 +876,14 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             expected_decisions=expected_decisions(observation.game.name, observation.game.variant),
             game=observation.game.name,
         )
-        config = positions.search_config(params.config, self.default_config, observation.game.name)
         game = observation.game
+        config = positions.search_config(
+            params.config,
+            self.default_config,
+            game.name,
+            level=level,
+            setting=(game.variant, game.num_players),
+        )
         positions.check_evaluation(config, game.name, game.variant, game.num_players, field="params.config")
         job = SearchJob(
             observation=observation,

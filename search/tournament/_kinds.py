@@ -32,12 +32,15 @@ class BotKind:
 
     name: str  # the `kind` value in a config
     fields: frozenset[str]  # which of OPTIONAL_FIELDS this kind reads
-    # (spec, budget, game) -> an object with name, version and select_action(observation, *, seed)
-    build: Callable[[BotSpec, BudgetSpec, str], Any]
+    # (spec, budget, game[, setting=]) -> an object with name, version and select_action(observation, *, seed)
+    build: Callable[..., Any]
     # what the report says in the parentheses after the bot's name, from the bot's effective budget
     describe: Callable[[BotSpec, BudgetSpec], str]
     # raises ValueError (its message names the field) for a spec this kind cannot build; None: no checks
     check: Callable[[BotSpec], None] | None = None
+    # build also takes setting=(variant, players), the tournament's game setting: a level's preset
+    # depends on it (orrery.search.level_config)
+    takes_setting: bool = False
 
     def __post_init__(self) -> None:
         unknown = sorted(self.fields - set(OPTIONAL_FIELDS))
@@ -181,13 +184,21 @@ def _check_level(spec: BotSpec) -> None:
         raise ValueError(f"kind 'level' needs level = one of {', '.join(LEVELS)}, got {spec.level!r}")
 
 
-def _build_level(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
-    """A service level played in-process: its own budget (the tournament's is not used) and tolerance."""
+def _build_level(
+    spec: BotSpec, budget: BudgetSpec, game: str, *, setting: tuple[str, int] | None = None
+) -> Any:
+    """A service level played in-process: its own budget (the tournament's is not used) and tolerance,
+    and with no config named the preset the service's level plays in this setting (variant, players)."""
     from orrery import search
     from orrery.search._bots import LevelBot
 
     assert spec.level is not None
-    config = search.get_config(spec.config) if spec.config else search.default_config("ismcts", game)
+    if spec.config:
+        config = search.get_config(spec.config)
+    elif setting is not None:
+        config = search.level_config(spec.level, game, *setting)
+    else:
+        config = search.default_config("ismcts", game)
     return LevelBot(search.LEVELS[spec.level], config)
 
 
@@ -250,6 +261,7 @@ register_bot_kind(
         name="level",
         fields=frozenset({"level", "config"}),
         build=_build_level,
+        takes_setting=True,
         describe=_describe_level,
         check=_check_level,
     )

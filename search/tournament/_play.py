@@ -13,17 +13,24 @@ from orrery.search.tournament._schedule import GameTask, move_seed
 
 # Bots keep no memory between calls (a LevelBot keeps only the clock of a turn going on, per game and
 # seat), so one per spec and budget can serve every game in a process; games run one at a time.
-_BOTS: dict[tuple[BotSpec, BudgetSpec, str], Any] = {}
+_BOTS: dict[tuple[BotSpec, BudgetSpec, str, tuple[str, int] | None], Any] = {}
 
 
-def build_bot(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
+def build_bot(spec: BotSpec, budget: BudgetSpec, game: str, *, setting: tuple[str, int] | None = None) -> Any:
     """A Bot (search.Bot protocol: name, version, select_action(observation, *, seed)), built by the
-    spec's registered kind (search/tournament/_kinds.py)."""
-    cached = _BOTS.get((spec, budget, game))
+    spec's registered kind (search/tournament/_kinds.py); `setting`: the game's (variant, players), for
+    the kinds that depend on it."""
+    key = (spec, budget, game, setting)
+    cached = _BOTS.get(key)
     if cached is not None:
         return cached
-    bot = bot_kind(spec.kind).build(spec, budget, game)
-    _BOTS[(spec, budget, game)] = bot
+    kind = bot_kind(spec.kind)
+    bot = (
+        kind.build(spec, budget, game, setting=setting)
+        if kind.takes_setting
+        else kind.build(spec, budget, game)
+    )
+    _BOTS[key] = bot
     return bot
 
 
@@ -35,7 +42,11 @@ def deal_digest(state: Any) -> str:
 def play_game(task: GameTask) -> dict[str, Any]:
     started = time.perf_counter()
     game = load_game(task.game, players=task.players, variant=task.variant)
-    bots = [build_bot(spec, budget, task.game) for spec, budget in zip(task.bots, task.budgets, strict=True)]
+    setting = (str(game.variant), int(game.num_players))
+    bots = [
+        build_bot(spec, budget, task.game, setting=setting)
+        for spec, budget in zip(task.bots, task.budgets, strict=True)
+    ]
     for bot in bots:  # bots are cached per worker: whatever one keeps per game starts afresh
         if hasattr(bot, "new_game"):
             bot.new_game()

@@ -154,12 +154,13 @@ def _terminate_as_interrupt() -> Any:
 def _check_playable(config: TournamentConfig) -> None:
     """Fail before writing anything when the game or a bot cannot be made."""
     try:
-        load_game(config.game, players=config.players, variant=config.variant)
+        game = load_game(config.game, players=config.players, variant=config.variant)
     except ValueError as exc:
         raise ConfigError(f"game: {exc}") from None
+    setting = (str(game.variant), int(game.num_players))
     for spec in config.bots:
         try:
-            build_bot(spec, spec.budget or config.budget, config.game)
+            build_bot(spec, spec.budget or config.budget, config.game, setting=setting)
         except (ValueError, KeyError, TypeError, ImportError, AttributeError) as exc:
             raise ConfigError(f"bot {spec.name!r}: {exc}") from None
 
