@@ -6,13 +6,9 @@ modules in Node.js with a stubbed fetch; skips without node."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
-
-WEB = Path(__file__).resolve().parents[1] / "service" / "web"
+from web_node import run_web_script
 
 SCRIPT = """
 import { GrpcWebClient, GrpcError } from "./grpcweb.js";
@@ -73,18 +69,7 @@ CASES = {
 
 @pytest.fixture(scope="module")
 def answers() -> dict:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed")
-    done = subprocess.run(
-        [node, "--experimental-default-type=module", "--input-type=module", "-e", SCRIPT, json.dumps(CASES)],
-        cwd=WEB,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
+    return run_web_script(SCRIPT, CASES)  # type: ignore[no-any-return]
 
 
 def test_the_gateway_and_the_service_being_down_read_as_sentences(answers) -> None:

@@ -6,20 +6,14 @@ Runs the ES module in Node.js; skips without node. The page itself: tests/test_w
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 from google.protobuf.json_format import MessageToDict
+from web_node import run_web_script
 
 from orrery.core_ext import registered_games
 from orrery.search import shipped_models
 from orrery.service._servicer import _learned_model
 from orrery.v1 import orrery_pb2 as pb
-
-WEB = Path(__file__).resolve().parents[1] / "service" / "web"
 
 SCRIPT = """
 import * as learned from "./learned.js";
@@ -78,18 +72,7 @@ def _listed_games() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def answers() -> dict:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed")
-    done = subprocess.run(
-        [node, "--input-type=module", "-e", SCRIPT, json.dumps(_listed_games())],
-        cwd=WEB,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
+    return run_web_script(SCRIPT, _listed_games())  # type: ignore[no-any-return]
 
 
 def test_the_learned_choice_exists_exactly_where_a_model_is_listed(answers) -> None:
