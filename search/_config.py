@@ -251,7 +251,9 @@ _preset(
     )
 )
 # The learned evaluation (issue 31) as a preset, so that `--config` and SuggestMove's params.config can
-# choose it. Its play depends on the shipped model too: a retrained model gets a new version here.
+# choose it. Its play depends on the shipped model too: a retrained model gets a new version here. Only
+# the shipped model is ever loaded, so an older version plays the newest model; it stays registered so
+# that stored matches and configs that name it still load.
 _preset(
     SearchConfig(
         name="ismcts-trian-learned",
@@ -260,10 +262,23 @@ _preset(
         playout="none",
         exploration=0.15,
         evaluation="learned",
+        description="ismcts-trian-learned until version 2: its model (SHA-256 928563e2..., +45 Elo over "
+        "ismcts-trian@1) is no longer shipped, so it now plays the same model as version 2.",
+    )
+)
+_preset(
+    SearchConfig(
+        name="ismcts-trian-learned",
+        version=2,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.15,
+        evaluation="learned",
         description="ismcts-trian@1 with each new leaf scored by the shipped learned model instead of "
         "evaluate(): Galaxy of Trian, variant full, 2 players only (search/models/trian-full-2p.orrnet, "
-        "SHA-256 928563e2...; +45 Elo over ismcts-trian@1 by SPRT: docs/learning.md). Other games, variants "
-        "and player counts have no model and refuse it.",
+        "SHA-256 2600a1aa..., trained on 3,125 self-play games; stronger than ismcts-trian@1 at equal time "
+        "per turn by SPRT: docs/learning.md). Other games, variants and player counts have no model and "
+        "refuse it.",
     ),
     learned_for="trian",
 )

@@ -85,17 +85,19 @@ def test_a_game_without_a_catalogue_takes_an_empty_or_unrecorded_revision_only()
         check_model_matches(_model(), **fields, catalogue=None)
 
 
-def test_the_shipped_model_is_the_trained_network_stamped_with_its_catalogue():
-    """The shipped file was converted from format 1 by `orrery train stamp` (weights untouched): dropping the
-    stamp gives back the trained file's exact bytes, whose SHA-256 the manifest keeps."""
+def test_the_shipped_model_records_its_catalogue_and_training():
+    """The shipped file carries the catalogue revision its games were dealt with, and its manifest says how
+    it was trained (issue 31 part 4). A file converted from format 1 by `orrery train stamp` also keeps
+    the trained file's SHA-256: dropping the stamp gives back those exact bytes."""
     manifest = json.loads(SHIPPED.with_suffix(".json").read_text())
     model = decode_model(SHIPPED.read_bytes())
     assert (model.format_version, model.catalogue) == (manifest["format_version"], manifest["catalogue"])
     assert model.catalogue == CATALOGUE
-    trained = encode_model(replace(model, catalogue=None))
-    assert hashlib.sha256(trained).hexdigest() == manifest["stamped_from"]["sha256"]
-    assert len(trained) == manifest["stamped_from"]["bytes"]
-    # the part-4 manifest fields
+    assert hashlib.sha256(SHIPPED.read_bytes()).hexdigest() == manifest["sha256"]
+    if "stamped_from" in manifest:
+        trained = encode_model(replace(model, catalogue=None))
+        assert hashlib.sha256(trained).hexdigest() == manifest["stamped_from"]["sha256"]
+        assert len(trained) == manifest["stamped_from"]["bytes"]
     assert manifest["training_command"].startswith("orrery train fit")
     assert manifest["data"]["games"] > 0 and manifest["data"]["positions"] > 0
     assert manifest["date"].endswith("Z") and manifest["layout_version"] == trian_features.LAYOUT_VERSION
@@ -111,7 +113,13 @@ def test_stamping_is_deterministic_and_refuses_a_stamped_file(tmp_path):
     path.with_suffix(".json").write_text(json.dumps(old, indent=2) + "\n")
     assert main(["train", "stamp", str(path), "--catalogue", CATALOGUE]) == 0
     assert path.read_bytes() == SHIPPED.read_bytes()
-    assert json.loads(path.with_suffix(".json").read_text()) == manifest
+    stamped = json.loads(path.with_suffix(".json").read_text())
+    assert stamped.pop("stamped_from") == {
+        "format_version": 1,
+        "bytes": len(trained),
+        "sha256": old["sha256"],
+    }
+    assert stamped == {k: v for k, v in manifest.items() if k != "stamped_from"}
     with pytest.raises(SystemExit, match="already records catalogue"):
         main(["train", "stamp", str(path), "--catalogue", CATALOGUE])
 
@@ -185,10 +193,10 @@ def test_an_unusable_model_file_is_left_out_with_its_reason(tmp_path, caplog, da
 
 def test_the_learned_preset_is_ismcts_trian_with_the_learned_evaluation():
     learned, handwritten = get_config("ismcts-trian-learned"), get_config("ismcts-trian@1")
-    assert learned.label == "ismcts-trian-learned@1" and learned.evaluation == "learned"
-    assert replace(learned, name="ismcts-trian", evaluation="handwritten", description="") == replace(
-        handwritten, description=""
-    )
+    assert learned.label == "ismcts-trian-learned@2" and learned.evaluation == "learned"
+    assert replace(
+        learned, name="ismcts-trian", version=1, evaluation="handwritten", description=""
+    ) == replace(handwritten, description="")
 
 
 def test_the_learned_preset_searches_with_the_model():
@@ -202,12 +210,12 @@ def test_the_learned_preset_searches_with_the_model():
     budget = Budget(iterations=400)
     runs = {
         name: [search_observation(observation, get_config(name), budget, seed=2) for _ in range(2)]
-        for name in ("ismcts-trian@1", "ismcts-trian-learned@1")
+        for name in ("ismcts-trian@1", "ismcts-trian-learned@2")
     }
     visits = {name: [[a.visits for a in r.actions] for r in results] for name, results in runs.items()}
     assert all(a == b for a, b in visits.values())  # each reproducible
     assert [(a.action, a.mean_reward) for a in runs["ismcts-trian@1"][0].actions] != [
-        (a.action, a.mean_reward) for a in runs["ismcts-trian-learned@1"][0].actions
+        (a.action, a.mean_reward) for a in runs["ismcts-trian-learned@2"][0].actions
     ]
 
 
@@ -221,7 +229,7 @@ def test_the_learned_preset_searches_with_the_model():
     ],
 )
 def test_a_learned_config_without_a_model_is_refused_naming_evaluation(game, variant, players):
-    with pytest.raises(ValueError, match=r"ismcts-trian-learned@1 has evaluation 'learned', but no learned"):
+    with pytest.raises(ValueError, match=r"ismcts-trian-learned@2 has evaluation 'learned', but no learned"):
         check_evaluation(get_config("ismcts-trian-learned"), game, variant, players)
     check_evaluation(get_config("ismcts-trian@1"), game, variant, players)  # hand-written: always fine
     check_evaluation(get_config("ismcts-trian-learned"), "trian", "full", 2)
@@ -235,7 +243,7 @@ def test_each_shipped_model_names_the_preset_that_plays_it():
         preset = learned_preset(model.game)
         assert preset is not None and preset.evaluation == "learned", model.file_name
         assert model.search_config == preset.label
-    assert learned_preset("trian") == get_config("ismcts-trian-learned@1")
+    assert learned_preset("trian") == get_config("ismcts-trian-learned@2")
     assert learned_preset("kuhn") is None
     with pytest.raises(ValueError, match=r"^x@1: learned_for='kuhn' needs evaluation 'learned'"):
         _preset(SearchConfig(name="x", version=1, algorithm="ismcts"), learned_for="kuhn")
@@ -248,21 +256,21 @@ def test_each_shipped_model_names_the_preset_that_plays_it():
 def test_serve_checks_its_config_at_start(tmp_path):
     assert check_server_configs("") == [] and check_server_configs("ismcts-trian@1") == []
     (warning,) = check_server_configs("ismcts-trian-learned")  # usable for some settings: starts, warns
-    assert warning.startswith("--config ismcts-trian-learned@1 has evaluation 'learned'")
+    assert warning.startswith("--config ismcts-trian-learned@2 has evaluation 'learned'")
     assert "works only for " in warning and "trian full 2p" in warning.split("works only for ")[1]
     with pytest.raises(SearchConfigError, match=r"^--config: unknown search config 'no-such'; known: "):
         check_server_configs("no-such")
     with pytest.raises(
         SearchConfigError,
-        match=r"^--config: ismcts-trian-learned@1 has evaluation 'learned', but no learned evaluation "
+        match=r"^--config: ismcts-trian-learned@2 has evaluation 'learned', but no learned evaluation "
         r"model is usable \(none is shipped\)",
     ):
-        check_server_configs("ismcts-trian-learned@1", index=shipped_index(tmp_path))
+        check_server_configs("ismcts-trian-learned@2", index=shipped_index(tmp_path))
     damaged = tmp_path / "damaged"  # another folder: shipped_index reads each one once
     damaged.mkdir()
     _copy_shipped(damaged, data=None)
     with pytest.raises(SearchConfigError) as refused:
-        check_server_configs("ismcts-trian-learned@1", index=shipped_index(damaged))
+        check_server_configs("ismcts-trian-learned@2", index=shipped_index(damaged))
     assert "(every shipped model file is refused: trian-full-2p.orrnet: the manifest lacks the training" in (
         str(refused.value)
     )
@@ -273,11 +281,11 @@ def test_a_learned_game_default_needs_a_model_for_every_setting(monkeypatch):
     from orrery.core_ext import game_info
     from orrery.service import _config_check
 
-    trian = replace(game_info("trian"), default_search="ismcts-trian-learned@1")
+    trian = replace(game_info("trian"), default_search="ismcts-trian-learned@2")
     monkeypatch.setattr(_config_check, "registered_games", lambda: (trian,))
     with pytest.raises(
         SearchConfigError,
-        match=r"^trian default_search: ismcts-trian-learned@1 has evaluation 'learned', but trian "
+        match=r"^trian default_search: ismcts-trian-learned@2 has evaluation 'learned', but trian "
         r"\(beginner, 2 players\) has no usable learned evaluation model: no model file is shipped",
     ):
         check_server_configs("")
@@ -302,10 +310,10 @@ def test_orrery_serve_refuses_to_start_without_a_usable_model(tmp_path, monkeypa
     monkeypatch.setattr("sys.setswitchinterval", lambda seconds: None)  # serve() sets it process-wide
     db = tmp_path / "m.sqlite3"
     serve = ["serve", "--backend", "in-process", "--port", "0", "--no-metrics", "--db", str(db)]
-    assert main([*serve, "--config", "ismcts-trian-learned@1"]) == 2
+    assert main([*serve, "--config", "ismcts-trian-learned@2"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(
-        "orrery serve: --config: ismcts-trian-learned@1 has evaluation 'learned', but no learned evaluation "
+        "orrery serve: --config: ismcts-trian-learned@2 has evaluation 'learned', but no learned evaluation "
         "model is usable (every shipped model file is refused: trian-full-2p.orrnet: "
     )
     assert "CRC-32" in err and not db.exists()
@@ -330,7 +338,7 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
         "learned models: full 2p (trian-full-2p.orrnet: model format 2, feature layout 1, catalogue "
         f"{CATALOGUE}, {SHIPPED.stat().st_size} bytes, sha256 {manifest['sha256'][:12]}, trained "
         f"{manifest['date']} on {data['games']} games / {data['positions']} positions; played by "
-        "ismcts-trian-learned@1)"
+        "ismcts-trian-learned@2)"
     )
     teg_path = model_path("tiny_epic_galaxies", "base", 2)
     teg = json.loads(teg_path.with_suffix(".json").read_text())
@@ -358,10 +366,10 @@ def test_the_cli_config_picks_the_learned_evaluation_or_names_the_problem(capsys
         "random",
     ]
     args += ["--iterations", "20", "--quiet", "--seed", "1"]
-    assert main([*args, "--config", "ismcts-trian-learned@1"]) == 0
+    assert main([*args, "--config", "ismcts-trian-learned@2"]) == 0
     assert "game over after" in capsys.readouterr().out
     with pytest.raises(
-        SystemExit, match=r"^--config: ismcts-trian-learned@1 has evaluation 'learned', but no"
+        SystemExit, match=r"^--config: ismcts-trian-learned@2 has evaluation 'learned', but no"
     ):
         main(["selfplay", "--game", "kuhn", "--bots", "ismcts", "ismcts", "--config", "ismcts-trian-learned"])
     with pytest.raises(SystemExit, match=r"^--config: unknown search config 'no-such'"):

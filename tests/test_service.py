@@ -84,7 +84,7 @@ def test_list_games_and_version(client):
         shipped.training_positions,
     )
     assert model.training_command.startswith("orrery train fit") and model.training_games > 0
-    assert model.search_config == "ismcts-trian-learned@1"  # the preset a bot or config names to use it
+    assert model.search_config == "ismcts-trian-learned@2"  # the preset a bot or config names to use it
     ttg_models = games["take_the_galaxy"].learned_models
     assert [(m.variant, m.players, m.search_config) for m in ttg_models] == [
         ("standard", 2, "ismcts-ttg-learned@1")
@@ -449,11 +449,11 @@ def test_the_config_picks_the_learned_evaluation_or_names_the_field(client):
             config=config,
             skip_hints=True,
         )
-        for config in ("ismcts-trian@1", "ismcts-trian-learned@1")
+        for config in ("ismcts-trian@1", "ismcts-trian-learned@2")
     }
-    assert answers["ismcts-trian-learned@1"].stats.config == "ismcts-trian-learned@1"
+    assert answers["ismcts-trian-learned@2"].stats.config == "ismcts-trian-learned@2"
     values = {k: [(c.action.id, c.visits, c.value) for c in a.candidates] for k, a in answers.items()}
-    assert values["ismcts-trian@1"] != values["ismcts-trian-learned@1"]
+    assert values["ismcts-trian@1"] != values["ismcts-trian-learned@2"]
     kuhn, _ = kuhn_observation_json()
     code, details = code_of(
         lambda: client.suggest(
@@ -462,7 +462,7 @@ def test_the_config_picks_the_learned_evaluation_or_names_the_field(client):
     )
     assert code == grpc.StatusCode.INVALID_ARGUMENT
     assert details.startswith(
-        "params.config: ismcts-trian-learned@1 has evaluation 'learned', but no learned"
+        "params.config: ismcts-trian-learned@2 has evaluation 'learned', but no learned"
     )
     assert "kuhn (standard, 2 players)" in details and "learned_models" in details
     code, details = code_of(
@@ -514,7 +514,7 @@ def test_orrery_suggest_command(server):
     )
     assert learned.returncode == 2
     assert (
-        "INVALID_ARGUMENT: params.config: ismcts-trian-learned@1 has evaluation 'learned'" in learned.stderr
+        "INVALID_ARGUMENT: params.config: ismcts-trian-learned@2 has evaluation 'learned'" in learned.stderr
     )
 
 
