@@ -303,6 +303,30 @@ def choose(browser, **values: str) -> None:  # type: ignore[no-untyped-def]
         Select(browser.find_element(By.ID, select)).select_by_value(value)
 
 
+# The set-up form's games and, per game, its variants (the form fills the variants of the chosen game).
+GAME_VARIANTS = """
+const out = {};
+for (const o of document.getElementById("game").options) {
+  const g = document.getElementById("game");
+  g.value = o.value;
+  g.dispatchEvent(new Event("change"));
+  out[o.value] = [...document.getElementById("variant").options].map((v) => v.value);
+}
+return out;
+"""
+# A closed picker's chosen text, its width in the picker's font, and the room the picker gives it (its
+# inner width less a 20 px allowance for the drop-down arrow).
+PICKER_FIT = """
+const s = document.getElementById(arguments[0]);
+const style = getComputedStyle(s);
+const context = document.createElement("canvas").getContext("2d");
+context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+const text = s.options[s.selectedIndex].text;
+const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+return [text, context.measureText(text).width, room];
+"""
+
+
 @pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["1280x900", "390x844"])
 def test_the_learned_evaluation_is_offered_where_a_model_exists(  # type: ignore[no-untyped-def]
     browser, gateway, served, width: int, height: int
@@ -329,7 +353,7 @@ def test_the_learned_evaluation_is_offered_where_a_model_exists(  # type: ignore
         )
         offered = "return !document.getElementById('evaluation-choice').hidden"
         choose(browser, game="trian", variant="full", players="2")
-        assert "full (learned AI for 2 players)" in form_options(browser, "variant")
+        assert "full (learned AI)" in form_options(browser, "variant")
         assert form_options(browser, "players") == ["2 (learned AI)", "3", "4"]
         assert browser.find_element(By.ID, "evaluation-choice").is_displayed()
         assert form_options(browser, "evaluation") == ["hand-written", "learned (trained by self-play)"]
@@ -349,6 +373,15 @@ def test_the_learned_evaluation_is_offered_where_a_model_exists(  # type: ignore
             assert browser.find_element(By.ID, "evaluation").get_attribute("value") == "", where
         screenshot(browser, f"learned-none-kuhn-{width}x{height}")
         if width < 700:
+            # Every game and variant, its learned suffix included, reads whole in the closed pickers.
+            for game, variants in browser.execute_script(GAME_VARIANTS).items():
+                for variant in variants:
+                    choose(browser, game=game, variant=variant)
+                    for picker in ("game", "variant", "players"):
+                        text, needed, room = browser.execute_script(PICKER_FIT, picker)
+                        assert needed <= room, (game, variant, text, needed, room)
+            choose(browser, game="tiny_epic_galaxies", variant="beyond_the_black", players="2")
+            screenshot(browser, f"learned-setup-beyond_the_black-{width}x{height}")
             return  # the match itself is played once, on the desktop
         # A match against the learned AI: its seat plays the model's preset, and it answers our moves.
         choose(browser, game="trian", variant="full", players="2", level="LEVEL_EASY")

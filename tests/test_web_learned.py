@@ -25,6 +25,7 @@ for (const [name, g] of Object.entries(games)) {
     game: learned.gameText(g, "Title"),
     where: learned.whereLearned(g),
     variants: Object.fromEntries(g.variants.map((v) => [v, learned.variantText(g, v, v)])),
+    titles: Object.fromEntries(g.variants.map((v) => [v, learned.variantTitle(g, v)])),
     players: Object.fromEntries(g.variants.map((v) => [v,
       g.playerCounts.map((n) => learned.playersText(g, v, n))])),
     bots: Object.fromEntries(g.variants.map((v) => [v, g.playerCounts.map((n) => {
@@ -94,13 +95,14 @@ def test_the_learned_choice_exists_exactly_where_a_model_is_listed(answers) -> N
 def test_the_game_picker_says_where_the_learned_evaluation_is(answers) -> None:
     trian = answers["trian"]
     assert trian["game"] == "Title (learned AI)" and trian["where"] == "full with 2 players"
-    full = "full (learned AI for 2 players)"
-    assert trian["variants"] == {"beginner": "beginner", "ships": "ships", "full": full}
+    assert trian["variants"] == {"beginner": "beginner", "ships": "ships", "full": "full (learned AI)"}
+    assert trian["titles"] == {"beginner": "", "ships": "", "full": "learned AI for 2 players"}
     assert trian["players"]["full"] == ["2 (learned AI)", "3", "4"]
     assert trian["players"]["beginner"] == ["2", "3", "4"]
     assert answers["kuhn"]["game"] == "Title" and answers["kuhn"]["where"] == ""
     made_up = answers["made_up"]
-    assert made_up["variants"]["standard"] == "standard (learned AI for 2, 3 players)"
+    assert made_up["variants"]["standard"] == "standard (learned AI)"
+    assert made_up["titles"]["standard"] == "learned AI for 2, 3 players"
     assert made_up["variants"]["short_game"] == "short_game"
     assert made_up["where"] == "standard with 2 or 3 players"
 

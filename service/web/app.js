@@ -22,7 +22,8 @@ import { showScores, showFinalScores } from "./scores.js";
 import { keyboardBoard } from "./boardkeys.js";
 import { choosePlacement, endPlacement, setUpPlacementBar } from "./preview.js";
 import {
-  HANDWRITTEN, LEARNED, gameText, learnedDetail, learnedModel, learnedSummary, playersText, variantText, whereLearned,
+  HANDWRITTEN, LEARNED, gameText, learnedDetail, learnedModel, learnedSummary, playersText, variantText, variantTitle,
+  whereLearned,
 } from "./learned.js";
 
 const $ = (id) => document.getElementById(id);
@@ -113,7 +114,11 @@ function fillGameOptions() {
   $("game").title = g.title;
   const variant = $("variant");
   variant.length = 0;
-  for (const v of g.variants) variant.add(new Option(variantText(g, v, v.replaceAll("_", " ")), v));
+  for (const v of g.variants) {
+    const option = new Option(variantText(g, v, v.replaceAll("_", " ")), v);
+    option.title = variantTitle(g, v);
+    variant.add(option);
+  }
   fillPlayers();
 }
 

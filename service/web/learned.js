@@ -23,17 +23,23 @@ function countsOf(game, variant) {
   return playable(game).filter((m) => m.variant === variant).map((m) => Number(m.players)).sort((a, b) => a - b);
 }
 
-// The option texts of the game picker: "Galaxy of Trian (learned AI)", "full (learned AI for 2 players)",
-// "2 (learned AI)"; unchanged where there is no model.
+// The option texts of the game picker: "Galaxy of Trian (learned AI)", "full (learned AI)", "2 (learned AI)";
+// unchanged where there is no model. The variant's text leaves the player counts to the players picker
+// (and to variantTitle, its tooltip), so that it fits a phone's closed picker: "beyond the black (learned
+// AI for 2 players)" did not.
 export function gameText(game, text) {
   return playable(game).length ? `${text} (${SHORT})` : text;
 }
 
 export function variantText(game, variant, text) {
+  return countsOf(game, variant).length ? `${text} (${SHORT})` : text;
+}
+
+// "learned AI for 2 players" (the variant option's tooltip), or "" where the variant has no model.
+export function variantTitle(game, variant) {
   const counts = countsOf(game, variant);
-  if (!counts.length) return text;
-  const players = counts.length === 1 && counts[0] === 1 ? "1 player" : `${counts.join(", ")} players`;
-  return `${text} (${SHORT} for ${players})`;
+  if (!counts.length) return "";
+  return `${SHORT} for ${counts.length === 1 && counts[0] === 1 ? "1 player" : `${counts.join(", ")} players`}`;
 }
 
 export function playersText(game, variant, players) {
