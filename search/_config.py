@@ -275,10 +275,12 @@ _preset(
         exploration=0.15,
         evaluation="learned",
         description="ismcts-trian@1 with each new leaf scored by the shipped learned model instead of "
-        "evaluate(): Galaxy of Trian, variant full, 2 players only (search/models/trian-full-2p.orrnet, "
+        "evaluate(): Galaxy of Trian, variant full, 2 players (search/models/trian-full-2p.orrnet, "
         "SHA-256 2600a1aa..., trained on 3,125 self-play games; stronger than ismcts-trian@1 at equal time "
-        "per turn by SPRT at 2,000 iterations a turn, not at 20,000: docs/learning.md). Other games, "
-        "variants and player counts have no model and refuse it.",
+        "per turn by SPRT at 2,000 iterations a turn, not at 20,000) and 3 players (trian-full-3p.orrnet, "
+        "SHA-256 015c632b..., trained on 1,483 games; weaker: -134 Elo against ismcts-trian@1 at equal "
+        "time, SPRT H0; docs/learning.md). Other games, variants and player counts have no model and "
+        "refuse it.",
     ),
     learned_for="trian",
 )

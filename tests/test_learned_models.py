@@ -128,7 +128,9 @@ def test_stamping_is_deterministic_and_refuses_a_stamped_file(tmp_path):
 
 
 def test_the_shipped_trian_model_is_listed_with_its_manifest():
-    (model,) = [m for m in shipped_models() if m.game == "trian"]
+    trian = [m for m in shipped_models() if m.game == "trian"]
+    assert [(m.variant, m.players) for m in trian] == [("full", 2), ("full", 3)]  # sorted by player count
+    model = trian[0]
     manifest = json.loads(SHIPPED.with_suffix(".json").read_text())
     assert (model.variant, model.players, model.file_name) == ("full", 2, "trian-full-2p.orrnet")
     assert (model.format_version, model.layout_version, model.catalogue) == (2, 1, CATALOGUE)
@@ -222,7 +224,7 @@ def test_the_learned_preset_searches_with_the_model():
 @pytest.mark.parametrize(
     ("game", "variant", "players"),
     [
-        ("trian", "full", 3),
+        ("trian", "full", 4),
         ("trian", "beginner", 2),
         ("take_the_galaxy", "standard", 3),
         ("kuhn", "standard", 2),
@@ -233,6 +235,7 @@ def test_a_learned_config_without_a_model_is_refused_naming_evaluation(game, var
         check_evaluation(get_config("ismcts-trian-learned"), game, variant, players)
     check_evaluation(get_config("ismcts-trian@1"), game, variant, players)  # hand-written: always fine
     check_evaluation(get_config("ismcts-trian-learned"), "trian", "full", 2)
+    check_evaluation(get_config("ismcts-trian-learned"), "trian", "full", 3)
 
 
 def test_each_shipped_model_names_the_preset_that_plays_it():
@@ -257,7 +260,8 @@ def test_serve_checks_its_config_at_start(tmp_path):
     assert check_server_configs("") == [] and check_server_configs("ismcts-trian@1") == []
     (warning,) = check_server_configs("ismcts-trian-learned")  # usable for some settings: starts, warns
     assert warning.startswith("--config ismcts-trian-learned@2 has evaluation 'learned'")
-    assert "works only for " in warning and "trian full 2p" in warning.split("works only for ")[1]
+    usable = warning.split("works only for ")[1]
+    assert "trian full 2p" in usable and "trian full 3p" in usable and "trian full 4p" not in usable
     with pytest.raises(SearchConfigError, match=r"^--config: unknown search config 'no-such'; known: "):
         check_server_configs("no-such")
     with pytest.raises(
@@ -334,11 +338,17 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
     trian = models[names.index("trian")]
     manifest = json.loads(SHIPPED.with_suffix(".json").read_text())
     data = manifest["data"]
+    three = model_path("trian", "full", 3)
+    three_manifest = json.loads(three.with_suffix(".json").read_text())
+    three_data = three_manifest["data"]
     assert trian == (
         "learned models: full 2p (trian-full-2p.orrnet: model format 2, feature layout 1, catalogue "
         f"{CATALOGUE}, {SHIPPED.stat().st_size} bytes, sha256 {manifest['sha256'][:12]}, trained "
         f"{manifest['date']} on {data['games']} games / {data['positions']} positions; played by "
-        "ismcts-trian-learned@2)"
+        "ismcts-trian-learned@2); full 3p (trian-full-3p.orrnet: model format 2, feature layout 1, catalogue "
+        f"{CATALOGUE}, {three.stat().st_size} bytes, sha256 {three_manifest['sha256'][:12]}, trained "
+        f"{three_manifest['date']} on {three_data['games']} games / {three_data['positions']} positions; "
+        "played by ismcts-trian-learned@2)"
     )
     teg_path = model_path("tiny_epic_galaxies", "base", 2)
     teg = json.loads(teg_path.with_suffix(".json").read_text())
@@ -374,6 +384,6 @@ def test_the_cli_config_picks_the_learned_evaluation_or_names_the_problem(capsys
         main(["selfplay", "--game", "kuhn", "--bots", "ismcts", "ismcts", "--config", "ismcts-trian-learned"])
     with pytest.raises(SystemExit, match=r"^--config: unknown search config 'no-such'"):
         main(["selfplay", "--game", "kuhn", "--bots", "ismcts", "ismcts", "--config", "no-such"])
-    with pytest.raises(SystemExit, match=r"^--config: .*trian \(full, 3 players\)"):
-        main(["train", "selfplay", "--game", "trian", "--variant", "full", "--players", "3", "--games", "1",
+    with pytest.raises(SystemExit, match=r"^--config: .*trian \(full, 4 players\)"):
+        main(["train", "selfplay", "--game", "trian", "--variant", "full", "--players", "4", "--games", "1",
               "--out", "unused", "--config", "ismcts-trian-learned"])  # fmt: skip

@@ -69,8 +69,10 @@ def test_list_games_and_version(client):
     assert games["trian"].num_distinct_actions == 210000
     assert (games["kuhn"].num_distinct_actions, games["kuhn"].max_game_length) == (2, 9)
     # issue 31: the shipped learned models, one message each, with what the model's manifest says
-    (model,) = games["trian"].learned_models
-    shipped = {m.game: m for m in shipped_models()}["trian"]
+    model, three = games["trian"].learned_models  # sorted by variant and player count
+    assert (three.variant, three.players, three.format_version, three.layout_version) == ("full", 3, 2, 1)
+    assert three.search_config == "ismcts-trian-learned@2"
+    shipped = {(m.game, m.players): m for m in shipped_models()}[("trian", 2)]
     assert (model.variant, model.players, model.format_version, model.layout_version) == ("full", 2, 2, 1)
     assert model.catalogue == load_game("trian", players=2, variant="full")._catalogue_revision()
     assert (model.file_bytes, model.sha256, model.trained, model.training_command) == (
@@ -435,7 +437,7 @@ def test_search_errors_name_the_field(client):
 
 def test_the_config_picks_the_learned_evaluation_or_names_the_field(client):
     """params.config "ismcts-trian-learned" searches with the shipped model where one exists (Trian full,
-    2 players): a different answer from ismcts-trian@1's at the same seed. Elsewhere: INVALID_ARGUMENT
+    2 and 3 players): a different answer from ismcts-trian@1's at the same seed. Elsewhere: INVALID_ARGUMENT
     naming params.config (SuggestMove, Analyze) or the seat's bot (CreateMatch)."""
     state = load_game("trian", players=2, variant="full").new_initial_state(5)
     text = state.observation(state.current_player).to_json()
@@ -471,16 +473,16 @@ def test_the_config_picks_the_learned_evaluation_or_names_the_field(client):
         )
     )
     assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("params.config: ")
-    three = load_game("trian", players=3, variant="full").new_initial_state(5)
+    four = load_game("trian", players=4, variant="full").new_initial_state(5)
     code, details = code_of(
         lambda: client.suggest(
             game="trian",
-            observation_json=three.observation(three.current_player).to_json(),
+            observation_json=four.observation(four.current_player).to_json(),
             iterations=10,
             config="ismcts-trian-learned",
         )
     )
-    assert code == grpc.StatusCode.INVALID_ARGUMENT and "trian (full, 3 players)" in details
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "trian (full, 4 players)" in details
     seats = [pb.SeatSpec(human=pb.HumanSeat()), pb.SeatSpec(ai=pb.AiSeat(bot="ismcts-trian-learned"))]
     code, details = code_of(lambda: client.create_match("trian", players=2, variant="ships", seats=seats))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("seats[1].ai.bot: ")

@@ -338,7 +338,7 @@ def test_the_learned_evaluation_is_offered_where_a_model_exists(  # type: ignore
 
     from orrery.search import shipped_models
 
-    (model,) = [m for m in shipped_models() if m.game == "trian"]
+    (model,) = [m for m in shipped_models() if (m.game, m.players) == ("trian", 2)]
     browser.set_window_size(width, height)
     try:
         open_client(browser, gateway)
@@ -354,7 +354,7 @@ def test_the_learned_evaluation_is_offered_where_a_model_exists(  # type: ignore
         offered = "return !document.getElementById('evaluation-choice').hidden"
         choose(browser, game="trian", variant="full", players="2")
         assert "full (learned AI)" in form_options(browser, "variant")
-        assert form_options(browser, "players") == ["2 (learned AI)", "3", "4"]
+        assert form_options(browser, "players") == ["2 (learned AI)", "3 (learned AI)", "4"]
         assert browser.find_element(By.ID, "evaluation-choice").is_displayed()
         assert form_options(browser, "evaluation") == ["hand-written", "learned (trained by self-play)"]
         assert not browser.find_element(By.ID, "evaluation-note").is_displayed()  # hand-written first
@@ -365,7 +365,7 @@ def test_the_learned_evaluation_is_offered_where_a_model_exists(  # type: ignore
         assert axe_violations(browser) == []  # the new choice and line are labelled and legible
         screenshot(browser, f"learned-setup-{width}x{height}")
         # Nowhere else: another player count, another variant, another game.
-        for where in ({"players": "3"}, {"variant": "beginner"}, {"game": "kuhn"}):
+        for where in ({"players": "4"}, {"variant": "beginner"}, {"game": "kuhn"}):
             choose(browser, game="trian", variant="full", players="2", evaluation=model.search_config)
             choose(browser, **where)
             assert not browser.execute_script(offered), where

@@ -54,7 +54,7 @@ def _listed_games() -> list[dict]:
         )
         for g in registered_games()
     ]
-    (trian_model,) = games[[g.name for g in games].index("trian")].learned_models
+    trian_model = games[[g.name for g in games].index("trian")].learned_models[0]
     made_up = pb.GameDescription(
         name="made_up",
         title="Made Up",
@@ -77,9 +77,9 @@ def answers() -> dict:
 
 
 def test_the_learned_choice_exists_exactly_where_a_model_is_listed(answers) -> None:
-    (shipped,) = [m for m in shipped_models() if m.game == "trian"]
+    (shipped,) = [m for m in shipped_models() if (m.game, m.players) == ("trian", 2)]
     trian = answers["trian"]
-    assert trian["bots"]["full"] == [shipped.search_config, None, None]  # 2, 3 and 4 players
+    assert trian["bots"]["full"] == [shipped.search_config, shipped.search_config, None]  # 2, 3, 4 players
     assert trian["bots"]["beginner"] == trian["bots"]["ships"] == [None, None, None]
     for game in registered_games():  # every other game: offered exactly where a model is shipped
         models = {(m.variant, m.players): m.search_config for m in shipped_models() if m.game == game.name}
@@ -94,10 +94,10 @@ def test_the_learned_choice_exists_exactly_where_a_model_is_listed(answers) -> N
 
 def test_the_game_picker_says_where_the_learned_evaluation_is(answers) -> None:
     trian = answers["trian"]
-    assert trian["game"] == "Title (learned AI)" and trian["where"] == "full with 2 players"
+    assert trian["game"] == "Title (learned AI)" and trian["where"] == "full with 2 or 3 players"
     assert trian["variants"] == {"beginner": "beginner", "ships": "ships", "full": "full (learned AI)"}
-    assert trian["titles"] == {"beginner": "", "ships": "", "full": "learned AI for 2 players"}
-    assert trian["players"]["full"] == ["2 (learned AI)", "3", "4"]
+    assert trian["titles"] == {"beginner": "", "ships": "", "full": "learned AI for 2, 3 players"}
+    assert trian["players"]["full"] == ["2 (learned AI)", "3 (learned AI)", "4"]
     assert trian["players"]["beginner"] == ["2", "3", "4"]
     assert answers["kuhn"]["game"] == "Title" and answers["kuhn"]["where"] == ""
     made_up = answers["made_up"]
@@ -108,7 +108,7 @@ def test_the_game_picker_says_where_the_learned_evaluation_is(answers) -> None:
 
 
 def test_the_learned_choice_reads_in_plain_words_with_the_details_aside(answers) -> None:
-    (shipped,) = [m for m in shipped_models() if m.game == "trian"]
+    (shipped,) = [m for m in shipped_models() if (m.game, m.players) == ("trian", 2)]
     assert answers["labels"] == ["hand-written", "learned (trained by self-play)"]
     games, positions = f"{shipped.training_games:,}", f"{shipped.training_positions:,}"
     assert answers["summary"] == (
