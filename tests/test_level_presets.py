@@ -1,6 +1,7 @@
-"""Issue 31, part 5: the expert level plays the game's learned preset where its shipped model proved
-stronger at equal time (orrery.search.LEARNED_LEVELS), and the game's default_search everywhere else,
-in the service (AI seats, SuggestMove with a level), in tournaments' `level` bots and in the benchmarks."""
+"""Issue 31, part 5 (and issue 25, part 2 for hard): the expert and hard levels play the game's learned
+preset where its shipped model proved stronger at equal time (orrery.search.LEARNED_LEVELS), and the
+game's default_search everywhere else, in the service (AI seats, SuggestMove with a level), in
+tournaments' `level` bots and in the benchmarks."""
 
 from __future__ import annotations
 
@@ -12,17 +13,17 @@ from orrery.search.tournament._play import build_bot
 from orrery.service import _positions
 
 
-def test_expert_plays_the_learned_preset_only_where_it_is_listed():
-    assert level_config("expert", "take_the_galaxy", "standard", 2).label == "ismcts-ttg-learned@1"
-    assert level_config("expert", "tiny_epic_galaxies", "base", 2).label == "ismcts-teg-learned@1"
-    for level, game, variant, players in [
-        ("expert", "take_the_galaxy", "standard", 3),  # no model at 3 players
-        ("expert", "tiny_epic_galaxies", "beyond_the_black", 2),  # a model, but it drew: not listed
-        ("expert", "trian", "full", 2),  # a model stronger at small budgets only: not listed
-        ("medium", "take_the_galaxy", "standard", 2),  # the other levels keep the hand-written evaluation
-        (None, "take_the_galaxy", "standard", 2),
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_hard_and_expert_play_the_learned_preset_only_where_it_is_listed(level):
+    assert level_config(level, "take_the_galaxy", "standard", 2).label == "ismcts-ttg-learned@1"
+    assert level_config(level, "tiny_epic_galaxies", "base", 2).label == "ismcts-teg-learned@1"
+    for game, variant, players in [
+        ("take_the_galaxy", "standard", 3),  # no model at 3 players
+        ("tiny_epic_galaxies", "beyond_the_black", 2),  # a model, but it drew: not listed
+        ("trian", "full", 2),  # a model stronger at small budgets only: not listed
     ]:
         assert level_config(level, game, variant, players) == default_config("ismcts", game)
+    assert level_config(None, "take_the_galaxy", "standard", 2) == default_config("ismcts", "take_the_galaxy")
 
 
 def test_every_listed_setting_has_a_usable_model_and_real_levels():
@@ -60,6 +61,16 @@ def test_the_service_and_tournaments_resolve_a_level_the_same_way():
     assert build_bot(spec, budget, "take_the_galaxy", setting=("standard", 3)).config.label == "ismcts-ttg@2"
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_the_measured_levels_keep_the_default(level):
+def test_the_listed_levels_are_exactly_hard_and_expert():
+    expected = {
+        ("take_the_galaxy", "standard", 2): frozenset({"hard", "expert"}),
+        ("tiny_epic_galaxies", "base", 2): frozenset({"hard", "expert"}),
+    }
+    assert dict(LEARNED_LEVELS) == expected
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_the_weaker_levels_keep_the_default(level):
+    # Their budgets and tolerances were measured with the hand-written evaluation (docs/strength.md).
     assert level_config(level, "take_the_galaxy", "standard", 2).label == "ismcts-ttg@2"
+    assert level_config(level, "tiny_epic_galaxies", "base", 2).label == "ismcts-teg@3"
