@@ -24,11 +24,14 @@ from orrery.search._hints import Hints, MoveHint, build_hints
 from orrery.search._level_presets import LEARNED_LEVELS, level_config
 from orrery.search._levels import (
     LEVEL_ITERATION_SCALE,
+    LEVEL_SETTINGS,
     LEVELS,
     Level,
+    LevelSetting,
     choose_from_result,
     choose_within_tolerance,
     choose_within_turn,
+    level_in,
     value_gap,
 )
 from orrery.search._ray import RayBackend
@@ -50,7 +53,9 @@ __all__ = [
     "LEARNED_LEVELS",
     "LEVELS",
     "LEVEL_ITERATION_SCALE",
+    "LEVEL_SETTINGS",
     "Level",
+    "LevelSetting",
     "LevelBot",
     "MoveHint",
     "RayBackend",
@@ -66,6 +71,7 @@ __all__ = [
     "choose_from_result",
     "choose_within_tolerance",
     "choose_within_turn",
+    "level_in",
     "value_gap",
     "default_config",
     "expected_decisions",

@@ -19,7 +19,7 @@ from orrery.search._bots import LevelBot
 from orrery.search._clock import expected_decisions
 from orrery.search._config import get_config
 from orrery.search._level_presets import level_config
-from orrery.search._levels import LEVELS
+from orrery.search._levels import LEVELS, level_in
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,7 +49,7 @@ def _play_turns(
     """TurnTimings of one seeded game (at most `wanted`), with preset `config_name` (None: the game's own)."""
     game = load_game(game_name, players=players, variant=variant)
     config = get_config(config_name) if config_name else level_config(level, game_name, game.variant, players)
-    bots = [LevelBot(LEVELS[level], config) for _ in range(players)]
+    bots = [LevelBot(level_in(level, game_name, game.variant, players), config) for _ in range(players)]
     state = game.new_initial_state(seed=seed)
     move_rng = random.Random(seed)
     timings: list[TurnTiming] = []
@@ -116,7 +116,7 @@ def bench_turn_time(
         "players": players,
         "level": level,
         "config": config or level_config(level, game, played_variant, players).label,
-        "turn_budget": LEVELS[level].turn_budget_for(game).label,
+        "turn_budget": level_in(level, game, played_variant, players).turn_budget_for(game).label,
         "expected_searched_decisions": expected_decisions(game, played_variant),
         "seed": seed,
         "games": games,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from orrery.search._clock import TurnBudget, TurnClock
 from orrery.search._result import SearchResult
@@ -96,6 +96,70 @@ LEVELS: dict[str, Level] = {
     ),
     "expert": Level(name="expert", iterations=None, milliseconds=2000, tolerance=0.0),
 }
+
+
+@dataclass(frozen=True, kw_only=True)
+class LevelSetting:
+    """A level's budget and tolerance in one game setting, where a measurement moved them from the level's
+    own. A field left None keeps the level's (its iterations times the game's scale, its tolerance)."""
+
+    iterations: int | None = None  # search iterations per whole turn in this setting
+    milliseconds: int | None = None  # or search wall time per whole turn (ms)
+    tolerance: float | None = None  # return units, as Level.tolerance
+
+    def __post_init__(self) -> None:
+        if self.iterations is not None and self.milliseconds is not None:
+            raise ValueError("a level setting gives iterations or milliseconds, not both")
+        for field, value in (("iterations", self.iterations), ("milliseconds", self.milliseconds)):
+            if value is not None and value < 1:
+                raise ValueError(f"a level setting's {field} must be at least 1, got {value}")
+        if self.tolerance is not None and not 0.0 <= self.tolerance < 1.0:
+            raise ValueError(f"a level setting's tolerance must lie in [0, 1), got {self.tolerance}")
+
+
+# (game, variant or None for every variant, players or None for every count) -> the levels whose budget or
+# tolerance differs there. The levels' one-size budgets did not separate the levels by 150 Elo in every
+# game (issue 25, part 2; docs/strength.md), so a setting whose ladder needed other numbers gets them
+# here, each with a comment naming its measurement. The most specific key that lists a level wins
+# (level_in).
+LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]] = {}
+
+
+def _setting_keys(
+    game: str, variant: str | None, players: int | None
+) -> list[tuple[str, str | None, int | None]]:
+    """LEVEL_SETTINGS' keys that apply to this game setting, most specific first."""
+    keys: list[tuple[str, str | None, int | None]] = []
+    for key_variant in (variant, None) if variant is not None else (None,):
+        for key_players in (players, None) if players is not None else (None,):
+            keys.append((game, key_variant, key_players))
+    return keys
+
+
+def level_in(name: str, game: str | None, variant: str | None = None, players: int | None = None) -> Level:
+    """Level `name` as it plays in this game setting: LEVELS[name] with the most specific LEVEL_SETTINGS
+    entry for it applied (an iterations budget so given is per whole turn and takes no game scale). With
+    no entry, or no game, LEVELS[name] itself. KeyError for an unknown level name."""
+    level = LEVELS[name]
+    if game is None:
+        return level
+    for key in _setting_keys(game, variant, players):
+        setting = LEVEL_SETTINGS.get(key, {}).get(name)
+        if setting is not None:
+            return _apply_setting(level, setting)
+    return level
+
+
+def _apply_setting(level: Level, setting: LevelSetting) -> Level:
+    tolerance = level.tolerance if setting.tolerance is None else setting.tolerance
+    if setting.iterations is None and setting.milliseconds is None:
+        return replace(level, tolerance=tolerance)
+    return Level(
+        name=level.name,
+        iterations=setting.iterations,
+        milliseconds=setting.milliseconds,
+        tolerance=tolerance,
+    )
 
 
 def min_trusted_visits(tolerance: float) -> float:

@@ -26,19 +26,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from orrery.search import LEVELS, Budget, SearchConfig, TurnBudget, TurnClock, TurnTree, expected_decisions
+from orrery.search import Budget, SearchConfig, TurnBudget, TurnClock, TurnTree, expected_decisions, level_in
 from orrery.service._matches import AiSpec, AiTurn
 
 
-def seat_turn_budget(spec: AiSpec, game: str) -> TurnBudget | None:
-    """The seat's per-turn budget in `game`, or None: each decision gets the per-move (or the default)
-    budget."""
+def seat_turn_budget(spec: AiSpec, game: str, variant: str, players: int) -> TurnBudget | None:
+    """The seat's per-turn budget in this game setting, or None: each decision gets the per-move (or the
+    default) budget."""
     if spec.turn_iterations is not None:
         return TurnBudget(iterations=spec.turn_iterations)
     if spec.turn_milliseconds is not None:
         return TurnBudget(milliseconds=float(spec.turn_milliseconds))
     if spec.iterations is None and spec.milliseconds is None and spec.level is not None:
-        return LEVELS[spec.level].turn_budget_for(game)
+        return level_in(spec.level, game, variant, players).turn_budget_for(game)
     return None
 
 

@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from orrery.search import LEVELS, first_decision_budget
+from orrery.search import first_decision_budget, level_in
 from orrery.service._errors import invalid
 
 MAX_ITERATIONS = 1_000_000_000  # an iteration budget above this is a mistake, not a request
@@ -117,13 +117,15 @@ def grant_budget(
     margin_s: float | None = None,
     expected_decisions: float = 1.0,  # searched decisions per turn of the game (orrery.search)
     game: str | None = None,  # the game's name, for a level's iteration scale (orrery.search LEVELS)
+    variant: str | None = None,  # and the game setting, for a level's LEVEL_SETTINGS entry (level_in)
+    players: int | None = None,
 ) -> Grant:
     """Validate a requested budget and clamp it by the server's maximum and the call's deadline (less
     margin_s before it; default: the fixed deadline_margin)."""
     check_budget(iterations, milliseconds, "params.budget")
     tolerance = 0.0
     if level is not None:
-        lv = LEVELS[level]
+        lv = level_in(level, game, variant, players)
         tolerance = lv.tolerance
         if iterations is None and milliseconds is None:
             first = first_decision_budget(lv.turn_budget_for(game), expected=expected_decisions)

@@ -549,7 +549,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         seed = (spec.seed + turn.move_number) % (1 << 63) if spec.seed is not None else secrets.randbits(63)
         legal = turn.observation.legal_actions()
         iterations = 0
-        turn_budget = seat_turn_budget(spec, turn.game)
+        played = turn.observation.game
+        turn_budget = seat_turn_budget(spec, turn.game, played.variant, played.num_players)
         clock = self.ai_clocks.clock(turn, turn_budget) if turn_budget is not None else None
         allotment = clock.allot(len(legal)) if clock is not None else None
         if len(legal) == 1:
@@ -571,6 +572,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 default_budget_ms=self.default_budget_ms,
                 arrival=arrival,
                 call_time_remaining=None,
+                game=turn.game,
+                variant=played.variant,
+                players=played.num_players,
             )
             game = turn.observation.game
             config = positions.search_config(
@@ -875,6 +879,8 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             margin_s=self.scheduler.margin.for_call(remaining) if remaining is not None else None,
             expected_decisions=expected_decisions(observation.game.name, observation.game.variant),
             game=observation.game.name,
+            variant=observation.game.variant,
+            players=observation.game.num_players,
         )
         game = observation.game
         config = positions.search_config(

@@ -111,12 +111,12 @@ def test_a_per_move_budget_alone_gives_every_decision_the_whole_budget(tmp_path)
 
 
 def test_budgets_combine_as_documented():
-    assert seat_turn_budget(AiSpec(level="medium"), "trian") is not None  # the level's per-turn budget
-    assert seat_turn_budget(AiSpec(level="medium", iterations=10), "trian") is None  # per move only
-    assert seat_turn_budget(AiSpec(iterations=10, turn_iterations=99), "take_the_galaxy") == TurnBudget(
-        iterations=99
-    )
-    assert seat_turn_budget(AiSpec(), "trian") is None  # the server default, per move
+    trian = ("trian", "full", 2)
+    assert seat_turn_budget(AiSpec(level="medium"), *trian) is not None  # the level's per-turn budget
+    assert seat_turn_budget(AiSpec(level="medium", iterations=10), *trian) is None  # per move only
+    ttg = ("take_the_galaxy", "standard", 2)
+    assert seat_turn_budget(AiSpec(iterations=10, turn_iterations=99), *ttg) == TurnBudget(iterations=99)
+    assert seat_turn_budget(AiSpec(), *trian) is None  # the server default, per move
     spec = AiSpec(iterations=10, turn_milliseconds=500)
     assert capped(Budget(iterations=50), spec) == (10, None)  # the per-move budget caps each decision
     assert capped(Budget(milliseconds=120.5), spec) == (10, 120)  # either limit stops the search

@@ -35,11 +35,12 @@ class BotKind:
     # (spec, budget, game[, setting=]) -> an object with name, version and select_action(observation, *, seed)
     build: Callable[..., Any]
     # what the report says in the parentheses after the bot's name, from the bot's effective budget
-    describe: Callable[[BotSpec, BudgetSpec], str]
+    # (and, for a kind that takes_setting, setting=(variant, players) as build gets it)
+    describe: Callable[..., str]
     # raises ValueError (its message names the field) for a spec this kind cannot build; None: no checks
     check: Callable[[BotSpec], None] | None = None
-    # build also takes setting=(variant, players), the tournament's game setting: a level's preset
-    # depends on it (orrery.search.level_config)
+    # build and describe also take setting=(variant, players), the tournament's game setting: a level's
+    # preset, budget and tolerance depend on it (orrery.search.level_config, level_in)
     takes_setting: bool = False
 
     def __post_init__(self) -> None:
@@ -199,7 +200,7 @@ def _build_level(
         config = search.level_config(spec.level, game, *setting)
     else:
         config = search.default_config("ismcts", game)
-    return LevelBot(search.LEVELS[spec.level], config)
+    return LevelBot(search.level_in(spec.level, game, *(setting or (None, None))), config)
 
 
 def _build_turn(spec: BotSpec, budget: BudgetSpec, game: str) -> Any:
@@ -222,11 +223,15 @@ def _describe_turn(spec: BotSpec, budget: BudgetSpec) -> str:
     return f"turn {spec.config or 'default'}{overrides}, {per_turn}"
 
 
-def _describe_level(spec: BotSpec, budget: BudgetSpec) -> str:
-    from orrery.search import LEVELS
+def _describe_level(
+    spec: BotSpec, budget: BudgetSpec, *, game: str | None = None, setting: tuple[str, int] | None = None
+) -> str:
+    """The level's budget per whole turn and tolerance as it plays in the tournament's game setting (with
+    the game's iteration scale and any LEVEL_SETTINGS entry), or its own where no game is given."""
+    from orrery.search import level_in
 
-    level = LEVELS[spec.level or ""]
-    return f"level {level.name}: {level.turn_budget.label}, tolerance {level.tolerance:g}"
+    level = level_in(spec.level or "", game, *(setting or (None, None)))
+    return f"level {level.name}: {level.turn_budget_for(game).label}, tolerance {level.tolerance:g}"
 
 
 for _name in ("random", "greedy"):

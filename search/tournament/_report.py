@@ -115,16 +115,35 @@ def _tables(a: Analysis) -> list[tuple[str, list[str], list[list[str]]]]:
     return tables
 
 
-def _bot_text(spec: BotSpec, default_budget: BudgetSpec) -> str:
-    return f"{spec.name} ({bot_kind(spec.kind).describe(spec, spec.budget or default_budget)})"
+def _bot_text(spec: BotSpec, default_budget: BudgetSpec, game: str, setting: tuple[str, int] | None) -> str:
+    kind = bot_kind(spec.kind)
+    budget = spec.budget or default_budget
+    text = (
+        kind.describe(spec, budget, game=game, setting=setting)
+        if kind.takes_setting
+        else kind.describe(spec, budget)
+    )
+    return f"{spec.name} ({text})"
+
+
+def _played_setting(a: Analysis) -> tuple[str, int] | None:
+    """The (variant, players) the games were played in: the variant the game resolves a missing one to."""
+    from orrery.core_ext import load_game
+
+    try:
+        game = load_game(a.config.game, players=a.config.players, variant=a.config.variant)
+    except (KeyError, ValueError):  # a results file of a game or variant this build does not know
+        return None
+    return str(game.variant), int(game.num_players)
 
 
 def _summary_lines(a: Analysis) -> list[str]:
     c = a.config
+    setting = _played_setting(a)
     return [
         f"game {c.game} ({c.variant or 'default variant'}), {c.players} players; format {c.format}; "
         f"rotations {c.rotations}; master seed {c.seed}",
-        "bots: " + "; ".join(_bot_text(b, c.budget) for b in c.bots),
+        "bots: " + "; ".join(_bot_text(b, c.budget, c.game, setting) for b in c.bots),
         f"{a.games_recorded} games recorded, {a.complete_sets} complete sets "
         f"({a.games_in_complete_sets} games) used for ratings and seat statistics",
         "every game of a set began from the same deal: " + ("yes" if a.deals_identical else "NO"),

@@ -1,0 +1,111 @@
+"""Per-setting level budgets (search/_levels.py LEVEL_SETTINGS, level_in): a level's budget and tolerance
+in one game setting, and everything that plays a level (the service's seats and requests, tournaments'
+kind "level", bench turn-time) taking them from level_in."""
+
+from __future__ import annotations
+
+import pytest
+
+from orrery.search import LEVEL_SETTINGS, LEVELS, Level, LevelSetting, level_in
+from orrery.search.tournament._config import BotSpec, BudgetSpec
+from orrery.search.tournament._kinds import bot_kind
+from orrery.search.tournament._play import build_bot
+from orrery.service._ai_clock import seat_turn_budget
+from orrery.service._levels import grant_budget
+from orrery.service._matches import AiSpec
+
+KNOWN_GAMES = {"trian", "take_the_galaxy", "tiny_epic_galaxies", "kuhn"}
+
+
+@pytest.fixture
+def kuhn_settings(monkeypatch):
+    """Entries for Kuhn poker at three levels of specificity (no shipped entry is for Kuhn)."""
+    entries = {
+        ("kuhn", None, None): {"easy": LevelSetting(iterations=11), "medium": LevelSetting(tolerance=0.2)},
+        ("kuhn", None, 3): {"easy": LevelSetting(iterations=33, tolerance=0.3)},
+        ("kuhn", "standard", 3): {"easy": LevelSetting(milliseconds=44)},
+    }
+    monkeypatch.setattr("orrery.search._levels.LEVEL_SETTINGS", {**LEVEL_SETTINGS, **entries})
+    return entries
+
+
+def test_a_setting_without_an_entry_plays_the_level_itself():
+    for name, level in LEVELS.items():
+        assert level_in(name, "trian", "full", 2) is level or (("trian", "full", 2) in LEVEL_SETTINGS)
+        assert level_in(name, None) is level
+    with pytest.raises(KeyError):
+        level_in("grandmaster", "trian", "full", 2)
+
+
+def test_the_most_specific_entry_wins(kuhn_settings):
+    assert level_in("easy", "kuhn", "standard", 2).turn_budget_for("kuhn").iterations == 11
+    three = level_in("easy", "kuhn", "other", 3)
+    assert three.turn_budget_for("kuhn").iterations == 33 and three.tolerance == 0.3
+    exact = level_in("easy", "kuhn", "standard", 3)
+    assert exact.iterations is None and exact.turn_budget_for("kuhn").milliseconds == 44
+    assert exact.tolerance == LEVELS["easy"].tolerance  # the entry left it alone
+    medium = level_in("medium", "kuhn", "standard", 3)  # only the (kuhn, any, any) entry lists medium
+    assert medium.tolerance == 0.2 and medium.turn_budget == LEVELS["medium"].turn_budget
+    assert level_in("hard", "kuhn", "standard", 3) is LEVELS["hard"]
+
+
+def test_a_settings_iterations_take_no_game_scale(monkeypatch):
+    monkeypatch.setattr(
+        "orrery.search._levels.LEVEL_SETTINGS",
+        {("take_the_galaxy", None, 3): {"easy": LevelSetting(iterations=5000)}},
+    )
+    assert (
+        level_in("easy", "take_the_galaxy", "standard", 3).turn_budget_for("take_the_galaxy").iterations
+        == 5000
+    )
+    scaled = level_in("easy", "take_the_galaxy", "standard", 2)  # no entry: the level times the game's x10
+    assert scaled.turn_budget_for("take_the_galaxy").iterations == LEVELS["easy"].iterations * 10
+
+
+def test_a_level_setting_is_checked():
+    with pytest.raises(ValueError, match="not both"):
+        LevelSetting(iterations=1, milliseconds=1)
+    with pytest.raises(ValueError, match="at least 1"):
+        LevelSetting(iterations=0)
+    with pytest.raises(ValueError, match="tolerance"):
+        LevelSetting(tolerance=1.5)
+
+
+def test_every_shipped_entry_names_a_game_and_a_level():
+    for (game, _variant, players), levels in LEVEL_SETTINGS.items():
+        assert game in KNOWN_GAMES and (players is None or 2 <= players <= 4)
+        assert set(levels) <= set(LEVELS)
+        for name in levels:  # easy < medium < hard in iterations wherever a setting sets them
+            assert isinstance(level_in(name, game, _variant, players), Level)
+
+
+def test_the_service_and_tournaments_play_the_setting(kuhn_settings):
+    assert seat_turn_budget(AiSpec(level="easy"), "kuhn", "standard", 2).iterations == 11
+    grant = grant_budget(
+        iterations=None,
+        milliseconds=None,
+        level="medium",
+        max_budget_ms=1000.0,
+        default_budget_ms=100.0,
+        arrival=0.0,
+        call_time_remaining=None,
+        game="kuhn",
+        variant="standard",
+        players=2,
+    )
+    assert grant.tolerance == 0.2
+    spec = BotSpec(name="easy", kind="level", level="easy")
+    bot = build_bot(spec, BudgetSpec(iterations=7), "kuhn", setting=("other", 3))
+    assert "+33it/turn" in bot.version and bot.version.endswith("+tolerance=0.3")
+    text = bot_kind("level").describe(spec, BudgetSpec(iterations=7), game="kuhn", setting=("other", 3))
+    assert text == "level easy: 33it/turn, tolerance 0.3"
+
+
+def test_a_ladder_report_names_the_budget_the_level_played():
+    spec = BotSpec(name="medium", kind="level", level="medium")
+    text = bot_kind("level").describe(
+        spec, BudgetSpec(iterations=1), game="take_the_galaxy", setting=("standard", 2)
+    )
+    assert (
+        text == f"level medium: {LEVELS['medium'].turn_budget_for('take_the_galaxy').label}, tolerance 0.05"
+    )
