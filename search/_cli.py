@@ -54,7 +54,8 @@ def _model_line(m: ShippedModel) -> str:
         f"{m.variant} {m.players}p ({m.file_name}: model format {m.format_version}, feature layout "
         f"{m.layout_version}, {catalogue}, {m.file_bytes} bytes, sha256 {m.sha256[:12]}, trained {m.trained} "
         f"on {m.training_games} games / {m.training_positions} positions; "
-        f"played by {m.search_config or 'no preset'})"
+        f"played by {m.search_config or 'no preset'}; strength against the hand-written evaluation: "
+        f"{m.strength}{': ' + m.strength_summary if m.strength_summary else ''})"
     )
 
 

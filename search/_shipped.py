@@ -45,6 +45,16 @@ class ShippedModel:
     training_positions: int  # positions in the training data
     training_command: str  # the command that wrote the model
     search_config: str  # the preset that plays with it ("name@version"); "" where none does
+    # How its preset played against the game's hand-written default (the manifest's "strength", from a
+    # tournament: docs/learning.md): one of STRENGTH_VERDICTS; "unmeasured" where the manifest has none
+    strength: str = "unmeasured"
+    strength_summary: str = ""  # the measurement in words a player can read ("" when unmeasured)
+
+
+# "stronger": it beat the hand-written evaluation at equal time per turn (SPRT H1); "even": no difference
+# either way; "weaker": it lost (SPRT H0 with a negative estimate); "mixed": stronger at some budgets and
+# not at others. A frontend advertises a learned AI only where it is stronger (docs/frontends.md).
+STRENGTH_VERDICTS = ("unmeasured", "stronger", "even", "weaker", "mixed")
 
 
 @dataclass(frozen=True)
@@ -146,6 +156,7 @@ def _read_shipped(path: Path) -> ShippedModel:
         raise ModelFormatError(
             f"the manifest lacks the training date, command or data size ({exc!r})"
         ) from None
+    strength, strength_summary = _strength(manifest)
     return ShippedModel(
         game=model.game,
         variant=model.variant,
@@ -161,7 +172,26 @@ def _read_shipped(path: Path) -> ShippedModel:
         training_positions=positions,
         training_command=command,
         search_config=_preset_label(model.game),
+        strength=strength,
+        strength_summary=strength_summary,
     )
+
+
+def _strength(manifest: dict) -> tuple[str, str]:
+    """(verdict, summary) of the manifest's optional "strength" block, checked."""
+    block = manifest.get("strength")
+    if block is None:
+        return "unmeasured", ""
+    if not isinstance(block, dict):
+        raise ModelFormatError("the manifest's strength is not a JSON object")
+    verdict, summary = block.get("verdict"), block.get("summary")
+    if verdict not in STRENGTH_VERDICTS or verdict == "unmeasured":
+        raise ModelFormatError(
+            f"the manifest's strength verdict is {verdict!r}, not one of {', '.join(STRENGTH_VERDICTS[1:])}"
+        )
+    if not isinstance(summary, str) or not summary.strip():
+        raise ModelFormatError("the manifest's strength has no summary")
+    return verdict, summary
 
 
 def stamp_model(path: Path, catalogue: str) -> dict:

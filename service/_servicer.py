@@ -213,6 +213,8 @@ def _learned_model(model: ShippedModel) -> pb.LearnedModel:
         training_positions=model.training_positions,
         training_command=model.training_command,
         search_config=model.search_config,
+        strength=pb.ModelStrength.Value(f"MODEL_STRENGTH_{model.strength.upper()}"),
+        strength_summary=model.strength_summary,
     )
 
 

@@ -34,7 +34,7 @@ from orrery.search._model import (
     decode_model,
     encode_model,
 )
-from orrery.search._shipped import learned_model_problem, shipped_index
+from orrery.search._shipped import STRENGTH_VERDICTS, learned_model_problem, shipped_index
 from orrery.service._config_check import SearchConfigError, check_server_configs
 from orrery.service.cli import main
 
@@ -141,6 +141,21 @@ def test_the_shipped_trian_model_is_listed_with_its_manifest():
         manifest["data"]["positions"],
     )
     assert shipped_index().refused == {}
+    # what its tournament said (docs/learning.md): stronger at 2,000 iterations a turn, not at 20,000
+    assert model.strength == manifest["strength"]["verdict"] == "mixed"
+    assert model.strength_summary == manifest["strength"]["summary"]
+
+
+def test_a_manifest_without_a_strength_lists_the_model_as_unmeasured(tmp_path):
+    _copy_shipped(tmp_path, strength=None)
+    (model,) = shipped_index(tmp_path).models
+    assert (model.strength, model.strength_summary) == ("unmeasured", "")
+
+
+def test_every_shipped_model_records_how_it_played_against_the_hand_written_evaluation():
+    for model in shipped_models():
+        assert model.strength in STRENGTH_VERDICTS and model.strength != "unmeasured", model.file_name
+        assert "hand-written evaluation" in model.strength_summary and "Elo" in model.strength_summary
 
 
 def _copy_shipped(folder, **manifest_changes):
@@ -158,6 +173,8 @@ def _copy_shipped(folder, **manifest_changes):
         ("bytes", "CRC-32"),
         ("name", "but holds trian full 2p"),
         ("data", "the manifest lacks the training date, command or data size"),
+        ("verdict", "the manifest's strength verdict is 'better', not one of stronger, even, weaker, mixed"),
+        ("summary", "the manifest's strength has no summary"),
     ],
 )
 def test_an_unusable_model_file_is_left_out_with_its_reason(tmp_path, caplog, damage, reason):
@@ -172,6 +189,10 @@ def test_an_unusable_model_file_is_left_out_with_its_reason(tmp_path, caplog, da
         _copy_shipped(tmp_path, layout_version=2)
     elif damage == "data":
         _copy_shipped(tmp_path, data=None)
+    elif damage == "verdict":
+        _copy_shipped(tmp_path, strength={"verdict": "better", "summary": "Better."})
+    elif damage == "summary":
+        _copy_shipped(tmp_path, strength={"verdict": "stronger", "summary": " "})
     elif damage == "bytes":
         _copy_shipped(tmp_path)
         blob = bytearray((tmp_path / SHIPPED.name).read_bytes())
@@ -345,10 +366,13 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
         "learned models: full 2p (trian-full-2p.orrnet: model format 2, feature layout 1, catalogue "
         f"{CATALOGUE}, {SHIPPED.stat().st_size} bytes, sha256 {manifest['sha256'][:12]}, trained "
         f"{manifest['date']} on {data['games']} games / {data['positions']} positions; played by "
-        "ismcts-trian-learned@2); full 3p (trian-full-3p.orrnet: model format 2, feature layout 1, catalogue "
-        f"{CATALOGUE}, {three.stat().st_size} bytes, sha256 {three_manifest['sha256'][:12]}, trained "
+        "ismcts-trian-learned@2; strength against the hand-written evaluation: mixed: "
+        f"{manifest['strength']['summary']}); full 3p (trian-full-3p.orrnet: model format 2, feature layout "
+        f"1, catalogue {CATALOGUE}, {three.stat().st_size} bytes, sha256 {three_manifest['sha256'][:12]}, "
+        "trained "
         f"{three_manifest['date']} on {three_data['games']} games / {three_data['positions']} positions; "
-        "played by ismcts-trian-learned@2)"
+        "played by ismcts-trian-learned@2; strength against the hand-written evaluation: weaker: "
+        f"{three_manifest['strength']['summary']})"
     )
     teg_path = model_path("tiny_epic_galaxies", "base", 2)
     teg = json.loads(teg_path.with_suffix(".json").read_text())
@@ -356,7 +380,7 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
         "learned models: base 2p (tiny_epic_galaxies-base-2p.orrnet: model format 2, feature layout 1, "
         f"catalogue {teg['catalogue']}, {teg_path.stat().st_size} bytes, sha256 {teg['sha256'][:12]}, "
         f"trained {teg['date']} on {teg['data']['games']} games / {teg['data']['positions']} positions; "
-        "played by ismcts-teg-learned@1)"
+        "played by ismcts-teg-learned@1; strength against the hand-written evaluation: stronger: "
     )
     with_model = {"trian", "take_the_galaxy", "tiny_epic_galaxies"}  # test_learned_ttg.py: Take The Galaxy's
     assert models.count("learned models: none") == len(names) - len(with_model)

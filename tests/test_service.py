@@ -87,6 +87,9 @@ def test_list_games_and_version(client):
     )
     assert model.training_command.startswith("orrery train fit") and model.training_games > 0
     assert model.search_config == "ismcts-trian-learned@2"  # the preset a bot or config names to use it
+    # how each played against the hand-written evaluation, from its manifest's tournament
+    assert (model.strength, three.strength) == (pb.MODEL_STRENGTH_MIXED, pb.MODEL_STRENGTH_WEAKER)
+    assert model.strength_summary == shipped.strength_summary != ""
     ttg_models = games["take_the_galaxy"].learned_models
     assert [(m.variant, m.players, m.search_config) for m in ttg_models] == [
         ("standard", 2, "ismcts-ttg-learned@1")

@@ -36,8 +36,12 @@ for (const [name, g] of Object.entries(games)) {
 }
 const trian = learned.learnedModel(games.trian, "full", 2);
 out.summary = learned.learnedSummary(trian);
+out.untested = learned.learnedSummary(learned.learnedModel(games.made_up, "standard", 3));
 out.detail = learned.learnedDetail(trian);
 out.labels = [learned.HANDWRITTEN, learned.LEARNED];
+out.options = Object.fromEntries(["STRONGER", "MIXED", "EVEN", "WEAKER", "UNMEASURED"].map((s) =>
+  [s, learned.learnedOption({ strength: `MODEL_STRENGTH_${s}` })]));
+out.options.absent = learned.learnedOption({});
 console.log(JSON.stringify(out));
 """
 
@@ -61,9 +65,18 @@ def _listed_games() -> list[dict]:
         variants=["standard", "short_game"],
         player_counts=[2, 3, 4],
         learned_models=[
-            pb.LearnedModel(variant="standard", players=2, search_config="made-up-learned@2"),
+            pb.LearnedModel(
+                variant="standard",
+                players=2,
+                search_config="made-up-learned@2",
+                strength=pb.MODEL_STRENGTH_STRONGER,
+                strength_summary="Stronger.",
+            ),
+            # unmeasured: offered, not advertised
             pb.LearnedModel(variant="standard", players=3, search_config="made-up-learned@2"),
-            pb.LearnedModel(variant="short_game", players=4, search_config=""),  # no preset plays it
+            pb.LearnedModel(
+                variant="short_game", players=4, search_config="", strength=pb.MODEL_STRENGTH_STRONGER
+            ),  # no preset plays it
         ],
     )
     for model in made_up.learned_models:
@@ -92,19 +105,39 @@ def test_the_learned_choice_exists_exactly_where_a_model_is_listed(answers) -> N
     }
 
 
-def test_the_game_picker_says_where_the_learned_evaluation_is(answers) -> None:
+def test_the_game_picker_says_where_the_learned_evaluation_makes_a_stronger_ai(answers) -> None:
+    """Only models that played stronger than the hand-written evaluation (at every level or at some) are
+    advertised in the pickers: Trian's 3-player model lost its SPRT, so "3" has no suffix, and Beyond the
+    Black's drew, so that variant has none."""
+    strength = {(m.game, m.variant, m.players): m.strength for m in shipped_models()}
+    assert strength[("trian", "full", 2)] == "mixed" and strength[("trian", "full", 3)] == "weaker"
+    assert strength[("tiny_epic_galaxies", "beyond_the_black", 2)] == "even"
     trian = answers["trian"]
-    assert trian["game"] == "Title (learned AI)" and trian["where"] == "full with 2 or 3 players"
+    assert trian["game"] == "Title (learned AI)" and trian["where"] == "full with 2 players"
     assert trian["variants"] == {"beginner": "beginner", "ships": "ships", "full": "full (learned AI)"}
-    assert trian["titles"] == {"beginner": "", "ships": "", "full": "learned AI for 2, 3 players"}
-    assert trian["players"]["full"] == ["2 (learned AI)", "3 (learned AI)", "4"]
+    assert trian["titles"] == {"beginner": "", "ships": "", "full": "learned AI for 2 players"}
+    assert trian["players"]["full"] == ["2 (learned AI)", "3", "4"]
     assert trian["players"]["beginner"] == ["2", "3", "4"]
+    teg = answers["tiny_epic_galaxies"]
+    assert teg["variants"]["beyond_the_black"] == "beyond_the_black" and teg["where"] == "base with 2 players"
     assert answers["kuhn"]["game"] == "Title" and answers["kuhn"]["where"] == ""
     made_up = answers["made_up"]
     assert made_up["variants"]["standard"] == "standard (learned AI)"
-    assert made_up["titles"]["standard"] == "learned AI for 2, 3 players"
+    assert made_up["titles"]["standard"] == "learned AI for 2 players"
+    assert made_up["players"]["standard"] == ["2 (learned AI)", "3", "4"]
     assert made_up["variants"]["short_game"] == "short_game"
-    assert made_up["where"] == "standard with 2 or 3 players"
+    assert made_up["where"] == "standard with 2 players"
+
+
+def test_the_evaluation_choice_says_when_a_model_is_no_stronger(answers) -> None:
+    assert answers["options"] == {
+        "STRONGER": "learned (trained by self-play)",
+        "MIXED": "learned (stronger at some levels)",
+        "EVEN": "learned (no stronger)",
+        "WEAKER": "learned (weaker in tests)",
+        "UNMEASURED": "learned (untested)",
+        "absent": "learned (untested)",  # proto3 JSON leaves the default value out
+    }
 
 
 def test_the_learned_choice_reads_in_plain_words_with_the_details_aside(answers) -> None:
@@ -113,8 +146,11 @@ def test_the_learned_choice_reads_in_plain_words_with_the_details_aside(answers)
     games, positions = f"{shipped.training_games:,}", f"{shipped.training_positions:,}"
     assert answers["summary"] == (
         f"The AI judges positions with a network trained on {games} games it played against itself "
-        f"({positions} positions, {shipped.trained[:10]}), instead of the hand-written scoring."
+        f"({positions} positions, {shipped.trained[:10]}), instead of the hand-written scoring. "
+        f"Tested: {shipped.strength_summary}"
     )
+    assert shipped.strength_summary.startswith("Stronger than the hand-written evaluation when")
+    assert answers["untested"].endswith("instead of the hand-written scoring. Not tested against it yet.")
     detail = answers["detail"].split("\n")
     assert detail[0] == f"search preset {shipped.search_config}"
     assert detail[1] == f"model full, 2 players: format 2, feature layout 1, catalogue {shipped.catalogue}"

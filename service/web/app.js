@@ -22,8 +22,8 @@ import { showScores, showFinalScores } from "./scores.js";
 import { keyboardBoard } from "./boardkeys.js";
 import { choosePlacement, endPlacement, setUpPlacementBar } from "./preview.js";
 import {
-  HANDWRITTEN, LEARNED, gameText, learnedDetail, learnedModel, learnedSummary, playersText, variantText, variantTitle,
-  whereLearned,
+  HANDWRITTEN, gameText, learnedDetail, learnedModel, learnedOption, learnedSummary, playersText, variantText,
+  variantTitle, whereLearned,
 } from "./learned.js";
 
 const $ = (id) => document.getElementById(id);
@@ -146,7 +146,7 @@ function fillEvaluation() {
   select.length = 0;
   select.add(new Option(HANDWRITTEN, ""));
   if (model) {
-    const option = new Option(LEARNED, model.searchConfig);
+    const option = new Option(learnedOption(model), model.searchConfig);
     option.title = learnedDetail(model);
     select.add(option);
     select.value = wanted ? model.searchConfig : "";

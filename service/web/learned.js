@@ -2,8 +2,10 @@
 // ListGames alone: `GameDescription.learnedModels` says which variant and player count of a game has one,
 // and each model's `searchConfig` is the preset an AI seat names (`AiSeat.bot`) to play with it. Nothing
 // here names a game or a preset, so a model the server adds is offered with no change to the page.
-// The game, variant and player choices say where a learned evaluation exists; the "AI evaluation" choice
-// offers it exactly there and nowhere else.
+// The game, variant and player choices say where a learned evaluation makes a stronger AI (its
+// `strength`, from the tournament in its manifest: stronger, or stronger at some levels); the "AI
+// evaluation" choice offers every model exactly where it exists, and says when one is no stronger, so
+// that a player is never sold a weaker AI as the better one.
 
 export const HANDWRITTEN = "hand-written";
 export const LEARNED = "learned (trained by self-play)";
@@ -14,13 +16,27 @@ function playable(game) {
   return (game.learnedModels || []).filter((m) => m.searchConfig);
 }
 
+// proto3 JSON leaves the default out: a model with no strength field is MODEL_STRENGTH_UNMEASURED.
+function strengthOf(model) {
+  return (model.strength || "MODEL_STRENGTH_UNMEASURED").replace("MODEL_STRENGTH_", "");
+}
+
+// Whether the pickers advertise the model: it made a stronger AI (at every level, or at some).
+function advertised(model) {
+  return ["STRONGER", "MIXED"].includes(strengthOf(model));
+}
+
+function advertisedIn(game) {
+  return playable(game).filter(advertised);
+}
+
 // The model for this game, variant and player count, or null.
 export function learnedModel(game, variant, players) {
   return playable(game).find((m) => m.variant === variant && Number(m.players) === Number(players)) || null;
 }
 
 function countsOf(game, variant) {
-  return playable(game).filter((m) => m.variant === variant).map((m) => Number(m.players)).sort((a, b) => a - b);
+  return advertisedIn(game).filter((m) => m.variant === variant).map((m) => Number(m.players)).sort((a, b) => a - b);
 }
 
 // The option texts of the game picker: "Galaxy of Trian (learned AI)", "full (learned AI)", "2 (learned AI)";
@@ -28,7 +44,7 @@ function countsOf(game, variant) {
 // (and to variantTitle, its tooltip), so that it fits a phone's closed picker: "beyond the black (learned
 // AI for 2 players)" did not.
 export function gameText(game, text) {
-  return playable(game).length ? `${text} (${SHORT})` : text;
+  return advertisedIn(game).length ? `${text} (${SHORT})` : text;
 }
 
 export function variantText(game, variant, text) {
@@ -43,12 +59,27 @@ export function variantTitle(game, variant) {
 }
 
 export function playersText(game, variant, players) {
-  return learnedModel(game, variant, players) ? `${players} (${SHORT})` : String(players);
+  const model = learnedModel(game, variant, players);
+  return model && advertised(model) ? `${players} (${SHORT})` : String(players);
 }
 
-// Where a game has learned evaluations, in words: "full with 2 players" (for the game option's tooltip).
+// The "AI evaluation" option of a model: LEARNED where it made a stronger AI, else saying how it did.
+const OPTION_TEXT = {
+  STRONGER: LEARNED,
+  MIXED: "learned (stronger at some levels)",
+  EVEN: "learned (no stronger)",
+  WEAKER: "learned (weaker in tests)",
+  UNMEASURED: "learned (untested)",
+};
+
+export function learnedOption(model) {
+  return OPTION_TEXT[strengthOf(model)] || OPTION_TEXT.UNMEASURED;
+}
+
+// Where a game's learned evaluations make a stronger AI, in words: "full with 2 players" (for the game
+// option's tooltip).
 export function whereLearned(game) {
-  const variants = [...new Set(playable(game).map((m) => m.variant))];
+  const variants = [...new Set(advertisedIn(game).map((m) => m.variant))];
   return variants.map((v) => `${v.replaceAll("_", " ")} with ${countsOf(game, v).join(" or ")} players`).join("; ");
 }
 
@@ -57,8 +88,9 @@ export function whereLearned(game) {
 export function learnedSummary(model) {
   const games = Number(model.trainingGames).toLocaleString("en-US");
   const positions = Number(model.trainingPositions).toLocaleString("en-US");
+  const tested = model.strengthSummary ? ` Tested: ${model.strengthSummary}` : " Not tested against it yet.";
   return `The AI judges positions with a network trained on ${games} games it played against itself ` +
-    `(${positions} positions, ${model.trained.slice(0, 10)}), instead of the hand-written scoring.`;
+    `(${positions} positions, ${model.trained.slice(0, 10)}), instead of the hand-written scoring.${tested}`;
 }
 
 export function learnedDetail(model) {
