@@ -28,6 +28,12 @@ def test_the_ladder_rates_every_level_against_random_at_zero(tmp_path):
     (step,) = result["steps"]
     assert (step["lower"], step["upper"]) == ("easy", "hard")
     assert step["elo_gap"] == pytest.approx(ratings["hard"]["elo"] - ratings["easy"]["elo"], abs=0.11)
+    # the step head to head is the pairing's own estimate, turned to read upper minus lower
+    pair = {(p["a"], p["b"]): p for p in result["pairs"]}[("easy", "hard")]
+    h2h = step["head_to_head"]
+    assert h2h["low"] <= h2h["elo"] <= h2h["high"] and (h2h["elo"] > 0) == (pair["score"] < 0.5)
+    assert step["apart_150"] == (h2h["low"] >= 150.0)
+    assert result["complete_sets"] == result["sets"] == 2  # per pairing, not pairings times sets
 
 
 def test_an_unknown_level_is_refused():

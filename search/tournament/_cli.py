@@ -122,7 +122,12 @@ def _ladder(args: argparse.Namespace) -> int:
         print(f"  {r['bot']:10} {r['elo']:8.1f}  [{r['low']:.1f}, {r['high']:.1f}]  {r['games']} games")
     for s in result["steps"]:
         gap = "separated" if s["separated"] else "intervals overlap"
-        print(f"  {s['lower']} -> {s['upper']}: {s['elo_gap']:+.1f} Elo ({gap})")
+        line = f"  {s['lower']} -> {s['upper']}: {s['elo_gap']:+.1f} Elo ({gap})"
+        h2h = s["head_to_head"]
+        if h2h is not None:
+            apart = "at least 150 apart" if s["apart_150"] else "not shown 150 apart"
+            line += f"; head to head {h2h['elo']:+.1f} [{h2h['low']:+.1f}, {h2h['high']:+.1f}] ({apart})"
+        print(line)
     for pair in result["pairs"]:
         print(f"  {pair['a']} vs {pair['b']}: {pair['score']:.2f} for {pair['a']} ({pair['games']} games)")
     return 0

@@ -3,7 +3,9 @@ of duplicate deals, rated by Bradley-Terry with random anchored at 0 (issue 25, 
 
 `orrery bench ladder --game G --players N` runs it and prints the table; docs/strength.md keeps the
 published runs. Adjacent levels are compared by their rating difference and whether their 95% intervals
-overlap, the separation the levels are meant to have.
+overlap, and by their own head-to-head games: issue 25's separation (at least 150 Elo) is read from the
+head-to-head interval, since the ratings' intervals, anchored at random, are wide at the top whenever a
+level sweeps random and greedy.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from orrery.search.tournament._results import read_results
 from orrery.search.tournament._runner import run_tournament
 
 ANCHOR = "random"
+SEPARATION_ELO = 150.0  # the step issue 25 asks between adjacent levels (Elo)
 # The budget of the bots that search nothing (random, greedy): required by the config, never spent.
 UNUSED_BUDGET = BudgetSpec(iterations=1)
 
@@ -30,6 +33,13 @@ class LadderStep:
     upper: str
     elo_gap: float  # upper's rating minus lower's (Elo)
     separated: bool  # the two 95% intervals do not overlap
+    # upper against lower in their own duplicate sets (Elo, 95% interval); None if they played none
+    head_to_head: tuple[float, float, float] | None = None
+
+    @property
+    def apart_150(self) -> bool:
+        """Whether the head-to-head interval lies wholly at or above +150 Elo (issue 25, part 2)."""
+        return self.head_to_head is not None and self.head_to_head[1] >= SEPARATION_ELO
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,7 +48,7 @@ class Ladder:
     ratings: tuple[Rating, ...]  # by rating, strongest first
     steps: tuple[LadderStep, ...]  # each level against the level below it, weakest first
     pairs: tuple[PairResult, ...]  # every pairing's score, the first bot's against the second's
-    complete_sets: int
+    complete_sets: int  # the fewest complete duplicate sets of any pairing (each pairing plays `sets`)
     deals_identical: bool
 
 
@@ -89,16 +99,34 @@ def run_ladder(config: TournamentConfig, *, resamples: int = 1000, progress: boo
     for lower, upper in zip(order, order[1:], strict=False):
         low, up = by_name[lower], by_name[upper]
         steps.append(
-            LadderStep(lower=lower, upper=upper, elo_gap=up.elo - low.elo, separated=up.low > low.high)
+            LadderStep(
+                lower=lower,
+                upper=upper,
+                elo_gap=up.elo - low.elo,
+                separated=up.low > low.high,
+                head_to_head=_head_to_head(analysis.pairs, upper, lower),
+            )
         )
     return Ladder(
         config=config,
         ratings=tuple(sorted(analysis.ratings, key=lambda r: -r.elo)),
         steps=tuple(steps),
         pairs=analysis.pairs,
-        complete_sets=analysis.complete_sets,
+        # analysis.complete_sets counts (pairing, set) pairs: a 5-bot round robin of 8 sets has 80
+        complete_sets=min((p.estimate.sets for p in analysis.pairs), default=0),
         deals_identical=analysis.deals_identical,
     )
+
+
+def _head_to_head(pairs: Sequence[PairResult], upper: str, lower: str) -> tuple[float, float, float] | None:
+    """(Elo, low, high) of `upper` against `lower` from their pairing, whichever order it lists them."""
+    for p in pairs:
+        e = p.estimate
+        if (p.a, p.b) == (upper, lower):
+            return e.elo, e.elo_low, e.elo_high
+        if (p.a, p.b) == (lower, upper):
+            return -e.elo, -e.elo_high, -e.elo_low
+    return None
 
 
 def ladder_json(ladder: Ladder) -> dict[str, Any]:
@@ -124,7 +152,20 @@ def ladder_json(ladder: Ladder) -> dict[str, Any]:
             for r in ladder.ratings
         ],
         "steps": [
-            {"lower": s.lower, "upper": s.upper, "elo_gap": round(s.elo_gap, 1), "separated": s.separated}
+            {
+                "lower": s.lower,
+                "upper": s.upper,
+                "elo_gap": round(s.elo_gap, 1),
+                "separated": s.separated,
+                "head_to_head": None
+                if s.head_to_head is None
+                else {
+                    "elo": round(s.head_to_head[0], 1),
+                    "low": round(s.head_to_head[1], 1),
+                    "high": round(s.head_to_head[2], 1),
+                },
+                "apart_150": s.apart_150,
+            }
             for s in ladder.steps
         ],
         # each pairing's mean duplicate-set score for `a` against `b` (a win 1, a tie 1/2), so that the
