@@ -17,9 +17,12 @@ from orrery.service import _positions
 def test_hard_and_expert_play_the_learned_preset_only_where_it_is_listed(level):
     assert level_config(level, "take_the_galaxy", "standard", 2).label == "ismcts-ttg-learned@1"
     assert level_config(level, "tiny_epic_galaxies", "base", 2).label == "ismcts-teg-learned@1"
+    # Beyond the Black's model drew at equal time near medium's budget but was far stronger at hard's
+    # (docs/strength.md, session 6)
+    assert level_config(level, "tiny_epic_galaxies", "beyond_the_black", 2).label == "ismcts-teg-learned@1"
     for game, variant, players in [
         ("take_the_galaxy", "standard", 3),  # no model at 3 players
-        ("tiny_epic_galaxies", "beyond_the_black", 2),  # a model, but it drew: not listed
+        ("tiny_epic_galaxies", "beyond_the_black", 3),  # no model at 3 players
         ("trian", "full", 2),  # a model stronger at small budgets only: not listed
     ]:
         assert level_config(level, game, variant, players) == default_config("ismcts", game)
@@ -65,6 +68,7 @@ def test_the_listed_levels_are_exactly_hard_and_expert():
     expected = {
         ("take_the_galaxy", "standard", 2): frozenset({"hard", "expert"}),
         ("tiny_epic_galaxies", "base", 2): frozenset({"hard", "expert"}),
+        ("tiny_epic_galaxies", "beyond_the_black", 2): frozenset({"hard", "expert"}),
     }
     assert dict(LEARNED_LEVELS) == expected
 
@@ -74,3 +78,4 @@ def test_the_weaker_levels_keep_the_default(level):
     # Their budgets and tolerances were measured with the hand-written evaluation (docs/strength.md).
     assert level_config(level, "take_the_galaxy", "standard", 2).label == "ismcts-ttg@2"
     assert level_config(level, "tiny_epic_galaxies", "base", 2).label == "ismcts-teg@3"
+    assert level_config(level, "tiny_epic_galaxies", "beyond_the_black", 2).label == "ismcts-teg@3"

@@ -109,3 +109,21 @@ def test_a_ladder_report_names_the_budget_the_level_played():
     assert (
         text == f"level medium: {LEVELS['medium'].turn_budget_for('take_the_galaxy').label}, tolerance 0.05"
     )
+
+
+def test_beyond_the_black_2p_levels_are_the_measured_ones():
+    # Issue 25, part 2: on the hand-written evaluation hard was +29 Elo above medium there; on the learned
+    # one at tolerance 0, separated; easy at tolerance 0.15 (docs/strength.md, "2026-11-27 (session 6)").
+    # Medium and expert keep the levels' own, and other settings keep every level's.
+    hard = level_in("hard", "tiny_epic_galaxies", "beyond_the_black", 2)
+    assert (hard.iterations, hard.tolerance) == (LEVELS["hard"].iterations, 0.0)
+    easy = level_in("easy", "tiny_epic_galaxies", "beyond_the_black", 2)
+    assert (easy.iterations, easy.tolerance) == (LEVELS["easy"].iterations, 0.15)
+    for name in ("medium", "expert"):
+        assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 2) is LEVELS[name]
+    for name in ("easy", "hard"):
+        assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS[name]
+        assert level_in(name, "tiny_epic_galaxies", "base", 2) is LEVELS[name]
+    spec = BotSpec(name="hard", kind="level", level="hard")
+    bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("beyond_the_black", 2))
+    assert bot.version.startswith("ismcts-teg-learned@1+30000it/turn") and bot.version.endswith("tolerance=0")
