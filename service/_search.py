@@ -130,7 +130,7 @@ class SearchJob:
     stop_target: float | None = None  # time.time() at which the search was told to stop, if by time
     finished: float | None = None  # time.time() at which the search returned its result
     # An AI seat's search.TurnTree (config.reuse_tree): the trees kept from its turn's previous decision,
-    # searched on where the backend keeps trees (in-process ones), else left unused (a new tree)
+    # searched on where the backend keeps trees (in-process ones and Ray), else left unused (a new tree)
     tree: Any = None
     _last_progress: float = field(default=0.0)
 
@@ -297,7 +297,8 @@ def lower_thread_priority(nice: int) -> None:
 
 def _kept_tree(job: SearchJob, backend: Any) -> dict[str, Any]:
     """The `tree` argument for `backend`'s search of `job`: its AI seat's kept trees where the backend
-    takes them (Ray and the time-shared search do not: that decision starts a new tree)."""
+    takes them (the in-process backends and Ray do; the time-shared search does not: that decision starts
+    a new tree)."""
     if job.tree is not None and getattr(backend, "keeps_trees", False):
         return {"tree": job.tree}
     return {}

@@ -169,8 +169,30 @@ def test_a_turns_kept_tree_lives_and_dies_with_its_clock():
     assert clocks.tree("m", get_config("ismcts-ttg@1")) is None  # a config without reuse keeps none
     tree = clocks.tree("m", get_config("ismcts-ttg@2"))
     assert tree is not None and clocks.tree("m", get_config("ismcts-ttg@2")) is tree
+    dropped: list[str] = []  # the keys a backend whose workers keep the trees (Ray) was told to free
+    tree.on_workers(object(), get_config("ismcts-ttg@2"), dropped.append)  # as RayBackend.search does
     clocks.moved("m", seat=0, move_number=8, seat_to_move=0, game_over=False, action=5)
     clocks.clock(turn(0, 8), budget)
     assert clocks.tree("m", get_config("ismcts-ttg@2")) is tree  # the same turn: the same kept tree
+    assert dropped == [] and tree.holds_tree
     clocks.moved("m", seat=0, move_number=9, seat_to_move=1, game_over=False, action=6)
     assert len(clocks) == 0 and clocks.tree("m", get_config("ismcts-ttg@2")) is None  # freed with the clock
+    assert dropped == [f"{tree.tree_id}/1"] and not tree.holds_tree  # ... on the workers too
+    clocks.clock(turn(1, 9), budget)  # a turn the match forgets (it ended, or another replica moved)
+    other = clocks.tree("m", get_config("ismcts-ttg@2"))
+    assert other is not None
+    other.on_workers(object(), get_config("ismcts-ttg@2"), dropped.append)
+    clocks.forget("m")
+    assert dropped[-1] == f"{other.tree_id}/1" and not other.holds_tree
+
+
+def test_the_scheduler_hands_an_ai_seats_tree_to_ray_and_in_process_searches():
+    from types import SimpleNamespace
+
+    from orrery.search import InProcessBackend, RayBackend, TurnTree
+    from orrery.service._search import _CallingThread, _kept_tree
+
+    job = SimpleNamespace(tree=TurnTree())
+    for backend in (RayBackend, InProcessBackend, _CallingThread):  # the classes: no Ray is started
+        assert _kept_tree(job, backend) == {"tree": job.tree}
+    assert _kept_tree(job, object()) == {}  # a backend that keeps no trees (the time-shared search)

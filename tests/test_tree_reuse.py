@@ -8,7 +8,7 @@ import random
 import pytest
 
 from orrery.core_ext import load_game
-from orrery.search import Budget, LevelBot, get_config
+from orrery.search import Budget, InProcessBackend, LevelBot, get_config
 from orrery.search._backends import search_on_this_thread
 from orrery.search._kernel import Searcher
 from orrery.search._levels import Level
@@ -113,6 +113,29 @@ def test_a_turn_tree_charges_only_new_iterations_and_frees_itself_when_it_cannot
     )
     tree.clear()
     assert not tree.holds_tree
+
+
+def test_each_worker_decides_alone_whether_its_tree_goes_on():
+    # One iteration a worker: find a seed where only worker 0's tree tried the move played. Worker 1's
+    # tree cannot re-root there and starts anew; worker 0's goes on all the same (search/_reuse.py).
+    observation, action, after = first("take_the_galaxy", "standard", "use ")
+    with InProcessBackend(2) as backend:
+        for seed in range(200):
+            tree = TurnTree()
+            backend.search(observation, TTG, Budget(iterations=2), seed=seed, tree=tree)
+            tried = [
+                any(a == action and visits > 0 for a, visits, *_ in search.searcher.root_stats())
+                for search in tree._searches
+            ]
+            if tried == [True, False]:
+                break
+        else:
+            raise AssertionError("no seed where only worker 0 tried the move")
+        tree.played(action)
+        result = backend.search(after, TTG, Budget(iterations=100), seed=seed, tree=tree)
+    assert tree.reused_workers == 1 and tree.carried_visits == 1
+    assert [search.searcher.carried_visits for search in tree._searches] == [1, 0]
+    assert result.iterations == 100
 
 
 def play(bots, game_name="take_the_galaxy", variant="standard", seed=3, moves=400):
