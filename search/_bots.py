@@ -184,7 +184,7 @@ class ReuseStats:
     """How often a LevelBot's searched decisions started from a re-rooted tree (docs/search.md)."""
 
     searched: int = 0  # searched decisions
-    reused: int = 0  # of those, the ones that started from the previous decision's tree
+    reused: int = 0  # of those, the ones that started from the previous decision's tree (on any worker)
     reused_visits: int = 0  # visits their roots started with, summed
     iterations: int = 0  # the searched decisions' own (new) iterations, summed
 

@@ -175,3 +175,13 @@ def test_a_bot_without_reuse_keeps_no_tree():
 def test_reuse_tree_is_checked():
     with pytest.raises(ValueError, match="reuse_tree"):
         dataclasses.replace(TTG, reuse_tree=1)
+
+
+def test_the_tree_reuse_bench_reports_its_backend_and_workers():
+    from orrery.search._bench_reuse import bench_tree_reuse
+
+    report = bench_tree_reuse(
+        "take_the_galaxy", 2, iterations=300, games=1, seed=2, variant="standard", workers=2
+    )
+    assert report["backend"] == "inprocess" and report["workers"] == 2
+    assert 0 < report["reused_decisions"] < report["searched_decisions"]
