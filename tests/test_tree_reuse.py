@@ -185,3 +185,31 @@ def test_the_tree_reuse_bench_reports_its_backend_and_workers():
     )
     assert report["backend"] == "inprocess" and report["workers"] == 2
     assert 0 < report["reused_decisions"] < report["searched_decisions"]
+
+
+def test_a_ray_actor_keeps_few_trees_re_roots_them_and_drops_them():
+    # The actor's body without Ray (search/_ray.py wraps it with ray.remote at run time).
+    from orrery.search._ray import SearchActor
+
+    observation, action, after = first("take_the_galaxy", "standard", "use ")
+
+    def search(actor, search_id, key, reroot=None, at=observation, iterations=200):
+        report = actor.run_slice(search_id, at, TTG, 5, iterations, 0.0, 0.0, key, reroot)
+        actor.finish(search_id)
+        return report
+
+    actor = SearchActor(kept_trees=2, kept_tree_nodes=1_000_000)
+    for i, key in enumerate(("a/1", "b/1", "c/1")):
+        assert search(actor, i, key).carried_visits == 0
+    assert list(actor.kept_trees()) == ["b/1", "c/1"]  # the least recently used went first
+    report = search(actor, 3, "b/1", reroot=[action], at=after)
+    assert report.carried_visits > 0 and report.iterations == 200  # re-rooted, then searched on
+    assert list(actor.kept_trees()) == ["c/1", "b/1"]  # now the most recently used
+    assert search(actor, 4, "b/1", reroot=[action], at=after).carried_visits == 0  # the check fails: anew
+    actor.drop("c/1")
+    assert list(actor.kept_trees()) == ["b/1"]
+    assert search(actor, 5, None).carried_visits == 0 and list(actor.kept_trees()) == ["b/1"]  # no key
+    small = SearchActor(kept_trees=8, kept_tree_nodes=300)  # room for one tree of 200 nodes
+    search(small, 0, "a/1")
+    search(small, 1, "b/1")
+    assert list(small.kept_trees()) == ["b/1"]
