@@ -176,3 +176,17 @@ def test_a_level_bot_on_ray_reuses_in_a_turn_and_survives_a_dead_actor(ray_sessi
     while backend.live_workers < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert backend.live_workers == 2
+
+
+def test_hosted_ai_seats_on_ray_reuse_their_turns_trees_and_free_them(backend, tmp_path):
+    # The servicer's AI loop (a scheduler stand-in hands each job's tree to the backend, as
+    # SearchScheduler._search does): Take The Galaxy's default keeps each turn's trees on the actors.
+    from test_service_turn_clock import play_hosted
+
+    from orrery.service._matches import AiSpec
+
+    ai = [AiSpec(seed=seed, bot="ismcts-ttg@2", turn_iterations=400) for seed in (3, 5)]
+    _moves, _searches, _legal, servicer = play_hosted(tmp_path, "take_the_galaxy", "standard", ai, 4, backend)
+    reused = [visits for visits in servicer.recorded.carried if visits is not None]
+    assert reused and all(visits > 0 for visits in reused)
+    assert len(servicer.ai_clocks) == 0 and _no_tree_kept(backend)  # the game is over: nothing is kept

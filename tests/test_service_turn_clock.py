@@ -17,9 +17,11 @@ from orrery.service._servicer import OrreryServicer
 
 
 class RecordingScheduler:
-    """SearchScheduler.run's stand-in: the job's search in this thread; (move number, iterations) kept."""
+    """SearchScheduler.run's stand-in: the job's search in this thread, or on `backend` with the job's tree
+    where it keeps trees (as SearchScheduler._search passes it); (move number, iterations) kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, backend=None) -> None:
+        self.backend = backend
         self.searches: list[tuple[int, int]] = []
         self.carried: list[int | None] = []  # per search: visits its kept tree carried over, None if new
         self.move_number = -1  # the AI turn being played (set by the wrapped _ai_play)
@@ -31,17 +33,23 @@ class RecordingScheduler:
             if grant.iterations
             else Budget(milliseconds=grant.milliseconds)
         )
-        result = search_observation(job.observation, job.config, budget, seed=job.seed, tree=job.tree)
+        if self.backend is None:
+            result = search_observation(job.observation, job.config, budget, seed=job.seed, tree=job.tree)
+        else:
+            from orrery.service._search import _kept_tree
+
+            kept = _kept_tree(job, self.backend)
+            result = self.backend.search(job.observation, job.config, budget, seed=job.seed, **kept)
         self.searches.append((self.move_number, result.iterations))
         self.carried.append(job.tree.carried_visits if job.tree is not None else None)
         return result
 
 
-def play_hosted(tmp_path, game: str, variant: str, ai: list[AiSpec | None], seed: int):
+def play_hosted(tmp_path, game: str, variant: str, ai: list[AiSpec | None], seed: int, backend=None):
     """Create the match and let the servicer's AI loop play until a human seat is to move (or the end).
     Returns (the stored moves as (seat, move number before it), the searches, legal counts per move)."""
     store = MatchStore(str(tmp_path / "m.sqlite3"))
-    scheduler = RecordingScheduler()
+    scheduler = RecordingScheduler(backend)
     servicer = OrreryServicer(
         store=store,
         scheduler=scheduler,  # type: ignore[arg-type]
