@@ -6,6 +6,9 @@ that a cancel can reach a running search: ray.cancel cannot interrupt an actor c
 sets the kernel's flag, which the loop polls every iteration. A dead actor's slice raises in the
 driver, which merges the survivors, logs the loss and starts a replacement; searches use the
 replacement only once it is warm.
+
+Actors also keep each seat's trees between its decisions (tree reuse, search/_reuse.py), under the key its
+TurnTree gives, within a bound (KEPT_TREES, KEPT_TREE_NODES); a replacement actor keeps none.
 """
 
 from __future__ import annotations
