@@ -14,9 +14,10 @@ docs/search.md, "Tree reuse".
 
 Each worker decides alone: a worker whose kept tree re-roots searches on it, one whose check fails (or
 that holds no tree: a replaced Ray actor, a tree its actor evicted) starts a new tree, whatever the other
-workers did. The trees live where the workers do: in this process (searches(), the in-process backends),
-or on the workers of a backend that keeps them between calls (RayBackend: on_workers(), the actors hold
-the trees under a key this TurnTree gives and frees).
+workers did. The trees live where the workers do: in this process (searches(): the in-process backends,
+and the time-shared pool, whose parts are workers too), or on the workers of a backend that keeps them
+between calls (RayBackend: on_workers(), the actors hold the trees under a key this TurnTree gives and
+frees).
 """
 
 from __future__ import annotations
