@@ -10,8 +10,8 @@ Whatever the budgets, a decision with one legal action is played at once, withou
 
 With a per-turn budget and a search config with reuse_tree, the turn also keeps its search trees (search's
 TurnTree): the seat's next decision starts from the tree re-rooted at the moves it played, where nothing
-hidden or random happened in between and the search runs where trees are kept (in-process or on Ray;
-not in the time-shared lane: docs/search.md, "Tree reuse"). They are freed with the turn's clock.
+hidden or random happened in between (docs/search.md, "Tree reuse": in process, in the time-shared lane
+or on the Ray workers). They are freed with the turn's clock.
 
 A turn is tracked per match in memory: the seat's decision continues its turn when the match's previous
 move was that seat's own (an AI move by this server, at the move number before). A human move, another

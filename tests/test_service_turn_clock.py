@@ -5,20 +5,23 @@ Deterministic: iteration budgets and seeded seats, no timing assertions."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
-from orrery.search import Budget, TurnBudget, search_observation
+from orrery.search import Budget, TimeSharedBackend, TurnBudget, search_observation
 from orrery.search._clock import OVERRUN_SHARE
 from orrery.service._ai_clock import AiTurnClocks, capped, seat_turn_budget
 from orrery.service._matches import AiSpec, MatchStore
 from orrery.service._metrics import ServiceMetrics
+from orrery.service._search import _CallingThread, _kept_tree
 from orrery.service._servicer import OrreryServicer
 
 
 class RecordingScheduler:
-    """SearchScheduler.run's stand-in: the job's search in this thread, or on `backend` with the job's tree
-    where it keeps trees (as SearchScheduler._search passes it); (move number, iterations) kept."""
+    """SearchScheduler.run's stand-in: the job's search in this thread, or on `backend` (a TimeSharedBackend
+    awaited as SearchScheduler._timeshared_search does) with the job's tree where it keeps trees (as the
+    scheduler passes it); (move number, iterations) kept."""
 
     def __init__(self, backend=None) -> None:
         self.backend = backend
@@ -34,10 +37,20 @@ class RecordingScheduler:
             else Budget(milliseconds=grant.milliseconds)
         )
         if self.backend is None:
-            result = search_observation(job.observation, job.config, budget, seed=job.seed, tree=job.tree)
+            kept = _kept_tree(job, _CallingThread)
+            result = search_observation(job.observation, job.config, budget, seed=job.seed, **kept)
+        elif isinstance(self.backend, TimeSharedBackend):  # awaited on the loop, iteration budgets only
+            kept = _kept_tree(job, self.backend)
+            result = await self.backend.search(
+                job.observation,
+                job.config,
+                stop_at=time.time() - 1.0,
+                seed=job.seed,
+                parts=self.backend.threads,
+                min_iterations=grant.iterations,
+                **kept,
+            )
         else:
-            from orrery.service._search import _kept_tree
-
             kept = _kept_tree(job, self.backend)
             result = self.backend.search(job.observation, job.config, budget, seed=job.seed, **kept)
         self.searches.append((self.move_number, result.iterations))
@@ -194,13 +207,67 @@ def test_a_turns_kept_tree_lives_and_dies_with_its_clock():
     assert dropped[-1] == f"{other.tree_id}/1" and not other.holds_tree
 
 
-def test_the_scheduler_hands_an_ai_seats_tree_to_ray_and_in_process_searches():
+def test_the_scheduler_hands_an_ai_seats_tree_to_every_backend_it_uses():
     from types import SimpleNamespace
 
     from orrery.search import InProcessBackend, RayBackend, TurnTree
-    from orrery.service._search import _CallingThread, _kept_tree
 
-    job = SimpleNamespace(tree=TurnTree())
-    for backend in (RayBackend, InProcessBackend, _CallingThread):  # the classes: no Ray is started
-        assert _kept_tree(job, backend) == {"tree": job.tree}
-    assert _kept_tree(job, object()) == {}  # a backend that keeps no trees (the time-shared search)
+    job = SimpleNamespace(tree=TurnTree(), tree_taken=False)
+    assert _kept_tree(job, object()) == {} and not job.tree_taken  # a backend that keeps no trees
+    # the classes: no Ray and no pool is started
+    for backend in (RayBackend, InProcessBackend, _CallingThread, TimeSharedBackend):
+        job = SimpleNamespace(tree=TurnTree(), tree_taken=False)
+        assert _kept_tree(job, backend) == {"tree": job.tree} and job.tree_taken
+    assert _kept_tree(SimpleNamespace(tree=None, tree_taken=False), TimeSharedBackend) == {}
+
+
+def _sampler(registry):
+    """A metric's value in `registry` by name and labels (0 when it has no sample yet)."""
+
+    def sample(name, **labels):
+        return registry.get_sample_value(name, labels) or 0
+
+    return sample
+
+
+def test_hosted_ai_seats_reuse_their_trees_in_the_time_shared_lane_and_the_metrics_count_it(tmp_path):
+    # The servicer's AI loop with the time-shared pool (one thread: one part, the same search as the
+    # calling thread's for the same seed and iterations): the same game and the same reuse as in process,
+    # and orrery_ai_searched_decisions / orrery_ai_carried_visits count every searched decision.
+    ai = [
+        AiSpec(seed=3, bot="ismcts-ttg@2", turn_iterations=400),
+        AiSpec(seed=5, bot="ismcts-ttg@2", turn_iterations=400),
+    ]
+    played = {}
+    for name in ("in_process", "time_shared"):
+        (tmp_path / name).mkdir()
+        shared = TimeSharedBackend(1, 2) if name == "time_shared" else None
+        try:
+            moves, searches, _, servicer = play_hosted(
+                tmp_path / name, "take_the_galaxy", "standard", ai, seed=4, backend=shared
+            )
+        finally:
+            if shared is not None:
+                shared.close()
+        played[name] = (moves, searches, servicer.recorded.carried)
+        sample = _sampler(servicer.metrics.registry)
+
+        carried = servicer.recorded.carried
+        reused = [visits for visits in carried if visits is not None]
+        assert len(reused) > 0 and all(visits > 0 for visits in reused)
+        assert sample("orrery_ai_searched_decisions_total", tree="reused") == len(reused)
+        assert sample("orrery_ai_searched_decisions_total", tree="new") == len(carried) - len(reused) > 0
+        assert sample("orrery_ai_searched_decisions_total", tree="off") == 0
+        assert sample("orrery_ai_carried_visits_total") == sum(reused)
+    assert played["time_shared"] == played["in_process"]
+
+    # A seat that keeps no trees (a config without reuse_tree) is counted as such.
+    ai = [
+        AiSpec(seed=3, bot="ismcts-ttg@1", iterations=50),
+        AiSpec(seed=5, bot="ismcts-ttg@1", iterations=50),
+    ]
+    (tmp_path / "off").mkdir()
+    _, searches, _, servicer = play_hosted(tmp_path / "off", "take_the_galaxy", "standard", ai, seed=4)
+    registry = servicer.metrics.registry
+    assert registry.get_sample_value("orrery_ai_searched_decisions_total", {"tree": "off"}) == len(searches)
+    assert registry.get_sample_value("orrery_ai_carried_visits_total") == 0
