@@ -271,3 +271,29 @@ def test_hosted_ai_seats_reuse_their_trees_in_the_time_shared_lane_and_the_metri
     registry = servicer.metrics.registry
     assert registry.get_sample_value("orrery_ai_searched_decisions_total", {"tree": "off"}) == len(searches)
     assert registry.get_sample_value("orrery_ai_carried_visits_total") == 0
+
+
+def test_the_hosted_turn_bench_reads_the_reuse_the_server_counted(tmp_path):
+    # orrery bench hosted-turn-time reports the server's reuse from its /metrics text (here a file).
+    from prometheus_client import generate_latest
+
+    from orrery.service._bench_turns import _tree_reuse
+
+    metrics = ServiceMetrics(max_budget_s=10.0)
+    for carried in (None, 30, 50, None):
+        metrics.count_ai_decision(keeps_trees=True, carried_visits=carried)
+    metrics.count_ai_decision(keeps_trees=False, carried_visits=None)
+    page = tmp_path / "metrics"
+    page.write_bytes(generate_latest(metrics.registry))
+    assert _tree_reuse(page.as_uri()) == {
+        "ai_searched_decisions": {"reused": 2, "new": 2, "off": 1},
+        "reuse_rate": 0.5,
+        "mean_carried_visits": 40.0,
+    }
+    empty = tmp_path / "empty"
+    empty.write_text("")  # a server that has searched no AI decision yet
+    assert _tree_reuse(empty.as_uri()) == {
+        "ai_searched_decisions": {"reused": 0, "new": 0, "off": 0},
+        "reuse_rate": None,
+        "mean_carried_visits": None,
+    }
