@@ -189,6 +189,18 @@ def _edited(shard: dict[str, np.ndarray], name: str, edit) -> dict[str, np.ndarr
 
 
 BAD_EDITS = {
+    "a reward for an unvisited action": (
+        "policy_values",
+        lambda a, s: a.__setitem__(np.flatnonzero(s["policy_visits"] == 0)[0], 0.5),
+        "a reward for an unvisited action",
+    ),
+    "a root value above 1": (
+        "root_value",
+        lambda a, s: a.__setitem__(0, 1.5),
+        "root_value holds values outside",
+    ),
+    "a NaN feature": ("features", lambda a, s: a.__setitem__((0, 0), np.nan), "features holds NaN"),
+    "negative moves": ("moves", lambda a, s: np.asarray(-1, np.int32), "moves is -1"),
     "offsets decrease": (
         "policy_offsets",
         lambda a, s: a.__setitem__(5, a[4] - 1),
