@@ -20,7 +20,7 @@ class InProcessBackend:
     Good for small budgets, tests and single machines; the threads live as long as the backend.
     It can search on trees kept from a seat's previous decision (search/_reuse.py's TurnTree)."""
 
-    keeps_trees = True  # search() takes `tree` (the Ray and time-shared backends do not)
+    keeps_trees = True  # search() takes `tree` (so do RayBackend's and TimeSharedBackend's)
 
     def __init__(self, workers: int = 1) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:

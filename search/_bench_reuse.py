@@ -3,7 +3,9 @@
 Every seat is a turn-clocked LevelBot (tolerance 0, like a tournament's `turn` bot) with the game's default
 preset and reuse_tree on. Seeded games are played to the end; the JSON reports the share of searched
 decisions that started from a re-rooted tree and the visits those roots started with, against the new
-iterations each decision searched (docs/search.md, "Tree reuse").
+iterations each decision searched (docs/search.md, "Tree reuse"). `backend` and `workers` choose where the
+searches run (every bot shares one backend): in-process threads or Ray actors, which keep the trees between
+decisions themselves. The same seeds and worker count play the same games on either.
 """
 
 from __future__ import annotations
@@ -26,10 +28,43 @@ def bench_tree_reuse(
     seed: int = 0,
     variant: str | None = None,
     config: str | None = None,
+    backend: str = "inprocess",
+    workers: int = 1,
 ) -> dict:
     """Games from seeds seed, seed + 1, ... with `iterations` per whole turn; the reuse figures as JSON."""
     if iterations < 1 or games < 1:
         raise ValueError(f"iterations and games must be at least 1, got {iterations} and {games}")
+    from orrery.search._bench import _backend
+
+    searches = _backend(backend, workers)
+    try:
+        searches.warm()  # Ray actors start before the clock does
+        figures = _play_games(
+            game,
+            players,
+            iterations=iterations,
+            games=games,
+            seed=seed,
+            variant=variant,
+            config=config,
+            backend=searches,
+        )
+    finally:
+        searches.close()
+    return figures | {"backend": backend, "workers": workers}
+
+
+def _play_games(
+    game: str,
+    players: int,
+    *,
+    iterations: int,
+    games: int,
+    seed: int,
+    variant: str | None,
+    config: str | None,
+    backend,
+) -> dict:
     from orrery.search._config import get_config
 
     preset = get_config(config) if config else default_config("ismcts", game)
@@ -41,7 +76,7 @@ def bench_tree_reuse(
     for g in range(games):
         loaded = load_game(game, players=players, variant=variant)
         played_variant = loaded.variant
-        bots = [LevelBot(level, search_config) for _ in range(players)]
+        bots = [LevelBot(level, search_config, backend) for _ in range(players)]
         state = loaded.new_initial_state(seed=seed + g)
         move_rng = random.Random(seed + g)
         while not state.is_terminal():

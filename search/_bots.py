@@ -93,9 +93,10 @@ class LevelBot:
     the turn goes on if the same seat is to move next (who moves next never depends on hidden cards in
     these games). A forced move (one legal action) is played at once and costs nothing.
 
-    With config.reuse_tree (and an in-process backend), it also keeps the turn's search tree, and the
-    turn's next searched decision starts from it, re-rooted at the moves played, where nothing hidden or
-    random happened in between (search/_reuse.py). The tree is freed when the turn ends and by new_game().
+    With config.reuse_tree (and a backend that keeps trees: in-process or Ray), it also keeps the turn's
+    search trees, and the turn's next searched decision starts from them, re-rooted at the moves played,
+    where nothing hidden or random happened in between (search/_reuse.py). They are freed when the turn
+    ends and by new_game().
     The turn clock charges only each search's new iterations."""
 
     def __init__(self, level: Level, config: SearchConfig, backend=None) -> None:
@@ -146,6 +147,8 @@ class LevelBot:
             if tree is not None and tree.holds_tree:
                 tree.played(action)
                 self._trees[key] = tree
+        if tree is not None and self._trees.get(key) is not tree:
+            tree.clear()  # the turn ended: free its trees (on a Ray backend, the actors' too)
         clock.charge(iterations=iterations, elapsed_s=time.perf_counter() - started)
         return action
 
@@ -163,6 +166,8 @@ class LevelBot:
         left by a wrong guess that the seat moves again must not spend the next game's first turn
         (issue 28)."""
         self._turns.clear()
+        for tree in self._trees.values():
+            tree.clear()
         self._trees.clear()
 
     def turn_clock(self, game: str, seat: int) -> TurnClock | None:
@@ -179,7 +184,7 @@ class ReuseStats:
     """How often a LevelBot's searched decisions started from a re-rooted tree (docs/search.md)."""
 
     searched: int = 0  # searched decisions
-    reused: int = 0  # of those, the ones that started from the previous decision's tree
+    reused: int = 0  # of those, the ones that started from the previous decision's tree (on any worker)
     reused_visits: int = 0  # visits their roots started with, summed
     iterations: int = 0  # the searched decisions' own (new) iterations, summed
 

@@ -242,6 +242,8 @@ def _run_bench_tree_reuse(args: argparse.Namespace) -> int:
         seed=args.seed,
         variant=args.variant,
         config=args.config,
+        backend=args.backend,
+        workers=args.workers,
     )
     _print(result, args.json)
     return 0
@@ -346,5 +348,7 @@ def register(commands, bench) -> None:
     p.add_argument(
         "--seed", type=int, default=0, help="the first game's seed; the next games take seed + 1, ..."
     )
+    p.add_argument("--backend", choices=("inprocess", "ray"), default="inprocess", help="where searches run")
+    p.add_argument("--workers", type=int, default=1, help="search workers (threads or Ray actors)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run_bench_tree_reuse)

@@ -43,6 +43,7 @@ class WorkerSearch:
             tree_size=s.tree_size,
             max_depth=s.max_depth,
             stop_reason=reason,
+            carried_visits=s.carried_visits,
         )
 
 

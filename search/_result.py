@@ -46,6 +46,7 @@ class WorkerReport:
     tree_size: int
     max_depth: int
     stop_reason: str  # "budget", "deadline" or "cancel"
+    carried_visits: int = 0  # visits its root started with when the worker re-rooted a kept tree, else 0
 
 
 def worker_seed(seed: int, worker: int) -> int:

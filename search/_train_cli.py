@@ -13,7 +13,7 @@ from orrery.core_ext._cli import add_game_arguments
 
 def _run_selfplay(args: argparse.Namespace) -> int:
     from orrery.search._cli import config_from_args
-    from orrery.search._train_data import SelfPlaySpec, run_selfplay
+    from orrery.search._train_data import SelfPlayDataError, SelfPlaySpec, run_selfplay
 
     if args.games < 1 or args.workers < 1 or args.iterations < 1:
         raise SystemExit("--games, --workers and --iterations must be >= 1")
@@ -27,9 +27,12 @@ def _run_selfplay(args: argparse.Namespace) -> int:
         iterations=args.iterations,
         seed=args.seed,
     )
-    summary = run_selfplay(
-        spec, Path(args.out), games=args.games, workers=args.workers, command=["orrery", *sys.argv[1:]]
-    )
+    try:
+        summary = run_selfplay(
+            spec, Path(args.out), games=args.games, workers=args.workers, command=["orrery", *sys.argv[1:]]
+        )
+    except SelfPlayDataError as exc:
+        raise SystemExit(f"orrery train selfplay: {exc}") from None
     print(json.dumps(summary))
     return 0
 
@@ -53,7 +56,14 @@ def _run_fit(args: argparse.Namespace) -> int:
         root_value_weight=args.root_value_weight,
         residual=args.residual,
     )
-    summary = fit([Path(d) for d in args.data], Path(args.out), settings, command=["orrery", *sys.argv[1:]])
+    from orrery.search._train_shards import SelfPlayDataError
+
+    try:
+        summary = fit(
+            [Path(d) for d in args.data], Path(args.out), settings, command=["orrery", *sys.argv[1:]]
+        )
+    except SelfPlayDataError as exc:
+        raise SystemExit(f"orrery train fit: {exc}") from None
     print(json.dumps(summary))
     return 0
 

@@ -5,6 +5,7 @@ the same search preset at a fixed iteration budget, each move seeded from a stre
 seed, so a game replays exactly however many workers run. Each finished game is one shard,
 `DIR/shards/game-NNNNNN.npz`, written to a temporary name and renamed, so an interrupted run resumes by
 skipping the shards that exist. Workers are processes (multiprocessing); a game is the unit of work.
+A shard's arrays and their checks are in _train_shards.py.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import random
 import sys
 import time
+import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +28,10 @@ from orrery.core_ext import load_game
 from orrery.search._backends import search_observation
 from orrery.search._config import Budget, get_config
 from orrery.search._learned import feature_hook
+from orrery.search._train_shards import POLICY_ARRAYS, SelfPlayDataError, ShardLayout, read_shard
 
-DATA_FORMAT_VERSION = 1
+DATA_FORMAT_VERSION = 2  # 2 (2026-11-27): the root's visit distributions and the game's moves
+READABLE_FORMAT_VERSIONS = (1, 2)  # `orrery train fit` reads both; only version 2 holds the distributions
 MANIFEST = "manifest.json"
 
 
@@ -46,6 +50,11 @@ def catalogue_revision(spec: SelfPlaySpec) -> str:
     model trained on the data is tied to the cards the games were dealt with."""
     revision = load_game(spec.game, players=spec.players, variant=spec.variant)._catalogue_revision()
     return revision or ""
+
+
+def num_distinct_actions(spec: SelfPlaySpec) -> int:
+    """Action ids are 0 .. this - 1 (recorded in the manifest: the shards' ids mean this build's actions)."""
+    return int(load_game(spec.game, players=spec.players, variant=spec.variant).num_distinct_actions)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -69,7 +78,9 @@ def play_selfplay_game(spec: SelfPlaySpec, index: int) -> dict[str, np.ndarray]:
     seats: list[int] = []
     turns: list[int] = []
     root_values: list[float] = []
-    moves = 0
+    iterations: list[int] = []
+    policy = _PolicyRows()
+    game_actions: list[int] = []
     while not state.is_terminal():
         seat = state.current_player
         observation = state.observation(seat)
@@ -82,11 +93,13 @@ def play_selfplay_game(spec: SelfPlaySpec, index: int) -> dict[str, np.ndarray]:
             action = result.best_action
             visits = sum(a.visits for a in result.actions)
             root_values.append(sum(a.visits * a.mean_reward for a in result.actions) / max(1, visits))
+            iterations.append(result.iterations)
+            policy.add(result.actions)
             rows.append(features.encode(observation, seat))
             seats.append(seat)
-            turns.append(moves)
+            turns.append(len(game_actions))
         state.apply(action)
-        moves += 1
+        game_actions.append(action)
     returns = np.asarray(state.returns(), dtype=np.float32)
     seat_array = np.asarray(seats, dtype=np.int8)
     # each row's returns seat-relative to its seat to move (column k: the seat k places after it)
@@ -101,8 +114,39 @@ def play_selfplay_game(spec: SelfPlaySpec, index: int) -> dict[str, np.ndarray]:
         "returns": returns,
         "returns_relative": relative.astype(np.float32),
         "game_seed": np.asarray(seed, dtype=np.int64),
-        "moves": np.asarray(moves, dtype=np.int32),
+        "moves": np.asarray(len(game_actions), dtype=np.int32),
+        "game_actions": np.asarray(game_actions, dtype=np.int32),
+        "root_iterations": np.asarray(iterations, dtype=np.int32),
+        **policy.arrays(),
     }
+
+
+class _PolicyRows:
+    """The root statistics of each searched position, gathered into CSR arrays (docs/learning.md)."""
+
+    def __init__(self) -> None:
+        self.offsets = [0]
+        self.actions: list[int] = []
+        self.visits: list[int] = []
+        self.values: list[float] = []
+
+    def add(self, stats) -> None:
+        """One row: every legal root action (search.ActionStats), stored by ascending action id."""
+        for stat in sorted(stats, key=lambda a: a.action):
+            self.actions.append(stat.action)
+            self.visits.append(stat.visits)
+            self.values.append(stat.mean_reward)
+        self.offsets.append(len(self.actions))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        if self.offsets[-1] >= 2**31:
+            raise ValueError("2**31 or more root actions over a game's positions: int32 offsets overflow")
+        return {
+            "policy_offsets": np.asarray(self.offsets, dtype=np.int32),
+            "policy_actions": np.asarray(self.actions, dtype=np.int32),
+            "policy_visits": np.asarray(self.visits, dtype=np.int32),
+            "policy_values": np.asarray(self.values, dtype=np.float32),
+        }
 
 
 def _write_shard(spec: SelfPlaySpec, out: Path, index: int) -> tuple[int, int, float]:
@@ -160,6 +204,7 @@ def run_selfplay(
         "players": spec.players,
         "layout_version": features.LAYOUT_VERSION,
         "num_features": features.num_features(spec.players),
+        "num_distinct_actions": num_distinct_actions(spec),
         "catalogue": catalogue_revision(spec),
         "config": spec.config,
         "iterations_per_move": spec.iterations,
@@ -179,15 +224,25 @@ def run_selfplay(
         "positions_per_second": round(positions / elapsed, 1) if elapsed > 0 else None,
         "total_games": len(shards),
         "total_positions": total_positions,
+        "shard_bytes": sum(p.stat().st_size for p in shards),  # all the folder's shards, on disk
     }
 
 
 def _check_manifest(out: Path, spec: SelfPlaySpec) -> None:
-    """Resuming into a folder made with other settings would mix data: refuse it."""
+    """Resuming into a folder made with other settings, or of another format version, would mix data:
+    refuse it."""
     path = out / MANIFEST
-    if not path.exists():
+    old = _read_manifest(out) if path.exists() else {}
+    version = old.get("format_version", _shards_format_version(out))
+    if version is not None and version != DATA_FORMAT_VERSION:
+        raise SelfPlayDataError(
+            f"{out} holds format-version-{version} self-play data (without the root visit distributions); "
+            f"this build writes version {DATA_FORMAT_VERSION} and does not mix the two in one folder. Write "
+            "the new games to another --out with another --seed (the same seed replays the same games); "
+            "`orrery train fit` reads folders of both versions together"
+        )
+    if not old:
         return
-    old = json.loads(path.read_text())
     mine = {
         "game": spec.game,
         "variant": spec.variant,
@@ -196,42 +251,108 @@ def _check_manifest(out: Path, spec: SelfPlaySpec) -> None:
         "iterations_per_move": spec.iterations,
         "seed": spec.seed,
         "catalogue": catalogue_revision(spec),  # games dealt with other cards must not be mixed in
+        "num_distinct_actions": num_distinct_actions(spec),  # action ids of another build
     }
     clash = {k: (old.get(k), v) for k, v in mine.items() if old.get(k) != v}
     if clash:
-        raise ValueError(f"{out} holds self-play data made with other settings: {clash}")
+        raise SelfPlayDataError(f"{out} holds self-play data made with other settings: {clash}")
 
 
-def load_dataset(folders: Sequence[Path]) -> tuple[dict, dict[str, np.ndarray]]:
+def _shards_format_version(out: Path) -> int | None:
+    """The format of shards left without a manifest (a first run stopped before writing it), from one of
+    them: version 1 shards lack the visit distributions. None: no shard."""
+    shard = next(iter(sorted((out / "shards").glob("game-*.npz"))), None)
+    if shard is None:
+        return None
+    try:
+        with zipfile.ZipFile(shard) as archive:
+            return 2 if "policy_offsets.npy" in archive.namelist() else 1
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise SelfPlayDataError(f"{shard}: unreadable shard: {exc}") from None
+
+
+def _read_manifest(folder: Path) -> dict:
+    """A data folder's manifest, with the fields the shards are read by checked."""
+    path = Path(folder) / MANIFEST
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SelfPlayDataError(f"{path}: unreadable manifest: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise SelfPlayDataError(f"{path}: not a JSON object")
+    if manifest.get("format_version") not in READABLE_FORMAT_VERSIONS:
+        raise SelfPlayDataError(
+            f"{path}: format_version {manifest.get('format_version')!r}; this build reads "
+            f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))}"
+        )
+    for key in ("game", "variant"):
+        if not isinstance(manifest.get(key), str):
+            raise SelfPlayDataError(f"{path}: {key} must be a string")
+    for key in ("players", "num_features"):
+        value = manifest.get(key)
+        if type(value) is not int or not 1 <= value <= 100_000:
+            raise SelfPlayDataError(f"{path}: {key} must be an integer from 1 to 100000, not {value!r}")
+    return manifest
+
+
+def _shard_layout(folder: Path, manifest: dict) -> ShardLayout:
+    game = load_game(manifest["game"], players=manifest["players"], variant=manifest["variant"])
+    actions = int(game.num_distinct_actions)
+    recorded = manifest.get("num_distinct_actions", actions)  # version 1 does not record it
+    if recorded != actions:
+        raise SelfPlayDataError(
+            f"{Path(folder) / MANIFEST}: num_distinct_actions {recorded!r}, but this build's "
+            f"{manifest['game']} has {actions}: its action ids mean other actions here; play it again"
+        )
+    return ShardLayout(
+        format_version=manifest["format_version"],
+        players=manifest["players"],
+        num_features=manifest["num_features"],
+        num_distinct_actions=actions,
+    )
+
+
+def load_dataset(folders: Sequence[Path], *, policy: bool = False) -> tuple[dict, dict[str, np.ndarray]]:
     """The manifest of the first folder and every shard's rows concatenated (all folders must agree on
-    game, variant, players and layout), with `game_index` numbering the games across folders."""
-    manifests = [json.loads((Path(f) / MANIFEST).read_text()) for f in folders]
-    keys = ("format_version", "game", "variant", "players", "layout_version", "num_features", "catalogue")
+    game, variant, players and layout; format versions 1 and 2 mix), with `game_index` numbering the games
+    across folders. Every shard is checked as it is read (SelfPlayDataError names a bad one).
+
+    `policy=True` also gives the root visit distributions, concatenated in CSR form (root_policy reads a
+    row; `policy_offsets` is int64 here): every folder must then be of format version 2."""
+    manifests = [_read_manifest(Path(f)) for f in folders]
+    keys = ("game", "variant", "players", "layout_version", "num_features", "catalogue")
     for m in manifests[1:]:
         if any(m.get(k) != manifests[0].get(k) for k in keys):
-            raise ValueError(
+            raise SelfPlayDataError(
                 "the data folders are of different games, variants, players, layouts or catalogue revisions"
             )
-    if manifests[0]["format_version"] != DATA_FORMAT_VERSION:
-        raise ValueError(
-            f"self-play data format {manifests[0]['format_version']}; expected {DATA_FORMAT_VERSION}"
-        )
-    parts: dict[str, list[np.ndarray]] = {
-        "features": [],
-        "returns_relative": [],
-        "root_value": [],
-        "game_index": [],
-    }
+    if policy and any(m["format_version"] < 2 for m in manifests):
+        old = [str(f) for f, m in zip(folders, manifests, strict=True) if m["format_version"] < 2]
+        raise SelfPlayDataError(f"format-version-1 data holds no visit distributions: {', '.join(old)}")
+    names: tuple[str, ...] = ("features", "returns_relative", "root_value", "game_index")
+    if policy:
+        names += ("root_iterations", *POLICY_ARRAYS)
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in names}
+    parts["policy_offsets"] = [np.zeros(1, np.int64)]
     game_index = 0
-    for folder in folders:
+    actions_before = 0
+    for folder, manifest in zip(folders, manifests, strict=True):
+        layout = _shard_layout(Path(folder), manifest)
         for shard in sorted((Path(folder) / "shards").glob("game-*.npz")):
-            with np.load(shard) as data:
-                rows = len(data["seat"])
-                parts["features"].append(data["features"])
-                parts["returns_relative"].append(data["returns_relative"])
-                parts["root_value"].append(data["root_value"])
-                parts["game_index"].append(np.full(rows, game_index, dtype=np.int32))
+            data = read_shard(shard, layout, policy=policy)
+            data["game_index"] = np.full(len(data["seat"]), game_index, dtype=np.int32)
+            if policy:
+                offsets = data.pop("policy_offsets")
+                parts["policy_offsets"].append(offsets[1:].astype(np.int64) + actions_before)
+                actions_before += int(offsets[-1])
+            for name in names:
+                if name != "policy_offsets":
+                    parts[name].append(data[name])
             game_index += 1
+    if game_index == 0:
+        raise SelfPlayDataError(f"no shards (shards/game-*.npz) in {', '.join(map(str, folders))}")
+    if not policy:
+        del parts["policy_offsets"]
     arrays = {k: np.concatenate(v) for k, v in parts.items()}
     manifest = dict(manifests[0], games=game_index, positions=len(arrays["game_index"]))
     return manifest, arrays

@@ -10,8 +10,8 @@ Whatever the budgets, a decision with one legal action is played at once, withou
 
 With a per-turn budget and a search config with reuse_tree, the turn also keeps its search trees (search's
 TurnTree): the seat's next decision starts from the tree re-rooted at the moves it played, where nothing
-hidden or random happened in between and the search runs in-process (docs/search.md, "Tree reuse"). They
-are freed with the turn's clock.
+hidden or random happened in between (docs/search.md, "Tree reuse": in process, in the time-shared lane
+or on the Ray workers). They are freed with the turn's clock.
 
 A turn is tracked per match in memory: the seat's decision continues its turn when the match's previous
 move was that seat's own (an AI move by this server, at the move number before). A human move, another
@@ -83,6 +83,7 @@ class AiTurnClocks:
             return running.clock
         game = turn.observation.game
         clock = TurnClock(budget, expected=expected_decisions(game.name, game.variant))
+        self.forget(turn.match_id)  # a turn before it ended unseen (another replica's move, a human's)
         self._running[turn.match_id] = _Running(turn.seat, turn.move_number, clock)
         return clock
 
@@ -112,7 +113,7 @@ class AiTurnClocks:
         if running is None:
             return
         if game_over or seat_to_move != seat or running.seat != seat:
-            del self._running[match_id]
+            self.forget(match_id)
         else:
             running.next_move_number = move_number
             running.last_end = time.perf_counter()
@@ -120,7 +121,10 @@ class AiTurnClocks:
                 running.tree.played(action)
 
     def forget(self, match_id: str) -> None:
-        self._running.pop(match_id, None)
+        """Drop the match's turn going on, freeing its kept trees (on Ray, the actors' too)."""
+        running = self._running.pop(match_id, None)
+        if running is not None and running.tree is not None:
+            running.tree.clear()
 
     def __len__(self) -> int:
         return len(self._running)

@@ -5,6 +5,10 @@ a person playing seeded random legal moves, seat 1 an AI seat at the level. A tu
 ApplyAction that ends the person's turn (acknowledged) to the stream event of the AI's last move of its
 turn: search, the clock, the store's writes and the events, all counted. Matches from seeds seed,
 seed + 1, ... until `turns` AI turns are timed. orrery bench turn-time measures the bots alone.
+
+--backend ray starts the server on a local Ray instead (its short milliseconds decisions, most of expert's,
+then run in the server's time-shared lane). The report also gives the AI seat's tree reuse as the
+server's own metrics counted it (orrery_ai_searched_decisions_total, orrery_ai_carried_visits_total).
 """
 
 from __future__ import annotations
@@ -13,7 +17,10 @@ import math
 import random
 import tempfile
 import time
+import urllib.request
 from typing import Any
+
+from prometheus_client.parser import text_string_to_metric_families
 
 from orrery.service._bench import _load_average
 from orrery.service._spawn import start_server
@@ -58,12 +65,31 @@ def _ai_turns(client: OrreryClient, game: str, variant: str, level: str, seed: i
     return timed
 
 
+def _tree_reuse(metrics_url: str) -> dict[str, Any]:
+    """The server's count of its AI seats' searched decisions by tree, and the visits carried over."""
+    text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
+    decisions = {"reused": 0, "new": 0, "off": 0}
+    carried = 0
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "orrery_ai_searched_decisions_total":
+                decisions[sample.labels["tree"]] = int(sample.value)
+            elif sample.name == "orrery_ai_carried_visits_total":
+                carried = int(sample.value)
+    keeping = decisions["reused"] + decisions["new"]
+    return {
+        "ai_searched_decisions": decisions,
+        "reuse_rate": round(decisions["reused"] / keeping, 4) if keeping else None,
+        "mean_carried_visits": round(carried / decisions["reused"], 1) if decisions["reused"] else None,
+    }
+
+
 def bench_hosted_turn_time(
-    *, game: str, variant: str, level: str, turns: int, seed: int, workers: int
+    *, game: str, variant: str, level: str, turns: int, seed: int, workers: int, backend: str = "in-process"
 ) -> dict[str, Any]:
     folder = tempfile.mkdtemp(prefix="orrery-turns-")
-    args = ["--backend", "in-process", "--workers", str(workers), "--db", f"{folder}/m.sqlite3"]
-    server = start_server(args, cwd=folder, same_imports=True)
+    args = ["--backend", backend, "--workers", str(workers), "--db", f"{folder}/m.sqlite3"]
+    server = start_server(args, cwd=folder, same_imports=True, ready_timeout=300.0)
     started = time.perf_counter()
     try:
         with OrreryClient(server.target, timeout=120) as client:
@@ -73,6 +99,7 @@ def bench_hosted_turn_time(
             while len(timed) < turns:
                 timed += _ai_turns(client, game, variant, level, seed + matches, turns - len(timed), rng)
                 matches += 1
+        reuse = _tree_reuse(server.metrics_url)
     finally:
         server.terminate()
     seconds = [t for t, _ in timed]
@@ -81,6 +108,7 @@ def bench_hosted_turn_time(
         "game": game,
         "variant": variant,
         "level": level,
+        "backend": backend,
         "workers": workers,
         "seed": seed,
         "matches": matches,
@@ -90,6 +118,7 @@ def bench_hosted_turn_time(
         "max_s": round(max(seconds), 4),
         "mean_ai_moves_per_turn": round(sum(m for _, m in timed) / len(timed), 2),
         "max_ai_moves_per_turn": max(m for _, m in timed),
+        **reuse,  # the AI seat's searched decisions by tree (the server's metrics)
         "load_average_1m": _load_average(),
         "wall_s": round(time.perf_counter() - started, 2),
     }

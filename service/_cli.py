@@ -491,6 +491,7 @@ def _bench_hosted_turn_time(args: argparse.Namespace) -> int:
         turns=args.turns,
         seed=args.seed,
         workers=args.workers,
+        backend=args.backend,
     )
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0
@@ -791,6 +792,12 @@ def register(commands: Any, bench: Any) -> None:
     p.add_argument("--level", choices=("easy", "medium", "hard", "expert"), default="medium")
     p.add_argument("--turns", type=int, default=20, help="AI turns to time")
     p.add_argument("--workers", type=int, default=2, help="search workers of the server it starts")
+    p.add_argument(
+        "--backend",
+        choices=("in-process", "ray"),
+        default="in-process",
+        help="the server's backend (ray: a local Ray; short decisions then take the time-shared lane)",
+    )
     p.add_argument("--seed", type=int, default=1, help="the first match's seed (the next take seed + 1, ...)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_hosted_turn_time)

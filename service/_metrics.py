@@ -120,6 +120,27 @@ class ServiceMetrics:
             "orrery_matches_created", "Hosted matches created, per game.", ("game",), registry=r
         )
         self.matches_active = Gauge("orrery_matches_active", "Hosted matches not yet over.", registry=r)
+        self.ai_searched_decisions = Counter(
+            "orrery_ai_searched_decisions",
+            "Searched decisions of hosted AI seats, by tree: reused (started from the turn's kept tree,"
+            " re-rooted), new (the seat keeps its turn's trees but this decision started anew), off (the"
+            " seat keeps none: no per-turn budget, or a config without reuse_tree).",
+            ("tree",),
+            registry=r,
+        )
+        self.ai_carried_visits = Counter(
+            "orrery_ai_carried_visits",
+            "Root visits hosted AI seats' decisions started with from their turn's kept trees (all workers).",
+            registry=r,
+        )
+
+    def count_ai_decision(self, *, keeps_trees: bool, carried_visits: int | None) -> None:
+        """Book a hosted AI seat's searched decision: whether its seat keeps its turn's trees, and the
+        visits the decision carried over from them (None: it started new trees)."""
+        kind = "off" if not keeps_trees else "new" if carried_visits is None else "reused"
+        self.ai_searched_decisions.labels(tree=kind).inc()
+        if carried_visits is not None:
+            self.ai_carried_visits.inc(carried_visits)
 
     def serve_http(self, host: str, port: int) -> int:
         """Start the /metrics HTTP endpoint in a daemon thread; returns the port bound."""

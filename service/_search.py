@@ -130,9 +130,16 @@ class SearchJob:
     stop_target: float | None = None  # time.time() at which the search was told to stop, if by time
     finished: float | None = None  # time.time() at which the search returned its result
     # An AI seat's search.TurnTree (config.reuse_tree): the trees kept from its turn's previous decision,
-    # searched on where the backend keeps trees (in-process ones), else left unused (a new tree)
+    # searched on where the backend keeps trees (in-process, Ray, time-shared), else left unused (a new tree)
     tree: Any = None
+    tree_taken: bool = False  # the search ran on `tree` (its carried_visits then describe this decision)
     _last_progress: float = field(default=0.0)
+
+    @property
+    def carried_visits(self) -> int | None:
+        """The root visits this search's workers carried over from `tree` (summed over those that re-rooted
+        it), None when it searched new trees only (or no tree was handed to its backend)."""
+        return self.tree.carried_visits if self.tree is not None and self.tree_taken else None
 
     def stop(self, reason: str) -> None:
         if self.stop_reason is None:
@@ -297,8 +304,10 @@ def lower_thread_priority(nice: int) -> None:
 
 def _kept_tree(job: SearchJob, backend: Any) -> dict[str, Any]:
     """The `tree` argument for `backend`'s search of `job`: its AI seat's kept trees where the backend
-    takes them (Ray and the time-shared search do not: that decision starts a new tree)."""
+    takes them (all the scheduler's do: in-process, Ray and the time-shared pool; a backend without
+    keeps_trees gets none and that decision starts a new tree). job.tree_taken records the hand-over."""
     if job.tree is not None and getattr(backend, "keeps_trees", False):
+        job.tree_taken = True
         return {"tree": job.tree}
     return {}
 
@@ -639,6 +648,7 @@ class SearchScheduler:
             parts=shared.threads if shared.idle else 1,
             min_iterations=LATE_ITERATIONS,
             cut_short=cut_short,
+            **_kept_tree(job, shared),
         )
         return self._finish(job, result)
 

@@ -606,6 +606,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 self._ai_jobs.pop(turn.match_id, None)
             if job.stop_reason is not None:  # drained, abandoned, or the claim was lost: leave the move
                 return False
+            self.metrics.count_ai_decision(
+                keeps_trees=job.tree is not None, carried_visits=job.carried_visits
+            )
             iterations = result.iterations
             chosen = choose_within_turn(result, grant.tolerance, seed, clock)  # the tolerance covers the turn
         applied = await self.db(

@@ -47,6 +47,12 @@ CONTRACT_METRICS = {
     "orrery_matches_created_total": "counter",
     "orrery_matches_active": "gauge",
 }
+# Metrics the service adds beyond the contract, which the dashboard may also show; the test below checks
+# that the server registers them (service/_metrics.py).
+SERVICE_METRICS = {
+    "orrery_ai_searched_decisions_total": "counter",
+    "orrery_ai_carried_visits_total": "counter",
+}
 HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
 METRIC_TOKEN = re.compile(r"\b((?:grpc_server|orrery)_[a-z0-9_]+)\b")
 
@@ -381,7 +387,7 @@ def test_grafana_provisioning_points_at_the_dashboard_and_data_source() -> None:
 
 def test_dashboard_queries_name_only_contract_metrics() -> None:
     dashboard = json.loads(DASHBOARD.read_text())
-    known = exposed_series_names(CONTRACT_METRICS)
+    known = exposed_series_names({**CONTRACT_METRICS, **SERVICE_METRICS})
     exprs = dashboard_queries(dashboard)
     assert exprs
     for expr in exprs:
@@ -413,8 +419,18 @@ def test_dashboard_shows_what_operators_need() -> None:
     panel_with("rate(orrery_search_iterations_total")  # iterations per second
     for gauge in ("orrery_active_searches", "orrery_queue_depth", "orrery_live_workers"):
         assert gauge in everything
+    panel_with("rate(orrery_ai_searched_decisions_total", "sum by (tree)")  # hosted AI seats' tree reuse
     ids = [p["id"] for p in dashboard["panels"]]
     assert len(ids) == len(set(ids))
+
+
+def test_the_metrics_beyond_the_contract_are_the_servers() -> None:
+    from orrery.service._metrics import ServiceMetrics
+
+    registry = ServiceMetrics(max_budget_s=1.0).registry
+    registered = {m.name + ("_total" if m.type == "counter" else ""): m.type for m in registry.collect()}
+    for name, kind in SERVICE_METRICS.items():
+        assert registered.get(name) == kind, name
 
 
 # ---------------------------------------------------------------- Kubernetes

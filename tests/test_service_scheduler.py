@@ -141,3 +141,30 @@ def test_a_short_search_alone_uses_every_thread_and_concurrent_ones_one_part_eac
     assert (first.workers, second.workers) == (cpus, 1)
     assert (threads.searches, main.searches) == (0, 0)
     assert first.iterations > 0 and second.iterations > 0
+
+
+def test_a_short_ai_search_takes_its_seats_tree_into_the_time_shared_lane():
+    # An AI seat's job (job.tree) in the time-shared lane: the pool searches the tree's searchers, which
+    # the tree keeps for the seat's next decision (tests/test_timeshare.py checks the re-rooting).
+    from orrery.search import TurnTree
+
+    main, threads = CountingBackend(2), CountingBackend(2)
+    sched = scheduler(threads_up_to_ms=300.0)
+    ai_job = job(milliseconds=60.0)
+    ai_job.tree = TurnTree()
+
+    async def go() -> list:
+        sched.start(main, threads)
+        shared = count_timeshared(sched)
+        await sched.run(ai_job)
+        return shared
+
+    try:
+        shared = asyncio.run(go())
+    finally:
+        sched.close()
+    assert shared == [sched.timeshare.threads]  # the time-shared lane, every thread
+    assert ai_job.tree_taken and ai_job.tree.holds_tree
+    assert len(ai_job.tree._searches) == sched.timeshare.threads
+    assert ai_job.carried_visits is None  # the turn's first decision: new trees
+    assert (threads.searches, main.searches) == (0, 0)

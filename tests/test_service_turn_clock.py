@@ -5,21 +5,26 @@ Deterministic: iteration budgets and seeded seats, no timing assertions."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
-from orrery.search import Budget, TurnBudget, search_observation
+from orrery.search import Budget, TimeSharedBackend, TurnBudget, search_observation
 from orrery.search._clock import OVERRUN_SHARE
 from orrery.service._ai_clock import AiTurnClocks, capped, seat_turn_budget
 from orrery.service._matches import AiSpec, MatchStore
 from orrery.service._metrics import ServiceMetrics
+from orrery.service._search import _CallingThread, _kept_tree
 from orrery.service._servicer import OrreryServicer
 
 
 class RecordingScheduler:
-    """SearchScheduler.run's stand-in: the job's search in this thread; (move number, iterations) kept."""
+    """SearchScheduler.run's stand-in: the job's search in this thread, or on `backend` (a TimeSharedBackend
+    awaited as SearchScheduler._timeshared_search does) with the job's tree where it keeps trees (as the
+    scheduler passes it); (move number, iterations) kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, backend=None) -> None:
+        self.backend = backend
         self.searches: list[tuple[int, int]] = []
         self.carried: list[int | None] = []  # per search: visits its kept tree carried over, None if new
         self.move_number = -1  # the AI turn being played (set by the wrapped _ai_play)
@@ -31,17 +36,33 @@ class RecordingScheduler:
             if grant.iterations
             else Budget(milliseconds=grant.milliseconds)
         )
-        result = search_observation(job.observation, job.config, budget, seed=job.seed, tree=job.tree)
+        if self.backend is None:
+            kept = _kept_tree(job, _CallingThread)
+            result = search_observation(job.observation, job.config, budget, seed=job.seed, **kept)
+        elif isinstance(self.backend, TimeSharedBackend):  # awaited on the loop, iteration budgets only
+            kept = _kept_tree(job, self.backend)
+            result = await self.backend.search(
+                job.observation,
+                job.config,
+                stop_at=time.time() - 1.0,
+                seed=job.seed,
+                parts=self.backend.threads,
+                min_iterations=grant.iterations,
+                **kept,
+            )
+        else:
+            kept = _kept_tree(job, self.backend)
+            result = self.backend.search(job.observation, job.config, budget, seed=job.seed, **kept)
         self.searches.append((self.move_number, result.iterations))
         self.carried.append(job.tree.carried_visits if job.tree is not None else None)
         return result
 
 
-def play_hosted(tmp_path, game: str, variant: str, ai: list[AiSpec | None], seed: int):
+def play_hosted(tmp_path, game: str, variant: str, ai: list[AiSpec | None], seed: int, backend=None):
     """Create the match and let the servicer's AI loop play until a human seat is to move (or the end).
     Returns (the stored moves as (seat, move number before it), the searches, legal counts per move)."""
     store = MatchStore(str(tmp_path / "m.sqlite3"))
-    scheduler = RecordingScheduler()
+    scheduler = RecordingScheduler(backend)
     servicer = OrreryServicer(
         store=store,
         scheduler=scheduler,  # type: ignore[arg-type]
@@ -169,8 +190,110 @@ def test_a_turns_kept_tree_lives_and_dies_with_its_clock():
     assert clocks.tree("m", get_config("ismcts-ttg@1")) is None  # a config without reuse keeps none
     tree = clocks.tree("m", get_config("ismcts-ttg@2"))
     assert tree is not None and clocks.tree("m", get_config("ismcts-ttg@2")) is tree
+    dropped: list[str] = []  # the keys a backend whose workers keep the trees (Ray) was told to free
+    tree.on_workers(object(), get_config("ismcts-ttg@2"), dropped.append)  # as RayBackend.search does
     clocks.moved("m", seat=0, move_number=8, seat_to_move=0, game_over=False, action=5)
     clocks.clock(turn(0, 8), budget)
     assert clocks.tree("m", get_config("ismcts-ttg@2")) is tree  # the same turn: the same kept tree
+    assert dropped == [] and tree.holds_tree
     clocks.moved("m", seat=0, move_number=9, seat_to_move=1, game_over=False, action=6)
     assert len(clocks) == 0 and clocks.tree("m", get_config("ismcts-ttg@2")) is None  # freed with the clock
+    assert dropped == [f"{tree.tree_id}/1"] and not tree.holds_tree  # ... on the workers too
+    clocks.clock(turn(1, 9), budget)  # a turn the match forgets (it ended, or another replica moved)
+    other = clocks.tree("m", get_config("ismcts-ttg@2"))
+    assert other is not None
+    other.on_workers(object(), get_config("ismcts-ttg@2"), dropped.append)
+    clocks.forget("m")
+    assert dropped[-1] == f"{other.tree_id}/1" and not other.holds_tree
+
+
+def test_the_scheduler_hands_an_ai_seats_tree_to_every_backend_it_uses():
+    from types import SimpleNamespace
+
+    from orrery.search import InProcessBackend, RayBackend, TurnTree
+
+    job = SimpleNamespace(tree=TurnTree(), tree_taken=False)
+    assert _kept_tree(job, object()) == {} and not job.tree_taken  # a backend that keeps no trees
+    # the classes: no Ray and no pool is started
+    for backend in (RayBackend, InProcessBackend, _CallingThread, TimeSharedBackend):
+        job = SimpleNamespace(tree=TurnTree(), tree_taken=False)
+        assert _kept_tree(job, backend) == {"tree": job.tree} and job.tree_taken
+    assert _kept_tree(SimpleNamespace(tree=None, tree_taken=False), TimeSharedBackend) == {}
+
+
+def _sampler(registry):
+    """A metric's value in `registry` by name and labels (0 when it has no sample yet)."""
+
+    def sample(name, **labels):
+        return registry.get_sample_value(name, labels) or 0
+
+    return sample
+
+
+def test_hosted_ai_seats_reuse_their_trees_in_the_time_shared_lane_and_the_metrics_count_it(tmp_path):
+    # The servicer's AI loop with the time-shared pool (one thread: one part, the same search as the
+    # calling thread's for the same seed and iterations): the same game and the same reuse as in process,
+    # and orrery_ai_searched_decisions / orrery_ai_carried_visits count every searched decision.
+    ai = [
+        AiSpec(seed=3, bot="ismcts-ttg@2", turn_iterations=400),
+        AiSpec(seed=5, bot="ismcts-ttg@2", turn_iterations=400),
+    ]
+    played = {}
+    for name in ("in_process", "time_shared"):
+        (tmp_path / name).mkdir()
+        shared = TimeSharedBackend(1, 2) if name == "time_shared" else None
+        try:
+            moves, searches, _, servicer = play_hosted(
+                tmp_path / name, "take_the_galaxy", "standard", ai, seed=4, backend=shared
+            )
+        finally:
+            if shared is not None:
+                shared.close()
+        played[name] = (moves, searches, servicer.recorded.carried)
+        sample = _sampler(servicer.metrics.registry)
+
+        carried = servicer.recorded.carried
+        reused = [visits for visits in carried if visits is not None]
+        assert len(reused) > 0 and all(visits > 0 for visits in reused)
+        assert sample("orrery_ai_searched_decisions_total", tree="reused") == len(reused)
+        assert sample("orrery_ai_searched_decisions_total", tree="new") == len(carried) - len(reused) > 0
+        assert sample("orrery_ai_searched_decisions_total", tree="off") == 0
+        assert sample("orrery_ai_carried_visits_total") == sum(reused)
+    assert played["time_shared"] == played["in_process"]
+
+    # A seat that keeps no trees (a config without reuse_tree) is counted as such.
+    ai = [
+        AiSpec(seed=3, bot="ismcts-ttg@1", iterations=50),
+        AiSpec(seed=5, bot="ismcts-ttg@1", iterations=50),
+    ]
+    (tmp_path / "off").mkdir()
+    _, searches, _, servicer = play_hosted(tmp_path / "off", "take_the_galaxy", "standard", ai, seed=4)
+    registry = servicer.metrics.registry
+    assert registry.get_sample_value("orrery_ai_searched_decisions_total", {"tree": "off"}) == len(searches)
+    assert registry.get_sample_value("orrery_ai_carried_visits_total") == 0
+
+
+def test_the_hosted_turn_bench_reads_the_reuse_the_server_counted(tmp_path):
+    # orrery bench hosted-turn-time reports the server's reuse from its /metrics text (here a file).
+    from prometheus_client import generate_latest
+
+    from orrery.service._bench_turns import _tree_reuse
+
+    metrics = ServiceMetrics(max_budget_s=10.0)
+    for carried in (None, 30, 50, None):
+        metrics.count_ai_decision(keeps_trees=True, carried_visits=carried)
+    metrics.count_ai_decision(keeps_trees=False, carried_visits=None)
+    page = tmp_path / "metrics"
+    page.write_bytes(generate_latest(metrics.registry))
+    assert _tree_reuse(page.as_uri()) == {
+        "ai_searched_decisions": {"reused": 2, "new": 2, "off": 1},
+        "reuse_rate": 0.5,
+        "mean_carried_visits": 40.0,
+    }
+    empty = tmp_path / "empty"
+    empty.write_text("")  # a server that has searched no AI decision yet
+    assert _tree_reuse(empty.as_uri()) == {
+        "ai_searched_decisions": {"reused": 0, "new": 0, "off": 0},
+        "reuse_rate": None,
+        "mean_carried_visits": None,
+    }

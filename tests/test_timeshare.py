@@ -137,3 +137,93 @@ def test_backend_checks_its_arguments():
 
     with pytest.raises(ValueError, match="parts"):
         asyncio.run(go())
+
+
+def test_a_time_shared_search_keeps_a_turns_trees_as_in_process_and_starts_anew_after_a_draw():
+    # The same seeds and iterations per part as InProcessBackend(2)'s workers: the same searches, so
+    # the kept trees re-root exactly as in process (each part deciding alone), and a card drawn in
+    # between gives a new tree, the same search as without one.
+    import dataclasses
+
+    from test_tree_reuse import TTG, first
+
+    from orrery.search import InProcessBackend, TurnTree
+
+    use, draw = (
+        first("take_the_galaxy", "standard", "use "),
+        first("take_the_galaxy", "standard", "draw a card"),
+    )
+    with InProcessBackend(2) as local:
+        observation, action, after = use
+        tree = TurnTree()
+        before = local.search(observation, TTG, Budget(iterations=600), seed=5, tree=tree)
+        tree.played(action)
+        again = local.search(after, TTG, Budget(iterations=400), seed=6, tree=tree)
+        in_process = (before.actions, again.actions, tree.carried_visits, tree.reused_workers)
+
+    async def go():
+        with TimeSharedBackend(2, 4) as shared:
+
+            async def run(obs, iterations, seed, **tree):
+                return await shared.search(
+                    obs, TTG, stop_at=time.time() - 1.0, seed=seed, parts=2, min_iterations=iterations, **tree
+                )
+
+            observation, action, after = use
+            tree = TurnTree()
+            before = await run(observation, 600, 5, tree=tree)
+            assert tree.carried_visits is None and tree.holds_tree  # a new tree, kept for the next decision
+            alone = await run(observation, 600, 5)
+            assert before == dataclasses.replace(alone, elapsed_s=before.elapsed_s)
+            kept = [search.searcher for search in tree._searches]
+            tree.played(action)
+            again = await run(after, 400, 6, tree=tree)
+            assert [search.searcher for search in tree._searches] == kept  # the same searchers, re-rooted
+            assert again.iterations == 400 and sum(a.visits for a in again.actions) > 400
+            reused = (before.actions, again.actions, tree.carried_visits, tree.reused_workers)
+
+            observation, action, after = draw
+            tree = TurnTree()
+            await run(observation, 600, 5, tree=tree)
+            tree.played(action)
+            anew = await run(after, 400, 6, tree=tree)
+            assert tree.carried_visits is None and tree.reused_workers == 0
+            fresh = await run(after, 400, 6)
+            assert anew == dataclasses.replace(fresh, elapsed_s=anew.elapsed_s)
+            return reused
+
+    reused = asyncio.run(go())
+    assert reused == in_process
+    assert reused[2] == next(a.visits for a in reused[0] if a.action == use[1]) > 0
+    assert reused[3] == 2
+
+
+def test_a_time_shared_search_that_cannot_start_frees_its_tree():
+    # A full pool refuses the search: its kept searchers (none may still run in the pool) are dropped.
+    from test_tree_reuse import TTG, first
+
+    from orrery.search import TurnTree
+
+    observation, action, after = first("take_the_galaxy", "standard", "use ")
+    cancel = CancelToken()
+
+    async def go(tree):
+        with TimeSharedBackend(1, 1) as backend:
+            await backend.search(
+                observation, TTG, stop_at=time.time() - 1.0, seed=5, min_iterations=300, tree=tree
+            )
+            tree.played(action)
+            busy = asyncio.ensure_future(
+                backend.search(observation, TTG, stop_at=time.time() + 600.0, seed=1, cancel=cancel)
+            )
+            await asyncio.sleep(0)  # it takes the pool's one slot
+            try:
+                with pytest.raises(RuntimeError, match="full"):
+                    await backend.search(after, TTG, stop_at=time.time() + 600.0, seed=6, tree=tree)
+            finally:
+                cancel.cancel()
+                await busy
+
+    tree = TurnTree()
+    asyncio.run(go(tree))
+    assert not tree.holds_tree

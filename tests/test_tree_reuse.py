@@ -8,7 +8,7 @@ import random
 import pytest
 
 from orrery.core_ext import load_game
-from orrery.search import Budget, LevelBot, get_config
+from orrery.search import Budget, InProcessBackend, LevelBot, get_config
 from orrery.search._backends import search_on_this_thread
 from orrery.search._kernel import Searcher
 from orrery.search._levels import Level
@@ -115,6 +115,29 @@ def test_a_turn_tree_charges_only_new_iterations_and_frees_itself_when_it_cannot
     assert not tree.holds_tree
 
 
+def test_each_worker_decides_alone_whether_its_tree_goes_on():
+    # One iteration a worker: find a seed where only worker 0's tree tried the move played. Worker 1's
+    # tree cannot re-root there and starts anew; worker 0's goes on all the same (search/_reuse.py).
+    observation, action, after = first("take_the_galaxy", "standard", "use ")
+    with InProcessBackend(2) as backend:
+        for seed in range(200):
+            tree = TurnTree()
+            backend.search(observation, TTG, Budget(iterations=2), seed=seed, tree=tree)
+            tried = [
+                any(a == action and visits > 0 for a, visits, *_ in search.searcher.root_stats())
+                for search in tree._searches
+            ]
+            if tried == [True, False]:
+                break
+        else:
+            raise AssertionError("no seed where only worker 0 tried the move")
+        tree.played(action)
+        result = backend.search(after, TTG, Budget(iterations=100), seed=seed, tree=tree)
+    assert tree.reused_workers == 1 and tree.carried_visits == 1
+    assert [search.searcher.carried_visits for search in tree._searches] == [1, 0]
+    assert result.iterations == 100
+
+
 def play(bots, game_name="take_the_galaxy", variant="standard", seed=3, moves=400):
     game = load_game(game_name, players=2, variant=variant)
     state = game.new_initial_state(seed=seed)
@@ -152,3 +175,41 @@ def test_a_bot_without_reuse_keeps_no_tree():
 def test_reuse_tree_is_checked():
     with pytest.raises(ValueError, match="reuse_tree"):
         dataclasses.replace(TTG, reuse_tree=1)
+
+
+def test_the_tree_reuse_bench_reports_its_backend_and_workers():
+    from orrery.search._bench_reuse import bench_tree_reuse
+
+    report = bench_tree_reuse(
+        "take_the_galaxy", 2, iterations=300, games=1, seed=2, variant="standard", workers=2
+    )
+    assert report["backend"] == "inprocess" and report["workers"] == 2
+    assert 0 < report["reused_decisions"] < report["searched_decisions"]
+
+
+def test_a_ray_actor_keeps_few_trees_re_roots_them_and_drops_them():
+    # The actor's body without Ray (search/_ray.py wraps it with ray.remote at run time).
+    from orrery.search._ray import SearchActor
+
+    observation, action, after = first("take_the_galaxy", "standard", "use ")
+
+    def search(actor, search_id, key, reroot=None, at=observation, iterations=200):
+        report = actor.run_slice(search_id, at, TTG, 5, iterations, 0.0, 0.0, key, reroot)
+        actor.finish(search_id)
+        return report
+
+    actor = SearchActor(kept_trees=2, kept_tree_nodes=1_000_000)
+    for i, key in enumerate(("a/1", "b/1", "c/1")):
+        assert search(actor, i, key).carried_visits == 0
+    assert list(actor.kept_trees()) == ["b/1", "c/1"]  # the least recently used went first
+    report = search(actor, 3, "b/1", reroot=[action], at=after)
+    assert report.carried_visits > 0 and report.iterations == 200  # re-rooted, then searched on
+    assert list(actor.kept_trees()) == ["c/1", "b/1"]  # now the most recently used
+    assert search(actor, 4, "b/1", reroot=[action], at=after).carried_visits == 0  # the check fails: anew
+    actor.drop("c/1")
+    assert list(actor.kept_trees()) == ["b/1"]
+    assert search(actor, 5, None).carried_visits == 0 and list(actor.kept_trees()) == ["b/1"]  # no key
+    small = SearchActor(kept_trees=8, kept_tree_nodes=300)  # room for one tree of 200 nodes
+    search(small, 0, "a/1")
+    search(small, 1, "b/1")
+    assert list(small.kept_trees()) == ["b/1"]
