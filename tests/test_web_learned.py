@@ -107,11 +107,11 @@ def test_the_learned_choice_exists_exactly_where_a_model_is_listed(answers) -> N
 
 def test_the_game_picker_says_where_the_learned_evaluation_makes_a_stronger_ai(answers) -> None:
     """Only models that played stronger than the hand-written evaluation (at every level or at some) are
-    advertised in the pickers: Trian's 3-player model lost its SPRT, so "3" has no suffix, and Beyond the
-    Black's drew, so that variant has none."""
+    advertised in the pickers: Trian's 3-player model lost its SPRT, so "3" has no suffix; Beyond the
+    Black's drew at equal time near medium's budget but made hard stronger (mixed), so it has one."""
     strength = {(m.game, m.variant, m.players): m.strength for m in shipped_models()}
     assert strength[("trian", "full", 2)] == "mixed" and strength[("trian", "full", 3)] == "weaker"
-    assert strength[("tiny_epic_galaxies", "beyond_the_black", 2)] == "even"
+    assert strength[("tiny_epic_galaxies", "beyond_the_black", 2)] == "mixed"
     trian = answers["trian"]
     assert trian["game"] == "Title (learned AI)" and trian["where"] == "full with 2 players"
     assert trian["variants"] == {"beginner": "beginner", "ships": "ships", "full": "full (learned AI)"}
@@ -119,7 +119,8 @@ def test_the_game_picker_says_where_the_learned_evaluation_makes_a_stronger_ai(a
     assert trian["players"]["full"] == ["2 (learned AI)", "3", "4"]
     assert trian["players"]["beginner"] == ["2", "3", "4"]
     teg = answers["tiny_epic_galaxies"]
-    assert teg["variants"]["beyond_the_black"] == "beyond_the_black" and teg["where"] == "base with 2 players"
+    assert teg["variants"]["beyond_the_black"] == "beyond_the_black (learned AI)"
+    assert teg["where"] == "base with 2 players; beyond the black with 2 players"
     assert answers["kuhn"]["game"] == "Title" and answers["kuhn"]["where"] == ""
     made_up = answers["made_up"]
     assert made_up["variants"]["standard"] == "standard (learned AI)"
