@@ -31,6 +31,7 @@ from orrery.search import (
     choose_within_turn,
     expected_decisions,
     forced_result,
+    level_config,
     sampled_line_labels,
     shipped_models,
 )
@@ -199,7 +200,9 @@ def _window_pictures(replay: Replay, seat: int, window: range) -> dict[int, str]
     )
 
 
-def _learned_model(model: ShippedModel) -> pb.LearnedModel:
+def _learned_model(model: ShippedModel, server_config: str = "") -> pb.LearnedModel:
+    """A shipped model as ListGames lists it; `server_config`: the server's --config, which every request
+    naming no config plays, so that no level plays the model by default then."""
     return pb.LearnedModel(
         variant=model.variant,
         players=model.players,
@@ -215,6 +218,12 @@ def _learned_model(model: ShippedModel) -> pb.LearnedModel:
         search_config=model.search_config,
         strength=pb.ModelStrength.Value(f"MODEL_STRENGTH_{model.strength.upper()}"),
         strength_summary=model.strength_summary,
+        levels=[
+            pb.Level.Value(f"LEVEL_{name.upper()}")
+            for name in ("easy", "medium", "hard", "expert")
+            if not server_config
+            and level_config(name, model.game, model.variant, model.players).label == model.search_config
+        ],
     )
 
 
@@ -341,7 +350,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                     ],
                     num_distinct_actions=game_bounds(g.name)[0],
                     max_game_length=game_bounds(g.name)[1],
-                    learned_models=[_learned_model(m) for m in shipped_models() if m.game == g.name],
+                    learned_models=[
+                        _learned_model(m, self.default_config) for m in shipped_models() if m.game == g.name
+                    ],
                 )
                 for g in registered_games()
             ]

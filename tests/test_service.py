@@ -15,6 +15,7 @@ import pytest
 from orrery.core_ext import load_game
 from orrery.search import LEVELS, shipped_models
 from orrery.search._levels import trusted_moves
+from orrery.service._servicer import _learned_model
 from orrery.service._spawn import start_server
 from orrery.service.client import OrreryClient, final_update
 from orrery.v1 import orrery_pb2 as pb
@@ -90,10 +91,17 @@ def test_list_games_and_version(client):
     # how each played against the hand-written evaluation, from its manifest's tournament
     assert (model.strength, three.strength) == (pb.MODEL_STRENGTH_MIXED, pb.MODEL_STRENGTH_WEAKER)
     assert model.strength_summary == shipped.strength_summary != ""
+    assert list(model.levels) == list(three.levels) == []  # no Trian level plays its model by default
     ttg_models = games["take_the_galaxy"].learned_models
     assert [(m.variant, m.players, m.search_config) for m in ttg_models] == [
         ("standard", 2, "ismcts-ttg-learned@1")
     ]
+    # This server runs --config test-fast, which every request naming no config plays: no level plays the
+    # model here. A server without --config lists the levels of orrery.search.LEARNED_LEVELS.
+    assert list(ttg_models[0].levels) == []
+    (ttg_shipped,) = [m for m in shipped_models() if m.game == "take_the_galaxy"]
+    assert list(_learned_model(ttg_shipped).levels) == [pb.LEVEL_HARD, pb.LEVEL_EXPERT]
+    assert list(_learned_model(ttg_shipped, "test-fast").levels) == []
     teg = {(m.variant, m.players, m.search_config) for m in games["tiny_epic_galaxies"].learned_models}
     shipped_teg = {(m.variant, m.players) for m in shipped_models() if m.game == "tiny_epic_galaxies"}
     assert (

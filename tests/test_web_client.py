@@ -377,6 +377,19 @@ def test_the_learned_evaluation_is_offered_where_a_model_exists(  # type: ignore
             assert not browser.find_element(By.ID, "evaluation-note").is_displayed(), where
             assert browser.find_element(By.ID, "evaluation").get_attribute("value") == "", where
         screenshot(browser, f"learned-none-kuhn-{width}x{height}")
+        # Where the level plays the model anyway (hard and expert at Take The Galaxy, LearnedModel.levels),
+        # that is the only choice, named as such, and its line says what it is.
+        choose(browser, game="take_the_galaxy", variant="standard", players="2", level="LEVEL_HARD")
+        assert form_options(browser, "evaluation") == ["learned (this level's own)"]
+        assert browser.find_element(By.ID, "evaluation-note").is_displayed()
+        screenshot(browser, f"learned-level-own-{width}x{height}")
+        choose(browser, level="LEVEL_MEDIUM")  # medium plays the hand-written one unless told otherwise
+        assert form_options(browser, "evaluation") == ["hand-written", "learned (trained by self-play)"]
+        choose(browser, evaluation="")
+        assert not browser.find_element(By.ID, "evaluation-note").is_displayed()
+        choose(browser, level="LEVEL_HARD")
+        choose(browser, level="LEVEL_MEDIUM")  # the player's choice outlives a level that had none
+        assert browser.find_element(By.ID, "evaluation").get_attribute("value") == ""
         if width < 700:
             # Every game and variant, its learned suffix included, reads whole in the closed pickers.
             for game, variants in browser.execute_script(GAME_VARIANTS).items():

@@ -42,6 +42,9 @@ out.labels = [learned.HANDWRITTEN, learned.LEARNED];
 out.options = Object.fromEntries(["STRONGER", "MIXED", "EVEN", "WEAKER", "UNMEASURED"].map((s) =>
   [s, learned.learnedOption({ strength: `MODEL_STRENGTH_${s}` })]));
 out.options.absent = learned.learnedOption({});
+out.levelOwn = Object.fromEntries(Object.entries(games).map(([name, g]) => [name,
+  (g.learnedModels || []).filter((m) => learned.levelPlaysIt(m, "LEVEL_HARD")).map((m) => m.variant)]));
+out.levelOwn.none = [learned.levelPlaysIt(null, "LEVEL_HARD"), learned.levelPlaysIt({}, "LEVEL_HARD")];
 console.log(JSON.stringify(out));
 """
 
@@ -128,6 +131,15 @@ def test_the_game_picker_says_where_the_learned_evaluation_makes_a_stronger_ai(a
     assert made_up["players"]["standard"] == ["2 (learned AI)", "3", "4"]
     assert made_up["variants"]["short_game"] == "short_game"
     assert made_up["where"] == "standard with 2 players"
+
+
+def test_where_the_level_plays_the_model_the_form_knows_it(answers) -> None:
+    """LearnedModel.levels (the levels that play the model with no config named) reaches the page: hard
+    plays Take The Galaxy's, Tiny Epic Galaxies base's and Beyond the Black's, none of Trian's."""
+    own = answers["levelOwn"]
+    assert own["take_the_galaxy"] == ["standard"] and own["trian"] == []
+    assert sorted(own["tiny_epic_galaxies"]) == ["base", "beyond_the_black"]
+    assert own["none"] == [False, False]
 
 
 def test_the_evaluation_choice_says_when_a_model_is_no_stronger(answers) -> None:

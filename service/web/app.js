@@ -22,7 +22,7 @@ import { showScores, showFinalScores } from "./scores.js";
 import { keyboardBoard } from "./boardkeys.js";
 import { choosePlacement, endPlacement, setUpPlacementBar } from "./preview.js";
 import {
-  HANDWRITTEN, gameText, learnedDetail, learnedModel, learnedOption, learnedSummary, playersText, variantText,
+  HANDWRITTEN, LEVEL_OWN, gameText, learnedDetail, levelPlaysIt, learnedModel, learnedOption, learnedSummary, playersText, variantText,
   variantTitle, whereLearned,
 } from "./learned.js";
 
@@ -79,7 +79,11 @@ async function start() {
   select.onchange = fillGameOptions;
   $("variant").onchange = fillPlayers;
   $("players").onchange = fillEvaluation;
-  $("evaluation").onchange = showEvaluationNote;
+  $("level").onchange = fillEvaluation;
+  $("evaluation").onchange = () => {
+    $("evaluation").dataset.wanted = $("evaluation").value ? "learned" : "";
+    showEvaluationNote();
+  };
   fillGameOptions();
   $("setup").onsubmit = (e) => { e.preventDefault(); newMatch().catch(fail); };
   $("hint").onclick = () => hint().catch(fail);
@@ -139,18 +143,22 @@ function fillPlayers() {
 
 // The AI evaluation choice: the learned one (its preset from ListGames, sent as AiSeat.bot) only where
 // this game, variant and player count have a model; elsewhere the choice is hidden and nothing is sent.
+// Where the chosen level plays the model anyway (hard and expert, where it made them stronger), that is
+// the only choice, and nothing is sent either.
 function fillEvaluation() {
   const model = learnedModel(currentGame(), $("variant").value, $("players").value);
   const select = $("evaluation");
-  const wanted = select.value !== "";  // keep the learned choice across settings that offer it
+  const wanted = select.dataset.wanted === "learned";  // kept across settings that offer the choice
+  const own = levelPlaysIt(model, $("level").value);
   select.length = 0;
-  select.add(new Option(HANDWRITTEN, ""));
-  if (model) {
+  select.add(new Option(own ? LEVEL_OWN : HANDWRITTEN, ""));
+  if (model && !own) {
     const option = new Option(learnedOption(model), model.searchConfig);
     option.title = learnedDetail(model);
     select.add(option);
     select.value = wanted ? model.searchConfig : "";
   }
+  select.options[0].title = own ? learnedDetail(model) : "";
   $("evaluation-choice").hidden = !model;
   showEvaluationNote();
 }
@@ -158,7 +166,9 @@ function fillEvaluation() {
 function showEvaluationNote() {
   const model = learnedModel(currentGame(), $("variant").value, $("players").value);
   const note = $("evaluation-note");
-  const learned = model !== null && $("evaluation").value === model.searchConfig;
+  const chosen = $("evaluation").value;
+  const own = chosen === "" && levelPlaysIt(model, $("level").value);
+  const learned = model !== null && (chosen === model.searchConfig || own);
   note.hidden = !learned;
   note.textContent = learned ? learnedSummary(model) : "";
   note.title = learned ? learnedDetail(model) : "";
@@ -258,6 +268,7 @@ function showSetupOf(seat) {
   if ([...$("variant").options].some((o) => o.value === seat.variant)) $("variant").value = seat.variant;
   fillPlayers();
   if ([...$("players").options].some((o) => o.value === String(seat.players))) $("players").value = String(seat.players);
+  $("evaluation").dataset.wanted = seat.bot ? "learned" : "";
   fillEvaluation();
   if (seat.bot && [...$("evaluation").options].some((o) => o.value === seat.bot)) $("evaluation").value = seat.bot;
   showEvaluationNote();

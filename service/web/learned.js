@@ -9,6 +9,10 @@
 
 export const HANDWRITTEN = "hand-written";
 export const LEARNED = "learned (trained by self-play)";
+// The only choice where the chosen level plays the model anyway (LearnedModel.levels): hard and expert
+// where the model made them stronger. Offering "hand-written" there would have named what the level
+// does not play.
+export const LEVEL_OWN = "learned (this level's own)";
 const SHORT = "learned AI";
 
 // The models an AI seat can play with: listed by the server with the preset that plays them.
@@ -71,6 +75,11 @@ const OPTION_TEXT = {
   WEAKER: "learned (weaker in tests)",
   UNMEASURED: "learned (untested)",
 };
+
+// Whether `level` (the form's value, "LEVEL_HARD") plays the model when no evaluation is named.
+export function levelPlaysIt(model, level) {
+  return Boolean(model) && (model.levels || []).includes(level);
+}
 
 export function learnedOption(model) {
   return OPTION_TEXT[strengthOf(model)] || OPTION_TEXT.UNMEASURED;
