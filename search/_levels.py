@@ -134,6 +134,15 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
         "easy": LevelSetting(tolerance=0.15),
         "hard": LevelSetting(tolerance=0.0),
     },
+    # Galaxy of Trian, full, 2 players: medium (3,000) to hard (30,000, tolerance 0.02) was +89 [-14, +209]
+    # head to head in 24 sets. With medium at 1,000 and hard at 100,000 and tolerance 0, pooled head to
+    # head: medium to hard +394 [+285, +636] (48 sets), easy to medium +232 [+182, +292] (96 sets), medium
+    # 0.99 against greedy; hard's p95 CPU 1.26 s a turn over 120 turns, under expert's 2 s.
+    # docs/strength.md, "2026-11-27 (session 6)".
+    ("trian", "full", 2): {
+        "medium": LevelSetting(iterations=1000),
+        "hard": LevelSetting(iterations=100_000, tolerance=0.0),
+    },
 }
 
 

@@ -127,3 +127,33 @@ def test_beyond_the_black_2p_levels_are_the_measured_ones():
     spec = BotSpec(name="hard", kind="level", level="hard")
     bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("beyond_the_black", 2))
     assert bot.version.startswith("ismcts-teg-learned@1+30000it/turn") and bot.version.endswith("tolerance=0")
+
+
+def test_trian_full_two_players_plays_its_measured_medium_and_hard():
+    # docs/strength.md, "2026-11-27 (session 6)": medium at 1,000 and hard at 100,000 with tolerance 0
+    # are what separated medium from hard by 150 Elo there; easy and expert keep the levels' own numbers.
+    medium, hard = level_in("medium", "trian", "full", 2), level_in("hard", "trian", "full", 2)
+    assert (
+        medium.turn_budget_for("trian").iterations == 1000 and medium.tolerance == LEVELS["medium"].tolerance
+    )
+    assert hard.turn_budget_for("trian").iterations == 100_000 and hard.tolerance == 0.0
+    assert level_in("easy", "trian", "full", 2) is LEVELS["easy"]
+    assert level_in("expert", "trian", "full", 2) is LEVELS["expert"]
+    assert level_in("hard", "trian", "full", 3) is LEVELS["hard"]  # other player counts: not measured
+    bot = build_bot(
+        BotSpec(name="hard", kind="level", level="hard"),
+        BudgetSpec(iterations=7),
+        "trian",
+        setting=("full", 2),
+    )
+    assert bot.version.endswith("+100000it/turn+tolerance=0")
+
+
+def test_every_setting_keeps_the_levels_in_order():
+    settings = {key for key in LEVEL_SETTINGS} | {("trian", "full", 3)}
+    for game, variant, players in settings:
+        easy, medium, hard = (level_in(n, game, variant, players) for n in ("easy", "medium", "hard"))
+        iterations = [lv.turn_budget_for(game).iterations for lv in (easy, medium, hard)]
+        if None not in iterations:  # a setting with a clock for a level is ordered by its own ladder
+            assert iterations == sorted(iterations) and len(set(iterations)) == 3
+        assert easy.tolerance >= medium.tolerance >= hard.tolerance >= 0.0

@@ -1,0 +1,33 @@
+"""Candidate budgets for Galaxy of Trian's medium and hard levels (full, 2 players; issue 25, part 2),
+played as the service plays a level (LevelBot: the budget per whole turn on the turn clock, the game's
+default preset, a move within the tolerance), for tournaments' kind "factory" before LEVEL_SETTINGS held
+them. The tomls trian-levels-m1000-*.toml use it:
+
+    PYTHONPATH=search/tournament/examples orrery tournament run search/tournament/examples/<toml> --report
+
+The runs and what was kept: docs/strength.md, "2026-11-27 (session 6)".
+"""
+
+from __future__ import annotations
+
+from orrery.search import Level, LevelBot, level_config
+
+
+def _bot(name: str, iterations: int, tolerance: float) -> LevelBot:
+    level = Level(name=name, iterations=iterations, milliseconds=None, tolerance=tolerance)
+    return LevelBot(level, level_config(name.split("-")[0], "trian", "full", 2))
+
+
+def medium_1000() -> LevelBot:
+    """Medium at 1,000 iterations a turn (the level's 3,000 / 3) and its tolerance 0.05."""
+    return _bot("medium-1000", 1000, 0.05)
+
+
+def hard_30000_t0() -> LevelBot:
+    """Hard at its own 30,000 iterations a turn, tolerance 0 (the level's 0.02)."""
+    return _bot("hard-30000-t0", 30000, 0.0)
+
+
+def hard_100000_t0() -> LevelBot:
+    """Hard at 100,000 iterations a turn, tolerance 0."""
+    return _bot("hard-100000-t0", 100000, 0.0)
