@@ -143,6 +143,15 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
         "medium": LevelSetting(iterations=1000),
         "hard": LevelSetting(iterations=100_000, tolerance=0.0),
     },
+    # Take The Galaxy standard, 3 players: medium plays its search's most-visited move (tolerance 0) on the
+    # same 90,000 iterations a turn. Session 5's ladder had it at 0.70 against greedy (target 0.75). On equal
+    # deals tolerance 0 scored 0.83 against greedy where 0.05 scored 0.80 and 150,000 iterations at 0.05
+    # 0.81 (9 sets each, within noise of one another), and the ladder with it scored 0.92 against greedy,
+    # easy to medium +147 [+77, +231], medium to hard +95 [+29, +169] (docs/strength.md, "2026-11-27
+    # (session 6): Take The Galaxy's levels at 3 players").
+    ("take_the_galaxy", "standard", 3): {
+        "medium": LevelSetting(tolerance=0.0),
+    },
 }
 
 

@@ -208,6 +208,24 @@ def test_a_level_scales_its_iterations_by_the_game_and_never_its_milliseconds():
     assert unscaled.turn_budget_for("take_the_galaxy").iterations == 300
 
 
+def test_take_the_galaxys_medium_at_three_players_plays_the_most_visited_move():
+    from orrery.search import level_in
+    from orrery.search.tournament._config import BotSpec, BudgetSpec
+    from orrery.search.tournament._play import build_bot
+
+    # At 3 players medium plays its most-visited move, which beat greedy at least as well as tolerance 0.05
+    # at the same time (docs/strength.md, session 6); its budget, easy's and hard's, and every level at 2
+    # players, are the levels' own
+    three = level_in("medium", "take_the_galaxy", "standard", 3)
+    assert three.tolerance == 0.0 and three.turn_budget_for("take_the_galaxy").iterations == 90_000
+    assert level_in("medium", "take_the_galaxy", "standard", 2) is LEVELS["medium"]
+    for name in ("easy", "hard", "expert"):
+        assert level_in(name, "take_the_galaxy", "standard", 3) is LEVELS[name]
+    spec = BotSpec(name="medium", kind="level", level="medium")
+    bot = build_bot(spec, BudgetSpec(iterations=1), "take_the_galaxy", setting=("standard", 3))
+    assert bot.version.endswith("+tolerance=0") and "(take_the_galaxy x30)" in bot.version
+
+
 def test_a_levels_tolerance_covers_the_whole_turn():
     clock = TurnClock(TurnBudget(iterations=3000), expected=19)
     assert clock.tolerance_left(0.05) == 0.05
