@@ -156,4 +156,9 @@ def test_every_setting_keeps_the_levels_in_order():
         iterations = [lv.turn_budget_for(game).iterations for lv in (easy, medium, hard)]
         if None not in iterations:  # a setting with a clock for a level is ordered by its own ladder
             assert iterations == sorted(iterations) and len(set(iterations)) == 3
-        assert easy.tolerance >= medium.tolerance >= hard.tolerance >= 0.0
+        # easy gives away the most; medium may play at tolerance 0 below a hard at 0.02 where that was
+        # measured (Take The Galaxy, 3 players: its search, not its tolerance, keeps it below hard)
+        assert (
+            easy.tolerance >= max(medium.tolerance, hard.tolerance)
+            and min(medium.tolerance, hard.tolerance) >= 0
+        )
