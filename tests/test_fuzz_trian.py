@@ -9,6 +9,7 @@ import bisect
 import json
 from functools import cache
 
+import pytest
 from fuzz_json import (
     Seed,
     check_observation_input,
@@ -131,3 +132,22 @@ def test_mutated_phase_3_action_counts_are_refused_unless_some_bonuses_give_them
     assert (left + taken) % 2 == 1 or (left + taken == 0 and phase != "phase3"), (phase, left, taken)
     if phase in ("phase1", "phase2_draw", "phase2_place"):
         assert left + taken == 0, phase
+
+
+def test_a_minerals_gatherer_step_holds_no_phase_3_counts():
+    """Found by the fuzz test above (which=982): VANTH's Minerals gatherer step follows a phase 1 gain and
+    returns to phase 1, so a state in that step with phase 3 action counts is refused on load, not
+    accepted and then carried into phase 1 where it no longer loads."""
+    states, _ = seeds()
+    gathering = [
+        s.document
+        for s in states
+        if (s.document["state"].get("racial_step") or {}).get("step") == "minerals_gatherer"
+    ]
+    assert gathering, "the seeds hold a Minerals gatherer step"
+    document = json.loads(json.dumps(gathering[0]))
+    game = load_game("trian", players=document["players"], variant=document["variant"])
+    assert game.state_from_json(json.dumps(document)).to_json()  # as played: loads
+    document["state"]["this_turn"].update(actions_left=0, actions_taken=1)
+    with pytest.raises(StateFormatError, match="no phase 3 action before phase 3"):
+        game.state_from_json(json.dumps(document))

@@ -239,7 +239,10 @@ cdef object _check_this_turn(const TrianState* s):
     cdef int k, actions, p = s.turn_player
     if s.new_tile != TR_UNKNOWN and s.new_tile != s.n_placed - 1:
         return "this_turn.tile_added: the tile added this turn is the last one of the galaxy"
-    if s.mode == M_PH1 or s.mode == M_DRAW or s.mode == M_PLACE:
+    # VANTH's Minerals gatherer step follows a phase 1 gain and returns to phase 1 (race_vanth.pxi): its
+    # turn is still before phase 3 (a fuzzed count there was accepted, then lost when the step ended)
+    if s.mode == M_PH1 or s.mode == M_DRAW or s.mode == M_PLACE or \
+            (s.mode == M_RACE and s.race_step == STEP_GATHER):
         if s.new_tile != TR_UNKNOWN:
             return "this_turn.tile_added: no tile is added before phase 3"
         if s.actions_left or s.actions_taken:
