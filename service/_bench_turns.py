@@ -115,7 +115,7 @@ def bench_hosted_turn_time(
             while len(timed) < turns:
                 timed += _ai_turns(client, game, variant, level, seed + matches, turns - len(timed), rng)
                 matches += 1
-        reuse = _tree_reuse(server.metrics_url)
+        counted = _tree_reuse(server.metrics_url)
     finally:
         server.terminate()
     seconds = [t for t, _ in timed]
@@ -135,7 +135,7 @@ def bench_hosted_turn_time(
         "max_s": round(max(seconds), 4),
         "mean_ai_moves_per_turn": round(sum(m for _, m in timed) / len(timed), 2),
         "max_ai_moves_per_turn": max(m for _, m in timed),
-        **reuse,  # the AI seat's searched decisions by tree (the server's metrics)
+        **counted,  # the AI seat's searched decisions by tree (the server's metrics)
         "load_average_1m": _load_average(),
         "wall_s": round(time.perf_counter() - started, 2),
     }

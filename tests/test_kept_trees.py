@@ -229,3 +229,24 @@ def test_an_ended_ai_task_frees_its_turns_tree(tmp_path):
     store.close()
     assert plays == 4 and trees_after_first == [1]  # the turn kept its tree until the resignation
     assert len(servicer.ai_clocks) == 0 and servicer.ai_clocks.kept.trees == 0
+
+
+def test_the_kept_trees_bench_reads_the_servers_figures(tmp_path):
+    # orrery bench kept-trees follows the server through its /metrics text (here a file).
+    from prometheus_client import generate_latest
+
+    from orrery.service._bench_kept_trees import read_server
+
+    metrics = ServiceMetrics(max_budget_s=10.0)
+    kept = KeptTrees(TreeBound(trees=1), metrics=metrics)
+    for i in range(3):
+        _searched_tree(kept, f"m{i}", 50, 7390 + i)
+    metrics.count_ai_decision(keeps_trees=True, carried_visits=12)
+    metrics.matches_active.set(3)
+    page = tmp_path / "metrics"
+    page.write_bytes(generate_latest(metrics.registry))
+    found = read_server(page.as_uri())
+    assert found["kept_trees"] == 1 and found["kept_tree_nodes"] == kept.nodes > 0
+    assert found["evictions"] == 2 and found["matches_active"] == 3
+    assert found["decisions"] == {"reused": 1, "new": 0, "off": 0}
+    assert found["rss_bytes"] > 0  # the process collector's (Linux /proc)
