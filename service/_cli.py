@@ -233,7 +233,7 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         "--max-kept-tree-nodes",
         type=_non_negative_int,
         default=DEFAULT_KEPT_TREE_NODES,
-        help="nodes of those trees this process keeps, all together (about 250 bytes each; default "
+        help="nodes of those trees this process keeps, all together (about 300 bytes each; default "
         f"{DEFAULT_KEPT_TREE_NODES:,})",
     )
 

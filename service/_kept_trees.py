@@ -26,9 +26,9 @@ from typing import Any
 
 from orrery.search import TurnTree
 
-# A Take The Galaxy tree costs about 200 to 280 bytes a node in resident memory (docs/search.md, "Tree
-# reuse"), so the default node bound is about 0.5 GB; a hard turn's tree has up to 300,000 nodes, an expert
-# one (2 s a turn over the time-shared lane's threads) a few hundred thousand a thread.
+# A kept Take The Galaxy node costs about 290 to 300 bytes of the server's resident memory
+# (docs/performance.md, "2026-11-27 (session 7)"), so the default node bound is about 0.6 GB; a hard turn's
+# tree has up to 300,000 nodes, an expert one (2 s a turn) a few hundred thousand a worker.
 DEFAULT_KEPT_TREES = 32
 DEFAULT_KEPT_TREE_NODES = 2_000_000
 
