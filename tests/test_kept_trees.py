@@ -250,3 +250,26 @@ def test_the_kept_trees_bench_reads_the_servers_figures(tmp_path):
     assert found["evictions"] == 2 and found["matches_active"] == 3
     assert found["decisions"] == {"reused": 1, "new": 0, "off": 0}
     assert found["rss_bytes"] > 0  # the process collector's (Linux /proc)
+
+
+def test_trees_kept_on_the_workers_count_as_trees_and_are_freed_there():
+    # A turn whose trees the Ray actors keep (TurnTree.on_workers, as RayBackend.search calls it): no
+    # nodes in this process, one tree against the bound, and an eviction tells the workers to drop it.
+    kept = KeptTrees(TreeBound(trees=1))
+    dropped: list[str] = []
+    on_ray = TurnTree()
+    kept.searching("ray", on_ray)
+    key, _played = on_ray.on_workers(object(), TTG, dropped.append)
+    kept.searched("ray")
+    assert kept.kept_matches() == ["ray"] and kept.nodes == 0 and dropped == []
+    _searched_tree(kept, "local", 100, 7395)  # a newer turn, in process: the worker-kept one goes
+    assert kept.kept_matches() == ["local"] and dropped == [key] and not on_ray.holds_tree
+
+
+def test_the_server_refuses_a_bound_below_zero():
+    from orrery.service._server import ServerConfig
+
+    assert ServerConfig(max_kept_trees=0, max_kept_tree_nodes=0).max_kept_trees == 0  # keep none
+    for field in ("max_kept_trees", "max_kept_tree_nodes"):
+        with pytest.raises(ValueError, match="kept-tree bound"):
+            ServerConfig(**{field: -1})
