@@ -12,7 +12,7 @@ With a per-turn budget and a search config with reuse_tree, the turn also keeps 
 TurnTree): the seat's next decision starts from the tree re-rooted at the moves it played, where nothing
 hidden or random happened in between (docs/search.md, "Tree reuse": in process, in the time-shared lane
 or on the Ray workers). They are freed with the turn's clock, and kept between decisions only within the
-server's bound (service/_kept_trees.py: the least recently searched are freed first, and that seat's next
+server's bound (service/_kept_trees.py: the most recently searched are freed first, and that seat's next
 decision then starts a new tree).
 
 A turn is tracked per match in memory: the seat's decision continues its turn when the match's previous
@@ -108,7 +108,7 @@ class AiTurnClocks:
 
     def searched(self, match_id: str) -> None:
         """The match's AI search ended (or never started): its tree is kept for the turn's next decision,
-        within the bound, which may free the least recently searched trees (this one too)."""
+        within the bound, which may free the most recently searched trees (this one first)."""
         self.kept.searched(match_id)
 
     def moved(

@@ -226,7 +226,7 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         type=_non_negative_int,
         default=DEFAULT_KEPT_TREES,
         help="hosted AI seats' turns whose search trees are kept between decisions (tree reuse), the "
-        f"least recently searched freed first (default {DEFAULT_KEPT_TREES}; 0: none, every decision starts "
+        f"most recently searched freed first (default {DEFAULT_KEPT_TREES}; 0: none, every decision starts "
         "a new tree)",
     )
     p.add_argument(

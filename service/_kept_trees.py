@@ -3,8 +3,14 @@
 A hosted AI seat whose search config reuses trees keeps its turn's trees (search's TurnTree, one tree per
 worker) from one decision to the next (service/_ai_clock.py). With many matches each holding a turn's
 trees, that memory grows with the number of matches; this bounds it for the whole server process:
-at most `trees` turns' trees and `nodes` nodes in all are kept between decisions, the least recently
+at most `trees` turns' trees and `nodes` nodes in all are kept between decisions, the most recently
 searched freed first (--max-kept-trees, --max-kept-tree-nodes; docs/api.md, "Running the server").
+
+Why the most recent: the scheduler serves waiting AI turns in order, so the turn searched least recently
+is the one searched next, and the one just searched waits longest for its next decision. Freeing the
+least recent (LRU) would free each tree just before it is reused: with 64 matches waiting on a bound of
+32 trees LRU reused 0.3% of decisions and this policy 32.3% (docs/performance.md, session 7). A full bound
+thus keeps the turns it holds until they end, and a turn beyond it searches without a kept tree.
 
 Freeing a turn's trees (an eviction) only makes that seat's next decision start a new tree, exactly as
 a turn's first decision does: never an error, and the move is searched as any other. A tree that a search
@@ -51,7 +57,8 @@ class KeptTrees:
 
     searching() (on the search's thread, when the scheduler hands the tree to a backend) marks a tree in
     use; searched() (on the event loop, after the search) puts it back as the most recent and frees the
-    least recent ones beyond the bound; release() frees a match's tree at once (its turn ended, the match
+    most recent ones beyond the bound, this one first; release() frees a match's tree at once (its turn
+    ended, the match
     ended or another replica plays it), or when its running search ends."""
 
     def __init__(self, bound: TreeBound | None = None, *, metrics: Any = None) -> None:
@@ -117,12 +124,13 @@ class KeptTrees:
             return list(self._kept)
 
     def _trim(self) -> None:
-        """Free the least recently searched kept trees beyond the bound (under the lock)."""
+        """Free the most recently searched kept trees beyond the bound (under the lock): their next
+        decisions are the furthest off in the queue (the module's docstring)."""
         nodes = sum(self._nodes.values())
         while self._kept and (len(self._kept) > self.bound.trees or nodes > self.bound.nodes):
-            match_id, oldest = self._kept.popitem(last=False)
+            match_id, newest = self._kept.popitem(last=True)
             nodes -= self._nodes.pop(match_id, 0)
-            oldest.clear()
+            newest.clear()
             self.evictions += 1
             if self._metrics is not None:
                 self._metrics.ai_kept_tree_evictions.inc()

@@ -147,7 +147,8 @@ class ServiceMetrics:
         )
         self.ai_kept_tree_evictions = Counter(
             "orrery_ai_kept_tree_evictions",
-            "Turns' kept trees freed to stay within the bound (least recently searched first); that seat's"
+            "Turns' kept trees freed to stay within the bound (most recently searched first: the queue serves"
+            " the least recent next); that seat's"
             " next decision starts a new tree.",
             registry=r,
         )

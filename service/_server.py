@@ -96,7 +96,7 @@ class ServerConfig:
     # search + 10 s).
     ai_lease_s: float | None = None
     # The search trees kept between hosted AI seats' decisions (tree reuse), in this process: at most this
-    # many seats' turns (0: none kept, every decision starts a new tree) and nodes in all, the least
+    # many seats' turns (0: none kept, every decision starts a new tree) and nodes in all, the most
     # recently searched freed first (service/_kept_trees.py).
     max_kept_trees: int = DEFAULT_KEPT_TREES
     max_kept_tree_nodes: int = DEFAULT_KEPT_TREE_NODES

@@ -1,5 +1,5 @@
 """The server's bound on the search trees its AI seats keep between decisions (service/_kept_trees.py):
-least-recently-searched eviction, trees in use left alone, trees freed with their match, the metrics.
+most-recently-searched eviction, trees in use left alone, trees freed with their match, the metrics.
 Deterministic: iteration budgets and seeds (7300-7399), no timing."""
 
 from __future__ import annotations
@@ -40,20 +40,24 @@ def _sample(metrics: ServiceMetrics, name: str) -> float:
     return metrics.registry.get_sample_value(name) or 0.0
 
 
-def test_a_bound_of_two_trees_frees_the_least_recently_searched():
+def test_a_bound_of_two_trees_frees_the_most_recently_searched():
+    # The queue serves waiting turns in order, so the turn just searched waits longest: it goes first and
+    # the two kept turns keep their trees until their next decisions.
     metrics = ServiceMetrics(max_budget_s=10.0)
     kept = KeptTrees(TreeBound(trees=2, nodes=10_000_000), metrics=metrics)
     trees = {f"m{i}": _searched_tree(kept, f"m{i}", 100, 7300 + i) for i in range(5)}
-    assert kept.kept_matches() == ["m3", "m4"] and kept.evictions == 3
-    assert [m for m, tree in trees.items() if tree.holds_tree] == ["m3", "m4"]  # the evicted hold nothing
-    assert kept.nodes == tree_nodes(trees["m3"]) + tree_nodes(trees["m4"]) > 0
+    assert kept.kept_matches() == ["m0", "m1"] and kept.evictions == 3
+    assert [m for m, tree in trees.items() if tree.holds_tree] == ["m0", "m1"]  # the evicted hold nothing
+    assert kept.nodes == tree_nodes(trees["m0"]) + tree_nodes(trees["m1"]) > 0
     assert _sample(metrics, "orrery_ai_kept_trees") == 2
     assert _sample(metrics, "orrery_ai_kept_tree_nodes") == kept.nodes
     assert _sample(metrics, "orrery_ai_kept_tree_evictions_total") == 3
-    # m3 searched again becomes the most recent: m4 goes first from here
-    _searched_tree(kept, "m3", 50, 7310, tree=trees["m3"])
-    _searched_tree(kept, "m5", 50, 7311)
-    assert kept.kept_matches() == ["m3", "m5"] and not trees["m4"].holds_tree
+    # m0's next decision reuses its kept tree and keeps it (now the most recent) within the bound; a
+    # newcomer beyond the bound is then the one freed, not m0 or m1
+    _searched_tree(kept, "m0", 50, 7310, tree=trees["m0"])
+    assert kept.kept_matches() == ["m1", "m0"] and kept.evictions == 3
+    m5 = _searched_tree(kept, "m5", 50, 7311)
+    assert kept.kept_matches() == ["m1", "m0"] and not m5.holds_tree and kept.evictions == 4
 
 
 def test_the_node_bound_holds_after_every_decision():
@@ -106,8 +110,8 @@ def test_a_tree_in_use_is_never_freed_under_its_search():
     kept.release("busy", busy)  # its match ended meanwhile: freed when the search ends
     assert busy.holds_tree
     kept.searched("busy")
-    assert not busy.holds_tree and kept.kept_matches() == ["m2"]
-    kept.release("m2")
+    assert not busy.holds_tree and kept.kept_matches() == ["m0"]
+    kept.release("m0")
     assert kept.trees == 0 and kept.nodes == 0
 
 
@@ -262,8 +266,12 @@ def test_trees_kept_on_the_workers_count_as_trees_and_are_freed_there():
     key, _played = on_ray.on_workers(object(), TTG, dropped.append)
     kept.searched("ray")
     assert kept.kept_matches() == ["ray"] and kept.nodes == 0 and dropped == []
-    _searched_tree(kept, "local", 100, 7395)  # a newer turn, in process: the worker-kept one goes
-    assert kept.kept_matches() == ["local"] and dropped == [key] and not on_ray.holds_tree
+    local = _searched_tree(kept, "local", 100, 7395)  # a newer turn, in process: it is the one freed
+    assert kept.kept_matches() == ["ray"] and dropped == [] and on_ray.holds_tree and not local.holds_tree
+    kept.searching("ray", on_ray)  # the worker-kept turn's next decision, the turn's last
+    kept.searched("ray")
+    kept.release("ray", on_ray)
+    assert kept.trees == 0 and dropped == [key] and not on_ray.holds_tree
 
 
 def test_the_server_refuses_a_bound_below_zero():
