@@ -33,13 +33,15 @@ log = logging.getLogger("orrery.search")
 
 
 # What each actor keeps of the seats' turns (tree reuse, search/_reuse.py): at most KEPT_TREES trees and
-# KEPT_TREE_NODES nodes in all, the least recently used freed first. A Take The Galaxy tree costs about
+# KEPT_TREE_NODES nodes in all, the most recently used freed first: the server serves waiting turns in
+# order, so the turn searched last waits longest for its next decision, and freeing the least recent would
+# free each tree just before its reuse (service/_kept_trees.py). A Take The Galaxy tree costs about
 # 200 to 280 bytes a node in resident memory (arena slack included; measured 2026-11-27: 30,000 nodes
 # 5.7 MB, 150,000 nodes 32 MB, 300,000 nodes 83 MB). Level hard searches 300,000 iterations a turn there,
 # shared by the workers, so a worker's tree of a hard turn has at most 300,000 nodes (one per iteration),
 # 150,000 on two workers; expert's 2 s a turn grow about 200,000 to 400,000 nodes a worker. So the bound
 # of 1,000,000 nodes, about 250 MB an actor at most, keeps a few hard or expert turns' trees, and a server
-# with many matches keeps the most recently searched ones and no more.
+# with many matches keeps the trees of the turns it searched first and no more, until those turns end.
 KEPT_TREES = 8
 KEPT_TREE_NODES = 1_000_000
 
@@ -113,12 +115,12 @@ class SearchActor:
                 self._trim()
 
     def _trim(self) -> None:
-        """Free the least recently used kept trees beyond the bounds (under the lock). A tree a running
-        search still uses lives until that search ends, and is not kept after."""
+        """Free the most recently used kept trees beyond the bounds (under the lock; KEPT_TREES says why).
+        A tree a running search still uses lives until that search ends, and is not kept after."""
         nodes = sum(search.searcher.tree_size for search in self._kept.values())
         while self._kept and (len(self._kept) > self._max_kept or nodes > self._max_kept_nodes):
-            _key, oldest = self._kept.popitem(last=False)
-            nodes -= oldest.searcher.tree_size
+            _key, newest = self._kept.popitem(last=True)
+            nodes -= newest.searcher.tree_size
 
     def cancel(self, search_id) -> None:
         with self._lock:

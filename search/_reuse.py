@@ -120,6 +120,10 @@ class TurnTree:
         self._searches, self._played, self._config = None, [], None
         self._free_on_workers()
 
+    def in_process_searches(self) -> list[WorkerSearch]:
+        """The workers' trees kept in this process (none when the workers keep them, e.g. Ray actors)."""
+        return [search for search in self._searches or () if search is not None]
+
     @property
     def holds_tree(self) -> bool:
         return self._searches is not None or self._owner is not None

@@ -30,9 +30,11 @@ class AiPlayers:
         *,
         turn: Callable[[str], Awaitable[Any]],  # match_id -> AiTurn | None (store, on its thread)
         play: Callable[[Any], Awaitable[bool]],  # AiTurn -> searched and applied (False: stop)
+        ended: Callable[[str], None] | None = None,  # match_id: its task ended (no AI seat plays it here)
     ) -> None:
         self._turn = turn
         self._play = play
+        self._ended = ended
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self.closed = False
@@ -53,6 +55,13 @@ class AiPlayers:
         return len(self._tasks)
 
     async def _run(self, match_id: str) -> None:
+        try:
+            await self._play_while_ai_to_move(match_id)
+        finally:
+            if self._ended is not None:
+                self._ended(match_id)
+
+    async def _play_while_ai_to_move(self, match_id: str) -> None:
         retries = 0
         while not self.closed:
             self._again.discard(match_id)

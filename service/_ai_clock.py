@@ -11,7 +11,9 @@ Whatever the budgets, a decision with one legal action is played at once, withou
 With a per-turn budget and a search config with reuse_tree, the turn also keeps its search trees (search's
 TurnTree): the seat's next decision starts from the tree re-rooted at the moves it played, where nothing
 hidden or random happened in between (docs/search.md, "Tree reuse": in process, in the time-shared lane
-or on the Ray workers). They are freed with the turn's clock.
+or on the Ray workers). They are freed with the turn's clock, and kept between decisions only within the
+server's bound (service/_kept_trees.py: the most recently searched are freed first, and that seat's next
+decision then starts a new tree).
 
 A turn is tracked per match in memory: the seat's decision continues its turn when the match's previous
 move was that seat's own (an AI move by this server, at the move number before). A human move, another
@@ -27,6 +29,7 @@ import time
 from dataclasses import dataclass
 
 from orrery.search import Budget, SearchConfig, TurnBudget, TurnClock, TurnTree, expected_decisions, level_in
+from orrery.service._kept_trees import KeptTrees
 from orrery.service._matches import AiSpec, AiTurn
 
 
@@ -65,8 +68,9 @@ class _Running:
 class AiTurnClocks:
     """The clock of each match's AI turn going on (one entry per match with an AI seat in its turn)."""
 
-    def __init__(self) -> None:
+    def __init__(self, kept: KeptTrees | None = None) -> None:
         self._running: dict[str, _Running] = {}
+        self.kept = kept if kept is not None else KeptTrees()  # the bound on the trees kept between decisions
 
     def clock(self, turn: AiTurn, budget: TurnBudget) -> TurnClock:
         """The clock for `turn`'s decision: the seat's running one if this continues its turn."""
@@ -97,6 +101,16 @@ class AiTurnClocks:
             running.tree = TurnTree()
         return running.tree
 
+    def searching(self, match_id: str, tree: TurnTree) -> None:
+        """A search of the match's AI turn takes `tree` (on the search's thread): the bound leaves it alone
+        until searched()."""
+        self.kept.searching(match_id, tree)
+
+    def searched(self, match_id: str) -> None:
+        """The match's AI search ended (or never started): its tree is kept for the turn's next decision,
+        within the bound, which may free the most recently searched trees (this one first)."""
+        self.kept.searched(match_id)
+
     def moved(
         self,
         match_id: str,
@@ -124,7 +138,7 @@ class AiTurnClocks:
         """Drop the match's turn going on, freeing its kept trees (on Ray, the actors' too)."""
         running = self._running.pop(match_id, None)
         if running is not None and running.tree is not None:
-            running.tree.clear()
+            self.kept.release(match_id, running.tree)  # at once, or when a search on it ends
 
     def __len__(self) -> int:
         return len(self._running)

@@ -8,7 +8,10 @@ seed + 1, ... until `turns` AI turns are timed. orrery bench turn-time measures 
 
 --backend ray starts the server on a local Ray instead (its short milliseconds decisions, most of expert's,
 then run in the server's time-shared lane). The report also gives the AI seat's tree reuse as the
-server's own metrics counted it (orrery_ai_searched_decisions_total, orrery_ai_carried_visits_total).
+server's own metrics counted it (orrery_ai_searched_decisions_total, orrery_ai_carried_visits_total), and
+how often the server's bound on kept trees freed one (orrery_ai_kept_tree_evictions_total). --no-reuse
+starts the server with --max-kept-trees 0: every decision then starts a new tree, the same seats and
+configs otherwise, to compare turn times with and without reuse.
 """
 
 from __future__ import annotations
@@ -69,26 +72,39 @@ def _tree_reuse(metrics_url: str) -> dict[str, Any]:
     """The server's count of its AI seats' searched decisions by tree, and the visits carried over."""
     text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
     decisions = {"reused": 0, "new": 0, "off": 0}
-    carried = 0
+    carried = evictions = 0
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             if sample.name == "orrery_ai_searched_decisions_total":
                 decisions[sample.labels["tree"]] = int(sample.value)
             elif sample.name == "orrery_ai_carried_visits_total":
                 carried = int(sample.value)
+            elif sample.name == "orrery_ai_kept_tree_evictions_total":
+                evictions = int(sample.value)
     keeping = decisions["reused"] + decisions["new"]
     return {
         "ai_searched_decisions": decisions,
         "reuse_rate": round(decisions["reused"] / keeping, 4) if keeping else None,
         "mean_carried_visits": round(carried / decisions["reused"], 1) if decisions["reused"] else None,
+        "kept_tree_evictions": evictions,
     }
 
 
 def bench_hosted_turn_time(
-    *, game: str, variant: str, level: str, turns: int, seed: int, workers: int, backend: str = "in-process"
+    *,
+    game: str,
+    variant: str,
+    level: str,
+    turns: int,
+    seed: int,
+    workers: int,
+    backend: str = "in-process",
+    reuse: bool = True,
 ) -> dict[str, Any]:
     folder = tempfile.mkdtemp(prefix="orrery-turns-")
     args = ["--backend", backend, "--workers", str(workers), "--db", f"{folder}/m.sqlite3"]
+    if not reuse:
+        args += ["--max-kept-trees", "0"]  # every decision starts a new tree
     server = start_server(args, cwd=folder, same_imports=True, ready_timeout=300.0)
     started = time.perf_counter()
     try:
@@ -99,7 +115,7 @@ def bench_hosted_turn_time(
             while len(timed) < turns:
                 timed += _ai_turns(client, game, variant, level, seed + matches, turns - len(timed), rng)
                 matches += 1
-        reuse = _tree_reuse(server.metrics_url)
+        counted = _tree_reuse(server.metrics_url)
     finally:
         server.terminate()
     seconds = [t for t, _ in timed]
@@ -109,6 +125,7 @@ def bench_hosted_turn_time(
         "variant": variant,
         "level": level,
         "backend": backend,
+        "reuse": reuse,  # False: the server kept no trees (--max-kept-trees 0)
         "workers": workers,
         "seed": seed,
         "matches": matches,
@@ -118,7 +135,7 @@ def bench_hosted_turn_time(
         "max_s": round(max(seconds), 4),
         "mean_ai_moves_per_turn": round(sum(m for _, m in timed) / len(timed), 2),
         "max_ai_moves_per_turn": max(m for _, m in timed),
-        **reuse,  # the AI seat's searched decisions by tree (the server's metrics)
+        **counted,  # the AI seat's searched decisions by tree (the server's metrics)
         "load_average_1m": _load_average(),
         "wall_s": round(time.perf_counter() - started, 2),
     }

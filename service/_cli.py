@@ -14,6 +14,7 @@ from typing import Any
 import grpc
 
 from orrery.service._config_check import SearchConfigError
+from orrery.service._kept_trees import DEFAULT_KEPT_TREE_NODES, DEFAULT_KEPT_TREES
 from orrery.service._matches import StoredMatchesError
 from orrery.service._server import BACKENDS, DEFAULT_HOST, LocalRayError, ServerConfig, serve
 
@@ -52,6 +53,8 @@ def _serve(args: argparse.Namespace) -> int:
         max_streams_per_connection=args.max_streams_per_connection,
         max_streams_per_host=args.max_streams_per_host,
         max_token_failures=args.max_token_failures,
+        max_kept_trees=args.max_kept_trees,
+        max_kept_tree_nodes=args.max_kept_tree_nodes,
     )
 
     def ready(server: Any) -> None:
@@ -218,6 +221,32 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         help="wrong seat/spectator/owner tokens per client host per minute, in bursts up to the same; "
         "beyond them its token calls get RESOURCE_EXHAUSTED until they refill (default 20; 0: no limit)",
     )
+    p.add_argument(
+        "--max-kept-trees",
+        type=_non_negative_int,
+        default=DEFAULT_KEPT_TREES,
+        help="hosted AI seats' turns whose search trees are kept between decisions (tree reuse), the "
+        f"most recently searched freed first (default {DEFAULT_KEPT_TREES}; 0: none, every decision starts "
+        "a new tree)",
+    )
+    p.add_argument(
+        "--max-kept-tree-nodes",
+        type=_non_negative_int,
+        default=DEFAULT_KEPT_TREE_NODES,
+        help="nodes of those trees this process keeps, all together (about 300 bytes each; default "
+        f"{DEFAULT_KEPT_TREE_NODES:,})",
+    )
+
+
+def _non_negative_int(text: str) -> int:
+    """argparse type: a whole number >= 0 (the usage error names the flag)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
 
 
 def _default_game() -> str:
@@ -492,6 +521,25 @@ def _bench_hosted_turn_time(args: argparse.Namespace) -> int:
         seed=args.seed,
         workers=args.workers,
         backend=args.backend,
+        reuse=not args.no_reuse,
+    )
+    print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    return 0
+
+
+def _bench_kept_trees(args: argparse.Namespace) -> int:
+    from orrery.service._bench_kept_trees import bench_kept_trees
+
+    result = bench_kept_trees(
+        game=args.game,
+        variant=args.variant,
+        level=args.level,
+        matches=args.matches,
+        seconds=args.seconds,
+        seed=args.seed,
+        workers=args.workers,
+        max_kept_trees=args.max_kept_trees,
+        max_kept_tree_nodes=args.max_kept_tree_nodes,
     )
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0
@@ -799,8 +847,34 @@ def register(commands: Any, bench: Any) -> None:
         help="the server's backend (ray: a local Ray; short decisions then take the time-shared lane)",
     )
     p.add_argument("--seed", type=int, default=1, help="the first match's seed (the next take seed + 1, ...)")
+    p.add_argument(
+        "--no-reuse",
+        action="store_true",
+        help="start the server with --max-kept-trees 0: every decision starts a new search tree",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_bench_hosted_turn_time)
+
+    p = bench.add_parser(
+        "kept-trees",
+        help="a server's resident memory with many AI-only matches at once, under its bound on kept trees",
+    )
+    p.add_argument("--game", default="take_the_galaxy")
+    p.add_argument("--variant", default="", help="the game's variant (default: its default)")
+    p.add_argument("--level", choices=("easy", "medium", "hard", "expert"), default="hard")
+    p.add_argument("--matches", type=int, default=16, help="AI-only 2-player matches played at once")
+    p.add_argument("--seconds", type=float, default=60.0, help="how long to follow the server")
+    p.add_argument("--workers", type=int, default=2, help="search workers of the server it starts")
+    for flag, default in (
+        ("--max-kept-trees", DEFAULT_KEPT_TREES),
+        ("--max-kept-tree-nodes", DEFAULT_KEPT_TREE_NODES),
+    ):
+        p.add_argument(
+            flag, type=_non_negative_int, default=default, help=f"the server's {flag} (orrery serve)"
+        )
+    p.add_argument("--seed", type=int, default=7300, help="the first match's seed (then seed + 1, ...)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_bench_kept_trees)
 
     p = bench.add_parser("db-copy", help="orrery db copy of a generated SQLite store into PostgreSQL")
     p.add_argument("--to", required=True, help="an empty PostgreSQL database: postgresql://...")

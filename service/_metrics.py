@@ -133,6 +133,25 @@ class ServiceMetrics:
             "Root visits hosted AI seats' decisions started with from their turn's kept trees (all workers).",
             registry=r,
         )
+        self.ai_kept_trees = Gauge(
+            "orrery_ai_kept_trees",
+            "Hosted AI seats' turns whose search trees the server keeps between decisions now (within"
+            " --max-kept-trees; each one tree per worker, in this process or on the Ray workers).",
+            registry=r,
+        )
+        self.ai_kept_tree_nodes = Gauge(
+            "orrery_ai_kept_tree_nodes",
+            "Nodes of the trees kept between decisions that this process holds (within"
+            " --max-kept-tree-nodes; Ray workers' trees have their own bound).",
+            registry=r,
+        )
+        self.ai_kept_tree_evictions = Counter(
+            "orrery_ai_kept_tree_evictions",
+            "Turns' kept trees freed to stay within the bound (most recently searched first: the queue serves"
+            " the least recent next); that seat's"
+            " next decision starts a new tree.",
+            registry=r,
+        )
 
     def count_ai_decision(self, *, keeps_trees: bool, carried_visits: int | None) -> None:
         """Book a hosted AI seat's searched decision: whether its seat keeps its turn's trees, and the

@@ -133,6 +133,9 @@ class SearchJob:
     # searched on where the backend keeps trees (in-process, Ray, time-shared), else left unused (a new tree)
     tree: Any = None
     tree_taken: bool = False  # the search ran on `tree` (its carried_visits then describe this decision)
+    # Called (on the search's thread) as `tree` is handed to a backend: the server's bound on kept trees
+    # (service/_kept_trees.py) then leaves it alone until the search ends.
+    on_tree_taken: Callable[[], None] | None = None
     _last_progress: float = field(default=0.0)
 
     @property
@@ -307,6 +310,8 @@ def _kept_tree(job: SearchJob, backend: Any) -> dict[str, Any]:
     takes them (all the scheduler's do: in-process, Ray and the time-shared pool; a backend without
     keeps_trees gets none and that decision starts a new tree). job.tree_taken records the hand-over."""
     if job.tree is not None and getattr(backend, "keeps_trees", False):
+        if job.on_tree_taken is not None:
+            job.on_tree_taken()
         job.tree_taken = True
         return {"tree": job.tree}
     return {}

@@ -27,6 +27,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from orrery.service._auth_interceptor import AuthInterceptor
 from orrery.service._config_check import check_server_configs
 from orrery.service._errors import ServiceError
+from orrery.service._kept_trees import DEFAULT_KEPT_TREE_NODES, DEFAULT_KEPT_TREES, TreeBound
 from orrery.service._limits_interceptor import LimitsInterceptor
 from orrery.service._metrics import ServiceMetrics
 from orrery.service._metrics_interceptor import MetricsInterceptor
@@ -94,6 +95,11 @@ class ServerConfig:
     # waits or runs; a killed replica's turns pass to another after it (seconds; None: 2 x the longest
     # search + 10 s).
     ai_lease_s: float | None = None
+    # The search trees kept between hosted AI seats' decisions (tree reuse), in this process: at most this
+    # many seats' turns (0: none kept, every decision starts a new tree) and nodes in all, the most
+    # recently searched freed first (service/_kept_trees.py).
+    max_kept_trees: int = DEFAULT_KEPT_TREES
+    max_kept_tree_nodes: int = DEFAULT_KEPT_TREE_NODES
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -104,6 +110,7 @@ class ServerConfig:
             raise ValueError("workers must be >= 1")
         if self.max_budget_ms <= 0 or self.default_budget_ms <= 0:
             raise ValueError("budgets must be > 0 ms")
+        TreeBound(trees=self.max_kept_trees, nodes=self.max_kept_tree_nodes)  # raises if out of range
 
 
 def make_backend(config: ServerConfig) -> Any:
@@ -329,6 +336,7 @@ class OrreryServer:
             backend_name=config.backend,
             creates_per_minute=config.max_matches_per_minute,
             token_failures_per_minute=config.max_token_failures,
+            tree_bound=TreeBound(trees=config.max_kept_trees, nodes=config.max_kept_tree_nodes),
         )
         self.health = HealthServicer()
         self.server = aio.server(

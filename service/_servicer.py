@@ -47,6 +47,7 @@ from orrery.service._auth_interceptor import (
 )
 from orrery.service._errors import ServiceError, abort_with, invalid, unauthenticated
 from orrery.service._events import CLOSED, MatchEvents
+from orrery.service._kept_trees import KeptTrees, TreeBound
 from orrery.service._levels import budget_fields, grant_budget
 from orrery.service._matches import (
     ACTIVE,
@@ -268,6 +269,7 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         backend_name: str,
         creates_per_minute: float = 0.0,
         token_failures_per_minute: float = 0.0,
+        tree_bound: TreeBound | None = None,
     ) -> None:
         self.store = store
         self.scheduler = scheduler
@@ -282,9 +284,12 @@ class OrreryServicer(pb_grpc.OrreryServicer):
         self._cpu_threads = cf.ThreadPoolExecutor(max_workers=2, thread_name_prefix="orrery-cpu")
         self._queries: dict[str, SearchJob] = {}
         self.events = MatchEvents()
-        self.ai = AiPlayers(turn=self._ai_turn, play=self._ai_play)
+        # A match's AI task ends when no AI seat of it is to move here (its turn ended, the match ended,
+        # another replica plays it, or a drain): its turn's clock and kept trees go with it.
+        self.ai = AiPlayers(turn=self._ai_turn, play=self._ai_play, ended=self._ai_ended)
         self.store_health = StoreHealth(store.ping)
-        self.ai_clocks = AiTurnClocks()
+        # the AI turns going on, and the trees kept between their decisions within the server's bound
+        self.ai_clocks = AiTurnClocks(KeptTrees(tree_bound, metrics=metrics))
         self.create_limit = RateLimit(creates_per_minute, "new matches", "--max-matches-per-minute")
         # wrong tokens per client host (AuthInterceptor and ListMatches spend it)
         self.token_failures = FailureLimit(token_failures_per_minute, "--max-token-failures")
@@ -549,6 +554,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
             self.ai_clocks.forget(match_id)
         return turn  # type: ignore[no-any-return]
 
+    def _ai_ended(self, match_id: str) -> None:
+        self.ai_clocks.forget(match_id)
+
     async def _ai_play(self, turn: AiTurn) -> bool:
         """Search for an AI seat and apply its move. False: stop playing this match (a drain).
 
@@ -597,6 +605,9 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 level=spec.level,
                 setting=(game.variant, game.num_players),
             )
+            match_id = turn.match_id
+            tree = self.ai_clocks.tree(match_id, config) if clock is not None else None
+            taken = None if tree is None else functools.partial(self.ai_clocks.searching, match_id, tree)
             job = SearchJob(
                 observation=turn.observation,
                 config=config,
@@ -606,15 +617,18 @@ class OrreryServicer(pb_grpc.OrreryServicer):
                 call_deadline=None,
                 cancel=CancelToken(),
                 peer=f"ai@{turn.creator}",
-                tree=self.ai_clocks.tree(turn.match_id, config) if clock is not None else None,
+                tree=tree,
+                on_tree_taken=taken,
             )
-            self._ai_jobs[turn.match_id] = job
+            self._ai_jobs[match_id] = job
             renewal = asyncio.get_running_loop().create_task(self._keep_claim(turn, job))
             try:
                 result = await self.scheduler.run(job)
             finally:
                 renewal.cancel()
-                self._ai_jobs.pop(turn.match_id, None)
+                self._ai_jobs.pop(match_id, None)
+                if tree is not None:  # kept for the turn's next decision, within the server's bound
+                    self.ai_clocks.searched(match_id)
             if job.stop_reason is not None:  # drained, abandoned, or the claim was lost: leave the move
                 return False
             self.metrics.count_ai_decision(

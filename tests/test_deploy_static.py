@@ -52,6 +52,9 @@ CONTRACT_METRICS = {
 SERVICE_METRICS = {
     "orrery_ai_searched_decisions_total": "counter",
     "orrery_ai_carried_visits_total": "counter",
+    "orrery_ai_kept_trees": "gauge",
+    "orrery_ai_kept_tree_nodes": "gauge",
+    "orrery_ai_kept_tree_evictions_total": "counter",
 }
 HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
 METRIC_TOKEN = re.compile(r"\b((?:grpc_server|orrery)_[a-z0-9_]+)\b")
@@ -420,6 +423,9 @@ def test_dashboard_shows_what_operators_need() -> None:
     for gauge in ("orrery_active_searches", "orrery_queue_depth", "orrery_live_workers"):
         assert gauge in everything
     panel_with("rate(orrery_ai_searched_decisions_total", "sum by (tree)")  # hosted AI seats' tree reuse
+    # the trees kept between their decisions, within the server's bound, and its evictions
+    kept = ("orrery_ai_kept_trees", "orrery_ai_kept_tree_nodes", "rate(orrery_ai_kept_tree_evictions_total")
+    panel_with(*kept)
     ids = [p["id"] for p in dashboard["panels"]]
     assert len(ids) == len(set(ids))
 

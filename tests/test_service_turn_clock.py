@@ -212,13 +212,17 @@ def test_the_scheduler_hands_an_ai_seats_tree_to_every_backend_it_uses():
 
     from orrery.search import InProcessBackend, RayBackend, TurnTree
 
-    job = SimpleNamespace(tree=TurnTree(), tree_taken=False)
+    taken: list[int] = []  # the server's bound is told when a search takes the tree (on_tree_taken)
+    job = SimpleNamespace(tree=TurnTree(), tree_taken=False, on_tree_taken=lambda: taken.append(0))
     assert _kept_tree(job, object()) == {} and not job.tree_taken  # a backend that keeps no trees
+    assert taken == []
     # the classes: no Ray and no pool is started
-    for backend in (RayBackend, InProcessBackend, _CallingThread, TimeSharedBackend):
-        job = SimpleNamespace(tree=TurnTree(), tree_taken=False)
+    for i, backend in enumerate((RayBackend, InProcessBackend, _CallingThread, TimeSharedBackend)):
+        job = SimpleNamespace(tree=TurnTree(), tree_taken=False, on_tree_taken=lambda i=i: taken.append(i))
         assert _kept_tree(job, backend) == {"tree": job.tree} and job.tree_taken
-    assert _kept_tree(SimpleNamespace(tree=None, tree_taken=False), TimeSharedBackend) == {}
+    assert taken == [0, 1, 2, 3]
+    none = SimpleNamespace(tree=None, tree_taken=False, on_tree_taken=None)
+    assert _kept_tree(none, TimeSharedBackend) == {}
 
 
 def _sampler(registry):
@@ -283,12 +287,14 @@ def test_the_hosted_turn_bench_reads_the_reuse_the_server_counted(tmp_path):
     for carried in (None, 30, 50, None):
         metrics.count_ai_decision(keeps_trees=True, carried_visits=carried)
     metrics.count_ai_decision(keeps_trees=False, carried_visits=None)
+    metrics.ai_kept_tree_evictions.inc(3)  # the server's bound freed three turns' trees
     page = tmp_path / "metrics"
     page.write_bytes(generate_latest(metrics.registry))
     assert _tree_reuse(page.as_uri()) == {
         "ai_searched_decisions": {"reused": 2, "new": 2, "off": 1},
         "reuse_rate": 0.5,
         "mean_carried_visits": 40.0,
+        "kept_tree_evictions": 3,
     }
     empty = tmp_path / "empty"
     empty.write_text("")  # a server that has searched no AI decision yet
@@ -296,4 +302,5 @@ def test_the_hosted_turn_bench_reads_the_reuse_the_server_counted(tmp_path):
         "ai_searched_decisions": {"reused": 0, "new": 0, "off": 0},
         "reuse_rate": None,
         "mean_carried_visits": None,
+        "kept_tree_evictions": 0,
     }
