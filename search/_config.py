@@ -381,7 +381,7 @@ _preset(
         all_seats_plan_weight=10.0,
         description="ismcts-ttg@2 whose evaluation adds, for every seat, 10 renown a system "
         "relinquished and half that for each held system's filled slots as a share of its slots (the "
-        "relinquish plan's term, docs/rules/take_the_galaxy.md section 13.6): evaluate() prices a "
+        "relinquish plan's term, docs/rules/take_the_galaxy.md section 13.1): evaluate() prices a "
         "relinquish only as the economy it loses, never as the room it makes. Weight 10 chosen in "
         "duplicate sets (3, 6, 10, 16, 25, 40); it beat ismcts-ttg@2 by SPRT at equal iterations per turn "
         "(3,000). Not a default: the game's default_search stays ismcts-ttg@2.",

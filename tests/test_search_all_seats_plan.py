@@ -1,6 +1,6 @@
 """The all-seats plan term (SearchConfig.all_seats_plan, docs/search.md "Plans"): a plan's term added to
 every seat's evaluation, not a bias of the searching seat. ismcts-ttg@3 is ismcts-ttg@2 with Take The
-Galaxy's relinquish term so valued (docs/rules/take_the_galaxy.md section 13.6)."""
+Galaxy's relinquish term so valued (docs/rules/take_the_galaxy.md section 13.1)."""
 
 import dataclasses
 

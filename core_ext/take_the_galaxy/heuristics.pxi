@@ -77,7 +77,7 @@ cdef void ttg_plan_evaluate(const void* p, int seat, int plan, double weight, in
     # A plan (docs/search.md "Plans", docs/rules/take_the_galaxy.md section 13) adds weight x its term,
     # in renown, to `seat`'s own projection only: the opponents are still modelled as valuing the
     # position as evaluate() does, and the best other seat is measured without the term.
-    # all_seats_plan adds all_seats_weight x its term to every seat's projection (section 13.6): how the
+    # all_seats_plan adds all_seats_weight x its term to every seat's projection (section 13.1): how the
     # search values a position for everyone, so the opponents are modelled with it too. With neither,
     # this is evaluate() exactly (the learned model's features and the search signature rely on that).
     cdef const TgState* s = _cst(p)
