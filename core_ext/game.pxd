@@ -42,7 +42,7 @@ ctypedef void (*evaluate_fn)(const void* state, double* out) noexcept nogil
 ctypedef action_t (*policy_fn)(const void* state, Rng* rng, action_t* scratch) noexcept nogil
 ctypedef void (*returns_fn)(const void* state, double* out) noexcept nogil
 ctypedef void (*plan_evaluate_fn)(const void* state, int seat, int plan, double weight,
-                                  double* out) noexcept nogil
+                                  int all_seats_plan, double all_seats_weight, double* out) noexcept nogil
 
 ctypedef struct GameOps:
     const char* name
@@ -67,7 +67,9 @@ ctypedef struct GameOps:
     # without plans. plan_names: the names, comma-separated; plan ids are 1-based positions in it.
     # plan_evaluate: evaluate() with `weight` times the plan's term (in the game's value units, as
     # documented in docs/rules/<game>.md) added to `seat`'s value only; every other seat's value and
-    # a finished game's returns are evaluate()'s.
+    # a finished game's returns are evaluate()'s. all_seats_plan (0: none) adds all_seats_weight times
+    # that plan's term to EVERY seat's value before they are compared (SearchConfig.all_seats_plan): the
+    # search then values that way of scoring for its opponents too, not as a bias of its own.
     const char* plan_names
     plan_evaluate_fn plan_evaluate
 

@@ -41,6 +41,12 @@ class SearchConfig:
     # times plan_weight, is added to evaluate()'s value of the searching seat.
     plan: str = ""
     plan_weight: float = 1.0  # value points a unit of the plan's progress is worth, on top of evaluate()
+    # A plan whose term, times all_seats_plan_weight, is added to EVERY seat's value before they are
+    # compared (docs/search.md "Plans"): not a bias of the searching seat but a change of how the search
+    # values positions, opponents included (ismcts-ttg@3 values Take The Galaxy's room to relinquish this
+    # way). "" = none, so evaluate() itself, which learned models read, never changes. Same names as plan.
+    all_seats_plan: str = ""
+    all_seats_plan_weight: float = 1.0  # value points a unit of all_seats_plan's progress is worth
     # A seat's next decision of the same turn starts from this search's tree, re-rooted at the move played,
     # where nothing hidden or random happened in between (search/_reuse.py; docs/search.md, "Tree reuse").
     # Read by the per-turn players (LevelBot, the service's AI seats) on an in-process backend; a single
@@ -74,15 +80,20 @@ class SearchConfig:
         self._check_plan()
 
     def _check_plan(self) -> None:
-        # Which plans exist is the game's to say (Searcher checks it); here the form of the field.
-        plan = self.plan
-        if not isinstance(plan, str) or not all(c.isascii() and (c.islower() or c == "_") for c in plan):
-            raise ValueError(f"plan must be '' (none) or a plan name in lowercase letters, got {self.plan!r}")
-        weight = self.plan_weight
-        if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight <= 1e6:
-            raise ValueError(f"plan_weight must be a number in (0, 1e6], got {weight!r}")
-        if self.plan and self.evaluation != "handwritten":
-            raise ValueError("plan needs evaluation 'handwritten': the plan's term is added to evaluate()")
+        # Which plans exist is the game's to say (Searcher checks it); here the form of the fields.
+        for field in ("plan", "all_seats_plan"):
+            plan = getattr(self, field)
+            if not isinstance(plan, str) or not all(c.isascii() and (c.islower() or c == "_") for c in plan):
+                raise ValueError(
+                    f"{field} must be '' (none) or a plan name in lowercase letters, got {plan!r}"
+                )
+            weight = getattr(self, f"{field}_weight")
+            if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight <= 1e6:
+                raise ValueError(f"{field}_weight must be a number in (0, 1e6], got {weight!r}")
+            if plan and self.evaluation != "handwritten":
+                raise ValueError(
+                    f"{field} needs evaluation 'handwritten': the plan's term is added to evaluate()"
+                )
 
     @property
     def label(self) -> str:
@@ -102,6 +113,8 @@ class SearchConfig:
             "evaluation": self.evaluation,
             "plan": self.plan,
             "plan_weight": float(self.plan_weight),
+            "all_seats_plan": self.all_seats_plan,
+            "all_seats_plan_weight": float(self.all_seats_plan_weight),
         }
 
 
@@ -353,6 +366,27 @@ _preset(
         'at equal iterations per turn: docs/search.md, "Tree reuse"). A single search is the same.',
     )
 )
+# Issue 28, part 3 (session 7): the default with Take The Galaxy's room to relinquish valued in every
+# seat's evaluation (all_seats_plan), which evaluate() prices only as economy lost. evaluate() itself is
+# unchanged, so the learned model's features and ismcts-ttg@2 are too. Not the default (docs/search.md).
+_preset(
+    SearchConfig(
+        name="ismcts-ttg",
+        version=3,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.15,
+        reuse_tree=True,
+        all_seats_plan="relinquish",
+        all_seats_plan_weight=10.0,
+        description="ismcts-ttg@2 whose evaluation adds, for every seat, 10 renown a system "
+        "relinquished and half that for each held system's filled slots as a share of its slots (the "
+        "relinquish plan's term, docs/rules/take_the_galaxy.md section 13.1): evaluate() prices a "
+        "relinquish only as the economy it loses, never as the room it makes. Weight 10 chosen in "
+        "duplicate sets (3, 6, 10, 16, 25, 40); it beat ismcts-ttg@2 by SPRT at equal iterations per turn "
+        "(3,000). Not a default: the game's default_search stays ismcts-ttg@2.",
+    )
+)
 # Take The Galaxy's learned evaluation (issue 31): its default with the shipped model; a retrained model
 # gets a new version here.
 _preset(
@@ -457,9 +491,12 @@ _preset(
 
 
 def check_plan(config: SearchConfig, game: str) -> None:
-    """ValueError naming the field when `config` has a plan that `game` does not (Game.plans); the
-    Searcher checks it too, this says so before a game is played (tournament configs)."""
-    if not config.plan:
+    """ValueError naming the field when `config` has a plan (or all_seats_plan) that `game` does not
+    (Game.plans); the Searcher checks it too, this says so before a game is played (tournament configs)."""
+    asked = [
+        (field, getattr(config, field)) for field in ("plan", "all_seats_plan") if getattr(config, field)
+    ]
+    if not asked:
         return
     from orrery.core_ext import game_info, load_game
 
@@ -471,9 +508,10 @@ def check_plan(config: SearchConfig, game: str) -> None:
             break
         except ValueError:
             continue
-    if config.plan not in plans:
-        have = f"its plans: {', '.join(plans)}" if plans else "it has no plans"
-        raise ValueError(f"plan {config.plan!r} is not a plan of {game} ({have})")
+    for field, plan in asked:
+        if plan not in plans:
+            have = f"its plans: {', '.join(plans)}" if plans else "it has no plans"
+            raise ValueError(f"{field} {plan!r} is not a plan of {game} ({have})")
 
 
 def list_configs() -> tuple[SearchConfig, ...]:

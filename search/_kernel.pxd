@@ -59,6 +59,8 @@ cdef class Searcher:
     cdef double exploration
     cdef int plan                # 0: none; else the game's plan id (GameOps.plan_names), for `observer`
     cdef double plan_weight      # the plan term's multiplier (docs/search.md "Plans")
+    cdef int all_seats_plan      # 0: none; else a plan id whose term every seat's evaluation adds
+    cdef double all_seats_plan_weight   # its multiplier
     cdef int max_nodes
     cdef int num_roots           # 1 for ISMCTS, the number of determinizations for PIMC
     cdef void* root_obs          # the observation every iteration starts from

@@ -116,19 +116,20 @@ cdef void reward_vector(const GameOps* ops, const void* state, int form, double*
         compute_returns(ops, state, out)
 
 
-cdef int _plan_id(Game game, str plan, str evaluation, double plan_weight) except -1:
-    """The game's id of `plan` (1-based), 0 for none; ValueError naming the field for a plan the game
-    does not have, or one asked of the learned evaluation (which has no plan term)."""
+cdef int _plan_id(Game game, str plan, str evaluation, double plan_weight, str field="plan") except -1:
+    """The game's id of `plan` (1-based), 0 for none; ValueError naming the field (`field`, or its
+    weight `field`_weight) for a plan the game does not have, or one asked of the learned evaluation
+    (which has no plan term)."""
     if not plan:
         return 0
     names = plan_names(game.ops)
     if plan not in names:
         have = f"its plans: {', '.join(names)}" if names else "it has no plans"
-        raise ValueError(f"plan {plan!r} is not a plan of {game.name} ({have})")
+        raise ValueError(f"{field} {plan!r} is not a plan of {game.name} ({have})")
     if evaluation != "handwritten":
-        raise ValueError("plan needs evaluation 'handwritten': the plan's term is added to evaluate()")
+        raise ValueError(f"{field} needs evaluation 'handwritten': the plan's term is added to evaluate()")
     if not plan_weight > 0.0 or plan_weight > 1e6:
-        raise ValueError(f"plan_weight must be a number in (0, 1e6], got {plan_weight!r}")
+        raise ValueError(f"{field}_weight must be a number in (0, 1e6], got {plan_weight!r}")
     return names.index(plan) + 1
 
 
@@ -155,7 +156,8 @@ cdef class Searcher:
     def __init__(self, Observation observation not None, *, str algorithm="ismcts", double exploration=0.7,
                  str playout="random", int max_playout_depth=0, str reward="rank",
                  int determinizations=1, int max_nodes=2_000_000, seed=0, str horizon="leaf",
-                 str evaluation="handwritten", str plan="", double plan_weight=1.0):
+                 str evaluation="handwritten", str plan="", double plan_weight=1.0,
+                 str all_seats_plan="", double all_seats_plan_weight=1.0):
         cdef Game game = observation.game
         cdef const GameOps* ops = game.ops
         cdef int i, _i
@@ -173,6 +175,9 @@ cdef class Searcher:
             raise ValueError("exploration, max_playout_depth >= 0; determinizations, max_nodes >= 1")
         self.plan = _plan_id(game, plan, evaluation, plan_weight)
         self.plan_weight = plan_weight
+        self.all_seats_plan = _plan_id(game, all_seats_plan, evaluation, all_seats_plan_weight,
+                                       "all_seats_plan")
+        self.all_seats_plan_weight = all_seats_plan_weight
         if ops.is_terminal(observation.ptr):
             raise ValueError("the game is over: there is nothing to search")
         if ops.current_player(observation.ptr) != observation.observer:
@@ -374,8 +379,9 @@ cdef class Searcher:
         else:   # truncated (or a broken playout): the game's own evaluation, already in [0, 1]
             if self.learned != NULL:
                 value_net_evaluate(self.learned, self.work, out)
-            elif self.plan != 0:   # the plan's term on the searching seat's value (docs/search.md)
-                ops.plan_evaluate(self.work, self.observer, self.plan, self.plan_weight, out)
+            elif self.plan != 0 or self.all_seats_plan != 0:   # the plans' terms (docs/search.md "Plans")
+                ops.plan_evaluate(self.work, self.observer, self.plan, self.plan_weight,
+                                  self.all_seats_plan, self.all_seats_plan_weight, out)
             else:
                 ops.evaluate(self.work, out)
             for p in range(self.num_players):

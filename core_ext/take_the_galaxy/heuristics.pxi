@@ -69,28 +69,34 @@ cdef double _projected(const TgState* s, int seat) noexcept nogil:
 
 
 cdef void ttg_evaluate(const void* p, double* out) noexcept nogil:
-    ttg_plan_evaluate(p, 0, PLAN_NONE, 0.0, out)
+    ttg_plan_evaluate(p, 0, PLAN_NONE, 0.0, PLAN_NONE, 0.0, out)
 
 
-cdef void ttg_plan_evaluate(const void* p, int seat, int plan, double weight, double* out) noexcept nogil:
+cdef void ttg_plan_evaluate(const void* p, int seat, int plan, double weight, int all_seats_plan,
+                            double all_seats_weight, double* out) noexcept nogil:
     # A plan (docs/search.md "Plans", docs/rules/take_the_galaxy.md section 13) adds weight x its term,
     # in renown, to `seat`'s own projection only: the opponents are still modelled as valuing the
     # position as evaluate() does, and the best other seat is measured without the term.
+    # all_seats_plan adds all_seats_weight x its term to every seat's projection (section 13.1): how the
+    # search values a position for everyone, so the opponents are modelled with it too. With neither,
+    # this is evaluate() exactly (the learned model's features and the search signature rely on that).
     cdef const TgState* s = _cst(p)
     cdef int n = s.params.num_players, i, j
+    cdef double base[MAX_PLAYERS]
     cdef double v[MAX_PLAYERS]
     cdef double best_other, d, mine
     if s.phase == PH_OVER:
         ttg_returns(p, out)
         return
     for i in range(n):
-        v[i] = _projected(s, i)
+        base[i] = _projected(s, i)
+        if all_seats_plan != PLAN_NONE:
+            base[i] += all_seats_weight * _plan_term(s, i, all_seats_plan)
     if n == 1:
-        out[0] = _solo_value(v[0] + (weight * _plan_term(s, 0, plan) if plan != PLAN_NONE else 0.0))
+        out[0] = _solo_value(base[0] + (weight * _plan_term(s, 0, plan) if plan != PLAN_NONE else 0.0))
         return
-    if s.params.variant == V_TEAM:
-        for i in range(n):
-            v[i] = v[i] + _projected(s, _mate(s, i))
+    for i in range(n):
+        v[i] = base[i] + base[_mate(s, i)] if s.params.variant == V_TEAM else base[i]
     for i in range(n):
         mine = v[i]
         if i == seat and plan != PLAN_NONE:

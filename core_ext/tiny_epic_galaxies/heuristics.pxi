@@ -24,13 +24,15 @@ cdef double _value(const TegState* s, int g) noexcept nogil:
 
 
 cdef void teg_evaluate(const void* p, double* out) noexcept nogil:
-    teg_plan_evaluate(p, 0, PLAN_NONE, 0.0, out)
+    teg_plan_evaluate(p, 0, PLAN_NONE, 0.0, PLAN_NONE, 0.0, out)
 
 
-cdef void teg_plan_evaluate(const void* p, int seat, int plan, double weight, double* out) noexcept nogil:
+cdef void teg_plan_evaluate(const void* p, int seat, int plan, double weight, int all_seats_plan,
+                            double all_seats_weight, double* out) noexcept nogil:
     # Each seat's value against the best other galaxy, through a logistic of scale 4 points. A plan
     # (docs/search.md "Plans", docs/rules section 13.18) adds weight x its term to `seat`'s own value
-    # only: the opponents are still modelled as valuing the position as evaluate() does.
+    # only: the opponents are still modelled as valuing the position as evaluate() does. all_seats_plan
+    # adds all_seats_weight x its term to every galaxy's value (SearchConfig.all_seats_plan).
     cdef const TegState* s = _cst(p)
     cdef double vals[TEG_GALAXIES]
     cdef double best, mine
@@ -40,6 +42,8 @@ cdef void teg_plan_evaluate(const void* p, int seat, int plan, double weight, do
         return
     for g in range(s.n_gal):
         vals[g] = _value(s, g)
+        if all_seats_plan != PLAN_NONE and g < n:
+            vals[g] += all_seats_weight * _plan_term(s, g, all_seats_plan)
     for g in range(n):
         mine = vals[g]
         if g == seat and plan != PLAN_NONE:
