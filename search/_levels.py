@@ -135,10 +135,11 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
         "hard": LevelSetting(tolerance=0.0),
     },
     # Tiny Epic Galaxies base, 2 players: hard plays the learned preset (LEARNED_LEVELS) at 5,000 iterations
-    # a turn and tolerance 0, not 30,000 and 0.02, to leave room below expert (hard at 30,000 was only +154
-    # [+19, +362] below expert in 12 sets); 5,000 scored +338 [+228, +559] above medium in 24 sets. Easy
-    # at tolerance 0.15 was +544 [+387, +1200] below medium where 0.10 was +280 [+166, +490] on the same
-    # deals (24 sets) and +211 [+112, +356] on others. docs/strength.md, "2026-11-27 (session 7): Tiny Epic
+    # a turn and tolerance 0, not 30,000 and 0.02, to leave room below expert (at 30,000 hard was only +154
+    # [+19, +362] below expert in 12 sets). As the service plays them, 48 duplicate sets each: medium to hard
+    # +307 [+218, +450], easy (tolerance 0.15) to medium +504 [+391, +819] where easy at 0.10 had been +211
+    # [+112, +356]; easy wins every game against random. Hard to expert is not shown 150 apart (+120 [+23,
+    # +241] pooled over 12 sets on this shared machine). docs/strength.md, "2026-11-27 (session 7): Tiny Epic
     # Galaxies base, 2 players".
     ("tiny_epic_galaxies", "base", 2): {
         "easy": LevelSetting(tolerance=0.15),
