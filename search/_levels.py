@@ -138,8 +138,8 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
     # a turn and tolerance 0, not 30,000 and 0.02, to leave room below expert (at 30,000 hard was only +154
     # [+19, +362] below expert in 12 sets). As the service plays them, 48 duplicate sets each: medium to hard
     # +307 [+218, +450], easy (tolerance 0.15) to medium +504 [+391, +819] where easy at 0.10 had been +211
-    # [+112, +356]; easy wins every game against random. Hard to expert is not shown 150 apart (+120 [+23,
-    # +241] pooled over 12 sets on this shared machine). docs/strength.md, "2026-11-27 (session 7): Tiny Epic
+    # [+112, +356]; easy wins every game against random. Hard to expert is not shown 150 apart (+112 [+9,
+    # +240] pooled over 16 sets on this shared machine). docs/strength.md, "2026-11-27 (session 7): Tiny Epic
     # Galaxies base, 2 players".
     ("tiny_epic_galaxies", "base", 2): {
         "easy": LevelSetting(tolerance=0.15),
