@@ -123,10 +123,27 @@ def test_beyond_the_black_2p_levels_are_the_measured_ones():
         assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 2) is LEVELS[name]
     for name in ("easy", "hard"):
         assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS[name]
-        assert level_in(name, "tiny_epic_galaxies", "base", 2) is LEVELS[name]
+        assert level_in(name, "tiny_epic_galaxies", "base", 3) is LEVELS[name]
     spec = BotSpec(name="hard", kind="level", level="hard")
     bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("beyond_the_black", 2))
     assert bot.version.startswith("ismcts-teg-learned@1+30000it/turn") and bot.version.endswith("tolerance=0")
+
+
+def test_tiny_epic_galaxies_base_2p_levels_are_the_measured_ones():
+    # docs/strength.md, "2026-11-27 (session 7)": hard on the learned preset at 5,000 iterations a turn and
+    # tolerance 0 (below expert, still 150 Elo above medium), easy at tolerance 0.15 (further below medium);
+    # medium and expert keep the levels' own numbers, and other player counts every level's.
+    hard = level_in("hard", "tiny_epic_galaxies", "base", 2)
+    assert hard.turn_budget_for("tiny_epic_galaxies").iterations == 5000 and hard.tolerance == 0.0
+    easy = level_in("easy", "tiny_epic_galaxies", "base", 2)
+    assert (easy.iterations, easy.tolerance) == (LEVELS["easy"].iterations, 0.15)
+    for name in ("medium", "expert"):
+        assert level_in(name, "tiny_epic_galaxies", "base", 2) is LEVELS[name]
+    for name in ("easy", "hard"):
+        assert level_in(name, "tiny_epic_galaxies", "base", 4) is LEVELS[name]
+    spec = BotSpec(name="hard", kind="level", level="hard")
+    bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("base", 2))
+    assert bot.version == "ismcts-teg-learned@1+5000it/turn+tolerance=0"
 
 
 def test_trian_full_two_players_plays_its_measured_medium_and_hard():
