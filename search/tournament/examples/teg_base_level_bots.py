@@ -8,15 +8,12 @@ and preset, for the `factory` tournament kind. Run the configs that name them wi
 
 from __future__ import annotations
 
-from orrery.search import Level, LevelBot, get_config
+from teg_btb_level_bots import LEARNED, _bot  # the same preset names and bot builder (this folder)
 
-HANDWRITTEN = "ismcts-teg@3"  # the game's default, which easy and medium play
-LEARNED = "ismcts-teg-learned@1"  # the shipped base 2-player model scoring leaves: hard and expert play it
+from orrery.search import LevelBot
 
-
-def _bot(name: str, iterations: int, tolerance: float, preset: str = HANDWRITTEN) -> LevelBot:
-    level = Level(name=name, iterations=iterations, milliseconds=None, tolerance=tolerance)
-    return LevelBot(level, get_config(preset))
+# _bot plays the game's default preset (which easy and medium play) unless given LEARNED, which scores leaves
+# with the setting's shipped model (here the base 2-player one): hard and expert play it.
 
 
 # Named <e|hl|xl><iterations a turn>_<tolerance in hundredths>; "hl" and "xl" play the learned preset.
