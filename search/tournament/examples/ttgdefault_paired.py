@@ -56,8 +56,8 @@ def main(arguments: list[str]) -> None:
     names = list(scores)
     for i, first in enumerate(names):
         for second in names[i + 1 :]:
-            sets, mean, low, high = paired_difference(scores[first], scores[second])
-            print(f"{first} - {second}: {sets} common sets, {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
+            common, mean, low, high = paired_difference(scores[first], scores[second])
+            print(f"{first} - {second}: {common} common sets, {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
 
 
 if __name__ == "__main__":
