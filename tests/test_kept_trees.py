@@ -8,14 +8,13 @@ import asyncio
 import random
 
 import pytest
-from test_service_turn_clock import RecordingScheduler
+from test_service_turn_clock import RecordingScheduler, hosted_servicer
 
 from orrery.core_ext import load_game
 from orrery.search import Budget, TurnTree, get_config, search_observation
 from orrery.service._kept_trees import KeptTrees, TreeBound, tree_nodes
 from orrery.service._matches import FINISHED, AiSpec, MatchStore
 from orrery.service._metrics import ServiceMetrics
-from orrery.service._servicer import OrreryServicer
 
 TTG = get_config("ismcts-ttg@2")  # Take The Galaxy's default, which reuses trees
 
@@ -127,16 +126,7 @@ def _play_hosted_matches(tmp_path, bound: TreeBound, seeds: list[int], bot: str 
     kept trees seen after each search, the recording scheduler)."""
     store = MatchStore(str(tmp_path / "m.sqlite3"))
     scheduler = RecordingScheduler()
-    servicer = OrreryServicer(
-        store=store,
-        scheduler=scheduler,  # type: ignore[arg-type]
-        metrics=ServiceMetrics(max_budget_s=10.0),
-        max_budget_ms=10_000.0,
-        default_budget_ms=100.0,
-        default_config="",
-        backend_name="test",
-        tree_bound=bound,
-    )
+    servicer = hosted_servicer(store, scheduler, tree_bound=bound)
     kept_seen: list[tuple[int, int]] = []
     searched = servicer.ai_clocks.searched
 
@@ -198,16 +188,7 @@ def test_an_ended_ai_task_frees_its_turns_tree(tmp_path):
     # The AI loop's task for a match ends however it ends (here: the match was resigned between two
     # decisions of the AI's turn, so its next move is refused): the turn's clock and tree go with it.
     store = MatchStore(str(tmp_path / "m.sqlite3"))
-    servicer = OrreryServicer(
-        store=store,
-        scheduler=RecordingScheduler(),  # type: ignore[arg-type]
-        metrics=ServiceMetrics(max_budget_s=10.0),
-        max_budget_ms=10_000.0,
-        default_budget_ms=100.0,
-        default_config="",
-        backend_name="test",
-        tree_bound=TreeBound(trees=8),
-    )
+    servicer = hosted_servicer(store, RecordingScheduler(), tree_bound=TreeBound(trees=8))
     trees_after_first: list[int] = []
     original = servicer._ai_play
     plays = 0

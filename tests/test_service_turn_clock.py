@@ -58,12 +58,10 @@ class RecordingScheduler:
         return result
 
 
-def play_hosted(tmp_path, game: str, variant: str, ai: list[AiSpec | None], seed: int, backend=None):
-    """Create the match and let the servicer's AI loop play until a human seat is to move (or the end).
-    Returns (the stored moves as (seat, move number before it), the searches, legal counts per move)."""
-    store = MatchStore(str(tmp_path / "m.sqlite3"))
-    scheduler = RecordingScheduler(backend)
-    servicer = OrreryServicer(
+def hosted_servicer(store: MatchStore, scheduler, **options) -> OrreryServicer:
+    """A servicer on `store` whose searches go to `scheduler` (a RecordingScheduler), with the tests'
+    budgets (100 ms default, 10 s at most) and any further OrreryServicer options (e.g. tree_bound)."""
+    return OrreryServicer(
         store=store,
         scheduler=scheduler,  # type: ignore[arg-type]
         metrics=ServiceMetrics(max_budget_s=10.0),
@@ -71,7 +69,16 @@ def play_hosted(tmp_path, game: str, variant: str, ai: list[AiSpec | None], seed
         default_budget_ms=100.0,
         default_config="",
         backend_name="test",
+        **options,
     )
+
+
+def play_hosted(tmp_path, game: str, variant: str, ai: list[AiSpec | None], seed: int, backend=None):
+    """Create the match and let the servicer's AI loop play until a human seat is to move (or the end).
+    Returns (the stored moves as (seat, move number before it), the searches, legal counts per move)."""
+    store = MatchStore(str(tmp_path / "m.sqlite3"))
+    scheduler = RecordingScheduler(backend)
+    servicer = hosted_servicer(store, scheduler)
     legal_counts: dict[int, int] = {}
     original = servicer._ai_play
 
