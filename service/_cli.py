@@ -14,7 +14,12 @@ from typing import Any
 import grpc
 
 from orrery.service._config_check import SearchConfigError
-from orrery.service._kept_trees import DEFAULT_KEPT_TREE_NODES, DEFAULT_KEPT_TREES
+from orrery.service._kept_trees import (
+    DEFAULT_KEPT_TREE_NODES,
+    DEFAULT_KEPT_TREES,
+    DEFAULT_WORKER_KEPT_TREE_NODES,
+    DEFAULT_WORKER_KEPT_TREES,
+)
 from orrery.service._matches import StoredMatchesError
 from orrery.service._server import BACKENDS, DEFAULT_HOST, LocalRayError, ServerConfig, serve
 
@@ -55,6 +60,8 @@ def _serve(args: argparse.Namespace) -> int:
         max_token_failures=args.max_token_failures,
         max_kept_trees=args.max_kept_trees,
         max_kept_tree_nodes=args.max_kept_tree_nodes,
+        worker_kept_trees=args.worker_kept_trees,
+        worker_kept_tree_nodes=args.worker_kept_tree_nodes,
     )
 
     def ready(server: Any) -> None:
@@ -235,6 +242,20 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_KEPT_TREE_NODES,
         help="nodes of those trees this process keeps, all together (about 300 bytes each; default "
         f"{DEFAULT_KEPT_TREE_NODES:,})",
+    )
+    p.add_argument(
+        "--worker-kept-trees",
+        type=_non_negative_int,
+        default=DEFAULT_WORKER_KEPT_TREES,
+        help="with --backend ray: turns whose trees each search actor keeps of its own worker, the most "
+        f"recently searched freed first (default {DEFAULT_WORKER_KEPT_TREES}; 0: none)",
+    )
+    p.add_argument(
+        "--worker-kept-tree-nodes",
+        type=_non_negative_int,
+        default=DEFAULT_WORKER_KEPT_TREE_NODES,
+        help="with --backend ray: nodes of those trees each search actor keeps, all together (about 250 "
+        f"bytes each; default {DEFAULT_WORKER_KEPT_TREE_NODES:,})",
     )
 
 

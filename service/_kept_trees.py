@@ -20,7 +20,8 @@ waiting in the queue is between decisions, and may be freed.
 
 Nodes are counted where this process holds them (the in-process backends and the time-shared lane);
 trees kept on Ray actors count as trees here, with their nodes bounded by each actor's own bound
-(search/_ray.py, KEPT_TREES and KEPT_TREE_NODES). Freeing one frees it there too (TurnTree.clear).
+(search/_ray.py, KEPT_TREES and KEPT_TREE_NODES; --worker-kept-trees, --worker-kept-tree-nodes). Freeing
+one frees it there too (TurnTree.clear).
 """
 
 from __future__ import annotations
@@ -31,12 +32,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from orrery.search import TurnTree
+from orrery.search._ray import KEPT_TREE_NODES, KEPT_TREES
 
 # A kept Take The Galaxy node costs about 290 to 300 bytes of the server's resident memory
 # (docs/performance.md, "2026-11-27 (session 7)"), so the default node bound is about 0.6 GB; a hard turn's
 # tree has up to 300,000 nodes, an expert one (2 s a turn) a few hundred thousand a worker.
 DEFAULT_KEPT_TREES = 32
 DEFAULT_KEPT_TREE_NODES = 2_000_000
+# Each Ray search actor's own bound on the trees it keeps of those turns (search/_ray.py says why these).
+DEFAULT_WORKER_KEPT_TREES = KEPT_TREES
+DEFAULT_WORKER_KEPT_TREE_NODES = KEPT_TREE_NODES
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -27,7 +27,13 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from orrery.service._auth_interceptor import AuthInterceptor
 from orrery.service._config_check import check_server_configs
 from orrery.service._errors import ServiceError
-from orrery.service._kept_trees import DEFAULT_KEPT_TREE_NODES, DEFAULT_KEPT_TREES, TreeBound
+from orrery.service._kept_trees import (
+    DEFAULT_KEPT_TREE_NODES,
+    DEFAULT_KEPT_TREES,
+    DEFAULT_WORKER_KEPT_TREE_NODES,
+    DEFAULT_WORKER_KEPT_TREES,
+    TreeBound,
+)
 from orrery.service._limits_interceptor import LimitsInterceptor
 from orrery.service._metrics import ServiceMetrics
 from orrery.service._metrics_interceptor import MetricsInterceptor
@@ -100,6 +106,10 @@ class ServerConfig:
     # recently searched freed first (service/_kept_trees.py).
     max_kept_trees: int = DEFAULT_KEPT_TREES
     max_kept_tree_nodes: int = DEFAULT_KEPT_TREE_NODES
+    # The same for each Ray search actor, which keeps its own worker's trees of those turns (search/_ray.py):
+    # at most this many turns' trees and nodes in all per actor, the most recently searched freed first.
+    worker_kept_trees: int = DEFAULT_WORKER_KEPT_TREES
+    worker_kept_tree_nodes: int = DEFAULT_WORKER_KEPT_TREE_NODES
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -111,6 +121,7 @@ class ServerConfig:
         if self.max_budget_ms <= 0 or self.default_budget_ms <= 0:
             raise ValueError("budgets must be > 0 ms")
         TreeBound(trees=self.max_kept_trees, nodes=self.max_kept_tree_nodes)  # raises if out of range
+        TreeBound(trees=self.worker_kept_trees, nodes=self.worker_kept_tree_nodes)  # the same checks
 
 
 def make_backend(config: ServerConfig) -> Any:
@@ -123,7 +134,12 @@ def make_backend(config: ServerConfig) -> Any:
         _start_local_ray(config.workers, config.host, dashboard=config.ray_dashboard)
     from orrery.search import RayBackend
 
-    return RayBackend(num_workers=config.workers, address=address)
+    return RayBackend(
+        num_workers=config.workers,
+        address=address,
+        kept_trees=config.worker_kept_trees,
+        kept_tree_nodes=config.worker_kept_tree_nodes,
+    )
 
 
 _reaper: Any = None  # the local Ray's reaper (its stdin pipe must live as long as this process)

@@ -5,6 +5,7 @@ Deterministic: iteration budgets and seeds (7300-7399), no timing."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 
 import pytest
@@ -259,6 +260,32 @@ def test_the_server_refuses_a_bound_below_zero():
     from orrery.service._server import ServerConfig
 
     assert ServerConfig(max_kept_trees=0, max_kept_tree_nodes=0).max_kept_trees == 0  # keep none
-    for field in ("max_kept_trees", "max_kept_tree_nodes"):
+    for field in ("max_kept_trees", "max_kept_tree_nodes", "worker_kept_trees", "worker_kept_tree_nodes"):
         with pytest.raises(ValueError, match="kept-tree bound"):
             ServerConfig(**{field: -1})
+
+
+def test_the_ray_actors_get_the_configured_bound(monkeypatch):
+    """--worker-kept-trees and --worker-kept-tree-nodes reach every Ray search actor (no Ray started here)."""
+    import orrery.search
+    from orrery.service import _server
+    from orrery.service.cli import build_parser
+
+    configs: list = []
+
+    async def serve(config, *, on_ready=None):  # type: ignore[no-untyped-def]
+        configs.append(config)
+
+    monkeypatch.setattr("orrery.service._cli.serve", serve)
+    flags = ["--worker-kept-trees", "3", "--worker-kept-tree-nodes", "5000"]
+    args = build_parser().parse_args(["serve", *flags])
+    assert args.func(args) == 0
+    made: list[dict] = []
+    monkeypatch.setattr(orrery.search, "RayBackend", lambda **kwargs: made.append(kwargs))
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")  # as a cluster's server has it: no local Ray to start
+    _server.make_backend(dataclasses.replace(configs[-1], backend="ray"))
+    assert made[-1]["kept_trees"] == 3 and made[-1]["kept_tree_nodes"] == 5000
+    _server.make_backend(_server.ServerConfig(backend="ray"))
+    assert (made[-1]["kept_trees"], made[-1]["kept_tree_nodes"]) == (8, 1_000_000)  # search/_ray.py's bound
+    with pytest.raises(SystemExit):  # a usage error naming the flag, before anything starts
+        build_parser().parse_args(["serve", "--worker-kept-trees", "-1"])
