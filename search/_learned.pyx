@@ -54,9 +54,9 @@ cdef extern from *:
     }
 
     /* The indices of x's non-zero entries, ascending, into idx[0 .. n); their count. (A group of four
-       writes four slots from the count, which is at most the group's first index: never past n.) Branch-free: a test per input mispredicts about as often
-       as inputs are non-zero (a quarter of them in a typical position), which cost more than the rows it
-       skipped. */
+       writes four slots from the count, which is at most the group's first index: never past n.)
+       Branch-free: a test per input mispredicts about as often as inputs are non-zero (a quarter of
+       them in a typical position), which cost more than the rows it skipped. */
     static inline int orrery_nonzero(const float* x, int n, int* idx) {
         int count = 0, i = 0;
     #if defined(__SSE2__)
