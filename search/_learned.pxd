@@ -6,6 +6,7 @@ from orrery.core_ext.features cimport features_fn
 cdef enum:
     NET_MAX_LAYERS = 4
     NET_MAX_WIDTH = 1024   # hidden widths and outputs (search/_model.py MAX_WIDTH)
+    NET_LANES = 8          # weight rows are padded with zeros to a multiple of this many columns
 
 ctypedef struct ValueNet:
     const GameOps* ops
@@ -13,8 +14,9 @@ ctypedef struct ValueNet:
     int num_players
     int num_layers
     int sizes[NET_MAX_LAYERS + 1]             # inputs, hidden widths, outputs (seat-relative values)
-    const float* weights[NET_MAX_LAYERS]      # [in][out]: row i holds input i's weights
-    const float* biases[NET_MAX_LAYERS]
+    int strides[NET_MAX_LAYERS]               # a layer's row length: its outputs rounded up to NET_LANES
+    const float* weights[NET_MAX_LAYERS]      # [in][stride]: row i holds input i's weights, then zeros
+    const float* biases[NET_MAX_LAYERS]       # [stride]: the biases, then zeros
     bint sparse_input                         # the first layer adds only the rows of non-zero inputs
     bint residual                             # outputs correct the logit of the game's evaluate()
 

@@ -2,6 +2,8 @@
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
+
 from orrery.core_ext.game import Game, Position
 from orrery.search._model import Model
 
@@ -14,6 +16,7 @@ class ValueNetwork:
     model: Model
     sparse_input: bool
     def __init__(self, model: Model, game: Game) -> None: ...
+    def forward(self, features: np.ndarray) -> np.ndarray: ...
     def evaluate(self, position: Position) -> list[float]: ...
     def micros_per_eval(
         self, positions: list, repeats: int = 200, learned: bool = True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import platform
 import struct
 import zlib
 
@@ -113,6 +114,44 @@ def test_the_c_network_matches_a_numpy_reference(sparse, residual):
         got = network.evaluate(state)
         for k in range(2):
             assert got[(mover + k) % 2] == pytest.approx(expected[k], abs=1e-5)
+
+
+def _sequential_reference(model: Model, x: np.ndarray) -> np.ndarray:
+    """The dense float32 forward pass, every input of every layer added in order (zeros too), as the
+    kernel's columns sum: its outputs before the sigmoid."""
+    h = x.astype(np.float32)
+    for layer, (w, b) in enumerate(zip(model.weights, model.biases, strict=True)):
+        y = b.astype(np.float32).copy()
+        for i in range(w.shape[0]):
+            y = y + np.float32(h[i]) * w[i]
+        h = np.maximum(y, np.float32(0.0)) if layer < len(model.weights) - 1 else y
+    return h
+
+
+@pytest.mark.parametrize(
+    ("players", "hidden"), [(2, (32,)), (2, (12, 5)), (2, (40, 24, 9)), (3, (64,)), (3, (7,))]
+)
+def test_the_sparse_first_layer_gives_the_dense_outputs(players, hidden):
+    """The kernel adds the weight rows of non-zero inputs only (and of the hidden units the ReLU left
+    on), eight or 32 columns at a time over padded rows: the same sums, in the same order, as the dense
+    product over every input. Random inputs, a quarter non-zero, some negative, some -0.0."""
+    rng = np.random.default_rng(31)
+    model = _random_model(players=players, hidden=hidden, seed=len(hidden) + players)
+    sparse = ValueNetwork(model, _game(players))
+    dense = ValueNetwork(model, _game(players))
+    dense.sparse_input = False
+    for _ in range(40):
+        x = rng.normal(0.0, 1.0, model.sizes[0]).astype(np.float32)
+        x[rng.random(x.size) < 0.75] = 0.0
+        x[rng.random(x.size) < 0.05] = -0.0
+        got = sparse.forward(x)
+        assert got.shape == (players,)
+        assert np.array_equal(got, dense.forward(x))
+        np.testing.assert_allclose(got, _sequential_reference(model, x), rtol=0, atol=1e-5)
+        if platform.machine() in ("x86_64", "AMD64"):  # no fused multiply-add there: bit for bit
+            assert np.array_equal(got, _sequential_reference(model, x))
+    with pytest.raises(ValueError, match=f"expected {model.sizes[0]} features, got 5"):
+        sparse.forward(np.zeros(5, dtype=np.float32))
 
 
 def test_a_model_round_trips_through_its_file():
