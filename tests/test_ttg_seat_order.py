@@ -116,6 +116,15 @@ def test_the_report_prints_every_seat(replayed, capsys):
     assert "2 games, 3 players" in out
     assert all(f"seat {s} wins" in out for s in range(PLAYERS))
     assert "turns per seat: [(11, 11, 11)]" in out
+    assert "after round 10 (before anyone's last turn)" in out
+
+
+def test_the_leader_is_the_seat_strictly_ahead():
+    tally = ttg_seat_order.GameTally(players=3)
+    tally.round_lead.update({(0, 10): -1.0, (1, 10): 2.0, (2, 10): -1.0})
+    assert ttg_seat_order.leader(tally, 10) == 1
+    tally.round_lead.update({(0, 10): 2.0, (1, 10): 2.0, (2, 10): -4.0})
+    assert ttg_seat_order.leader(tally, 10) == -1
 
 
 @pytest.mark.parametrize("name", sorted(ttg_seat_experiment.EXPERIMENTS))

@@ -20,7 +20,8 @@ relinquishes, pirate discards); per round, the take rate, the printed renown tak
 minus the table mean after the round; the explored space each seat chose from, per round: how many of
 its cards were Fringe (the sector the game ends in) and the best printed renown on offer; who took the
 cards by when they were revealed (the first cards, the last round's), and how old a taken card was
-(turns since its reveal); and each seat's last turn, by whether it began it in the lead.
+(turns since its reveal); who leads after round 10, when every seat has had the same 10 turns, and how
+often that lead is turned into a win; and each seat's last turn, by whether it began it in the lead.
 """
 
 from __future__ import annotations
@@ -197,6 +198,7 @@ class Report:
 
     def __init__(self) -> None:
         self.games: list[GameTally] = []
+        self.shares: list[list[float]] = []  # per game, each seat's share of the win
         self.sets: dict[tuple[int, int], list[tuple[list[float], float]]] = defaultdict(list)
 
     def add(self, record: dict, tally: GameTally) -> None:
@@ -206,6 +208,7 @@ class Report:
         a_share = sum(share for seat, share in enumerate(shares) if record["seats"][seat] == bot)
         self.sets[(record["pairing"], record["set"])].append((shares, a_share))
         self.games.append(tally)
+        self.shares.append(shares)
 
     @property
     def players(self) -> int:
@@ -260,6 +263,7 @@ class Report:
         self.row("relinquish with Space Race out", lambda g, s: g.race_relinquish[s])
         self.row("pirate discards", lambda g, s: g.pirate_discards[s])
         self._rounds()
+        self._before_the_last_round()
         self._last_turns()
 
     def _rounds(self) -> None:
@@ -277,6 +281,23 @@ class Report:
                 cells = [statistics.mean(value(g, s, rd) for g in games) for s in range(n)]
                 print(f"  round {rd:2d}: " + "  ".join(f"{c:6.2f}" for c in cells))
 
+    def _before_the_last_round(self) -> None:
+        """Who leads when every seat has had 10 turns, and how often a lead then is turned into a win."""
+        n = self.players
+        rd = max(rd for _, rd in self.games[0].round_lead) - 1
+        print(
+            f"after round {rd} (before anyone's last turn): how often the seat leads alone, and its win share"
+        )
+        for seat in range(n):
+            leads = [leader(g, rd) == seat for g in self.games]
+            won = [sh[seat] for sh, lead in zip(self.shares, leads, strict=True) if lead]
+            other = [sh[seat] for sh, lead in zip(self.shares, leads, strict=True) if not lead]
+            print(
+                f"  seat {seat}: leads in {statistics.mean(leads):.3f}; wins "
+                f"{statistics.mean(won or [0]):.3f} of those {len(won)} games and "
+                f"{statistics.mean(other or [0]):.3f} of the other {len(other)}"
+            )
+
     def _last_turns(self) -> None:
         n = self.players
         print("last turn: how often the seat takes a card, by whether it begins the turn in the lead")
@@ -286,6 +307,13 @@ class Report:
                 if took:
                     label = "in the lead" if lead else "not leading"
                     print(f"  seat {seat} {label:12s}: {statistics.mean(took):.2f} of {len(took)}")
+
+
+def leader(g: GameTally, rd: int) -> int:
+    """The seat strictly ahead of every other after round `rd`, or -1 when the lead is shared."""
+    standing = [g.round_lead[(seat, rd)] for seat in range(g.players)]
+    best = max(standing)
+    return standing.index(best) if standing.count(best) == 1 else -1
 
 
 def _count(xs) -> dict:
