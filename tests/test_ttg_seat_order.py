@@ -99,6 +99,15 @@ def test_the_windows_follow_the_stacked_deck(replayed):
         assert all(tally.window_best[(seat, rd)] >= 1 for rd in range(1, 12))
 
 
+def test_an_event_out_at_the_start_counts_for_every_seat_s_first_turn(replayed):
+    tally, _, _, game = replayed
+    explored = [e["card"] for e in game.new_initial_state(seed=DEAL).to_dict()["state"]["explored"]]
+    events = set(ttg_seat_order.Replay().events)
+    for card in set(explored) & events:  # still out in every seat's first turn unless taken or dropped
+        assert sum(tally.event_turns[(s, card)] for s in range(PLAYERS)) >= 1
+    assert all(card in events for _, card in tally.event_turns)
+
+
 def test_win_shares_split_a_shared_first_place():
     assert ttg_seat_order.win_shares([0, 0, 1]) == [0.5, 0.5, 0.0]
     assert ttg_seat_order.win_shares([2, 0, 1, 3]) == [0.0, 1.0, 0.0, 0.0]

@@ -10,18 +10,19 @@ and 4 players alike.
 the engine's heuristic playout policy and by uniformly random choices (`state.playout(seed,
 use_policy=...)`, playout seed 1000 + deal): what the rules give play that does not plan.
 
-For a results file, per seat (means over games; "vs 0" is the seat minus seat 0 with a 95% interval
-over games): the win share (95% interval over duplicate sets) and the sanity row (the first-named bot's
-share of the wins, which must come out at 50%: the bots are identical); the final score and its parts
-("End the game": tokens, pile, systems held, top colonies); the cards taken from explored space by kind
-and by sector, their printed renown, the claimed systems' slots and hazards; the turns each seat had and
-who played the game's last turn; the choices a game by kind (uses, builds, relinquishes, Space Race
-relinquishes, pirate discards); per round, the take rate, the printed renown taken and each seat's score
-minus the table mean after the round; the explored space each seat chose from, per round: how many of
-its cards were Fringe (the sector the game ends in) and the best printed renown on offer; who took the
-cards by when they were revealed (the first cards, the last round's), and how old a taken card was
-(turns since its reveal); who leads after round 10, when every seat has had the same 10 turns, and how
-often that lead is turned into a win; and each seat's last turn, by whether it began it in the lead.
+For a results file, per seat (means over games; "vs 0" is the seat minus seat 0 with a 95% interval over
+games): the win share (95% interval over duplicate sets) and the sanity row (the first-named bot's share
+of the wins, which must come out at 50%: the bots are identical); the final score and its parts ("End the
+game": tokens, pile, systems held, top colonies); the cards taken from explored space by kind and by
+sector, their printed renown, the claimed systems' slots and hazards; the turns each seat had and who
+played the game's last turn; the choices a game by kind (uses, builds, relinquishes, Space Race
+relinquishes, pirate discards) and the seat's own turns with each event in explored space; per round, the
+take rate, the printed renown taken and each seat's score minus the table mean after the round; the
+explored space each seat chose from, per round: how many of its cards were Fringe (the sector the game
+ends in) and the best printed renown on offer; who took the cards by when they were revealed (the first
+cards, the last round's), and how old a taken card was (turns since its reveal); who leads after round
+10, when every seat has had the same 10 turns, and how often that lead is turned into a win; and each
+seat's last turn, by whether it began it in the lead.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ class GameTally:
     taken_by_reveal: dict[tuple[int, str], int] = field(default_factory=lambda: defaultdict(int))
     taken_age: list[list[int]] = field(default_factory=list)  # turns between reveal and take
     last_turn: list[tuple[bool, int]] = field(default_factory=list)  # (began in the lead, took a card)
+    event_turns: dict[tuple[int, str], int] = field(default_factory=lambda: defaultdict(int))  # out in
 
 
 class Replay:
@@ -114,6 +116,7 @@ class Replay:
         self.renown = {c["name"]: c["renown"] for k in ("systems", "anomalies", "events") for c in cat[k]}
         self.sector = {c["name"]: c["sector"] for k in ("systems", "anomalies", "events") for c in cat[k]}
         self.systems = {c["name"]: c for c in cat["systems"]}
+        self.events = [c["name"] for c in cat["events"]]
 
     def play(self, game, deal_seed: int, actions: Sequence[int]) -> GameTally:
         state = game.new_initial_state(seed=deal_seed)
@@ -155,6 +158,9 @@ class Replay:
         t.turns[seat] += 1
         t.window_fringe[(seat, rd)] = sum(self.sector[c] == "fringe" for c in explored)
         t.window_best[(seat, rd)] = max(self.renown[c] for c in explored)
+        for card in explored:
+            if card in self.events:  # out during this seat's turn: it acts on this seat ("Events")
+                t.event_turns[(seat, card)] += 1
         if turn > last - n:  # the seat's last turn
             sc = state.scores()
             t.last_turn.append((sc[seat] > max(x for i, x in enumerate(sc) if i != seat), 0))
@@ -262,6 +268,8 @@ class Report:
             self.row(f"{kind} choices", lambda g, s, k=kind: g.choices[(s, k)])
         self.row("relinquish with Space Race out", lambda g, s: g.race_relinquish[s])
         self.row("pirate discards", lambda g, s: g.pirate_discards[s])
+        for event in sorted({e for g in self.games for _, e in g.event_turns}):
+            self.row(f"own turns with {event} out", lambda g, s, e=event: g.event_turns[(s, e)])
         self._rounds()
         self._before_the_last_round()
         self._last_turns()
