@@ -128,6 +128,15 @@ def test_the_report_prints_every_seat(replayed, capsys):
     assert "after round 10 (before anyone's last turn)" in out
 
 
+def test_files_with_the_same_set_numbers_stay_separate_sets(replayed):
+    tally, _, final, _ = replayed
+    report = ttg_seat_order.Report()
+    record = {"ranks": list(final.ranks()), "seats": ["a", "b", "b"], "pairing": 0, "set": 0}
+    report.add(record, tally, source=0)
+    report.add(record, tally, source=1)
+    assert len(report.sets) == 2
+
+
 def test_the_leader_is_the_seat_strictly_ahead():
     tally = ttg_seat_order.GameTally(players=3)
     tally.round_lead.update({(0, 10): -1.0, (1, 10): 2.0, (2, 10): -1.0})

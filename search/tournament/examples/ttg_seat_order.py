@@ -3,7 +3,7 @@ which every seat plays the same bot (duplicate sets) and compare the seats on wh
 scored. ttg_first_seat.py is the 2-player reading with its opening-specific rows; this one reads 2, 3
 and 4 players alike.
 
-    python search/tournament/examples/ttg_seat_order.py RESULTS.jsonl [RESULTS.jsonl ...]
+    python search/tournament/examples/ttg_seat_order.py RESULTS.jsonl [RESULTS.jsonl ...]   # pooled
     python search/tournament/examples/ttg_seat_order.py --playouts PLAYERS[,PLAYERS...] N
 
 `--playouts PLAYERS N`: each seat's win share in N full games (deals 0..N-1 of `standard`), played by
@@ -205,14 +205,16 @@ class Report:
     def __init__(self) -> None:
         self.games: list[GameTally] = []
         self.shares: list[list[float]] = []  # per game, each seat's share of the win
-        self.sets: dict[tuple[int, int], list[tuple[list[float], float]]] = defaultdict(list)
+        # (source file, pairing, set) -> per game (each seat's win share, the first-named bot's)
+        self.sets: dict[tuple[int, int, int], list[tuple[list[float], float]]] = defaultdict(list)
 
-    def add(self, record: dict, tally: GameTally) -> None:
+    def add(self, record: dict, tally: GameTally, source: int = 0) -> None:
+        """One game; `source` tells apart files whose set numbers coincide (another seed's run)."""
         shares = win_shares(record["ranks"])
         baseline = record["seats"].index(sorted(record["seats"])[0])  # the sanity row's bot
         bot = record["seats"][baseline]
         a_share = sum(share for seat, share in enumerate(shares) if record["seats"][seat] == bot)
-        self.sets[(record["pairing"], record["set"])].append((shares, a_share))
+        self.sets[(source, record["pairing"], record["set"])].append((shares, a_share))
         self.games.append(tally)
         self.shares.append(shares)
 
@@ -333,14 +335,14 @@ def _count(xs) -> dict:
 
 def main(paths: list[str]) -> None:
     report, replay = Report(), Replay()
-    for path in paths:
+    for source, path in enumerate(paths):
         with open(path) as f:
             lines = [json.loads(line) for line in f if line.strip()]
         config = lines[0]["config"]
         game = load_game(config["game"], players=config["players"], variant=config.get("variant"))
         for r in lines[1:]:
             if r.get("type") == "game":
-                report.add(r, replay.play(game, r["deal_seed"], r["actions"]))
+                report.add(r, replay.play(game, r["deal_seed"], r["actions"]), source)
     report.print()
 
 
