@@ -5,6 +5,7 @@ tree untouched (the same loading trick as swap_card.py).
     python search/tournament/examples/ttg_seat_experiment.py list
     python search/tournament/examples/ttg_seat_experiment.py run EXPERIMENT CONFIG.toml --results R.jsonl
     python search/tournament/examples/ttg_seat_experiment.py analyse EXPERIMENT RESULTS.jsonl
+    python search/tournament/examples/ttg_seat_experiment.py playouts EXPERIMENT PLAYERS[,PLAYERS...] GAMES
     TTG_ANALYSIS=summary python search/tournament/examples/ttg_seat_experiment.py run ...   # summary.py's
 
 Each experiment is a list of exact text replacements in the engine's sources or its catalogue.json (a
@@ -12,8 +13,11 @@ replacement that does not match exactly once stops the script, so an experiment 
 nothing). `run` compiles the patched engine with Cython (a minute or two; a catalogue-only experiment
 reuses the installed engine) into a temporary folder, runs `orrery tournament run CONFIG ...` with a
 `sitecustomize` that makes every process, the tournament's workers too, load that build, then prints
-ttg_first_seat.py's analysis of the results file (`--results` is required). `analyse` replays a results
-file under the same build (a patched game replays only under its own rules) with ttg_first_seat.py.
+ttg_first_seat.py's analysis of the results file (ttg_seat_order.py's for 3 and 4 players; `--results`
+is required). `analyse` replays a results
+file under the same build (a patched game replays only under its own rules) the same way. `playouts`
+plays GAMES games at PLAYERS seats under the build with play that does not plan (ttg_seat_order.py
+--playouts).
 The patches apply to the working tree's sources, so a build is the tree's engine plus the experiment.
 None of these is a rule of the game (the `no_first_claim` variant is the one that became one, section 4
 of docs/rules/take_the_galaxy.md): they measure what changes the edge.
@@ -22,6 +26,7 @@ of docs/rules/take_the_galaxy.md): they measure what changes the edge.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -161,6 +166,23 @@ EXPERIMENTS: dict[str, tuple[str, list[Patch]]] = {
             )
         ],
     ),
+    "one-deck": (
+        "the space deck is one shuffled pile: the sectors' cards of the numbered set-up are mixed instead of "
+        "stacked Core over Expanse over Fringe (no sector boundary, no Fringe end)",
+        [
+            (
+                "setup.pxi",
+                "        _shuffle(&s.space[start], s.n_space - start, rng)\n",
+                "        _shuffle(&s.space[start], s.n_space - start, rng)\n"
+                "    _shuffle(s.space, s.n_space, rng)\n",
+            )
+        ],
+    ),
+    "sectors-reversed": (
+        "the sectors are stacked the other way up: Fringe on top, then Expanse, Core at the bottom (the game "
+        "opens with the dearest cards and ends with the cheapest)",
+        [("setup.pxi", "    for sec in range(2, -1, -1):\n", "    for sec in range(3):\n")],
+    ),
     **{
         f"seat1-tokens-{k}": (f"seat 1 starts with {k} renown tokens", _seat1_tokens(k))
         for k in (2, 3, 4, 6, 8)
@@ -237,10 +259,14 @@ def patched_env(name: str) -> Iterator[dict[str, str]]:
         yield dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [tmp, os.environ.get("PYTHONPATH")])))
 
 
-def _analysis() -> Path:
-    """ttg_first_seat.py (the seats), or summary.py (the bots and their plans) with TTG_ANALYSIS=summary."""
-    name = "summary.py" if os.environ.get("TTG_ANALYSIS") == "summary" else "ttg_first_seat.py"
-    return Path(__file__).with_name(name)
+def _analysis(results: str) -> Path:
+    """ttg_first_seat.py (the seats of a 2-player file), ttg_seat_order.py (3 or 4 players), or summary.py
+    (the bots and their plans) with TTG_ANALYSIS=summary."""
+    if os.environ.get("TTG_ANALYSIS") == "summary":
+        return Path(__file__).with_name("summary.py")
+    with open(results) as f:
+        players = json.loads(f.readline())["config"]["players"]
+    return Path(__file__).with_name("ttg_first_seat.py" if players == 2 else "ttg_seat_order.py")
 
 
 def main(argv: list[str]) -> int:
@@ -256,11 +282,15 @@ def main(argv: list[str]) -> int:
             orrery = Path(sys.executable).with_name("orrery")
             rc = subprocess.call([str(orrery), "tournament", "run", *argv[2:]], env=env)
             if rc == 0:
-                rc = subprocess.call([sys.executable, str(_analysis()), results], env=env)
+                rc = subprocess.call([sys.executable, str(_analysis(results)), results], env=env)
             return rc
     if len(argv) >= 3 and argv[0] == "analyse":
         with patched_env(argv[1]) as env:
-            return subprocess.call([sys.executable, str(_analysis()), *argv[2:]], env=env)
+            return subprocess.call([sys.executable, str(_analysis(argv[2])), *argv[2:]], env=env)
+    if len(argv) == 4 and argv[0] == "playouts":
+        script = Path(__file__).with_name("ttg_seat_order.py")
+        with patched_env(argv[1]) as env:
+            return subprocess.call([sys.executable, str(script), "--playouts", *argv[2:]], env=env)
     raise SystemExit(__doc__)
 
 
