@@ -34,3 +34,9 @@ def learned_30k():
 def learned_10k():
     """The learned preset at a ninth of medium's budget, medium's tolerance."""
     return _level("learned-10k", "ismcts-ttg-learned@1", 10_000, 0.05)
+
+
+def hard_t0():
+    """Hard's preset and budget today (ismcts-ttg-learned@1, 30,000 x10 iterations a turn) at tolerance 0,
+    not 0.02: its most-visited move, as hard plays in the other games' 2-player settings."""
+    return _level("hard-300k-t0", "ismcts-ttg-learned@1", 300_000, 0.0)
