@@ -342,7 +342,8 @@ _preset(
         "explore plan at that weight won 53.8% [51.5, 56.2] against the default, which prices an explore a "
         "little low. 0 in the base game, where it searches as ismcts-teg@3. A candidate: at equal iterations "
         "per turn (3,000) the SPRT against ismcts-teg@3 in Beyond the Black accepted H0 (+7.3 Elo "
-        "[-17.9, +32.7]). Not a default: the game's default_search stays ismcts-teg@3.",
+        "[-17.9, +32.7]), and against it the colonies plan wins 53.7% [51.4, 56.0]: the edge moves from "
+        "exploring to colonizing. Not a default: the game's default_search stays ismcts-teg@3.",
     )
 )
 # Tiny Epic Galaxies' learned evaluation (issue 31): its default with the shipped model scoring the leaves.
