@@ -323,6 +323,29 @@ _preset(
         "the same.",
     )
 )
+# Issue 28, part 2 (session 8): the default with Beyond the Black's explore term in every seat's evaluation
+# (all_seats_plan), since the explore plan at weight 0.5 beat the default (docs/rules/tiny_epic_galaxies.md
+# 13.18, 13.19). evaluate() is unchanged, so are the learned model's features and ismcts-teg@3. Not the
+# default: it did not beat ismcts-teg@3 by SPRT.
+_preset(
+    SearchConfig(
+        name="ismcts-teg",
+        version=4,
+        algorithm="ismcts",
+        playout="none",
+        exploration=0.3,
+        reuse_tree=True,
+        all_seats_plan="explore",
+        all_seats_plan_weight=0.5,
+        description="ismcts-teg@3 whose evaluation adds, for every seat, half a point an exploration card "
+        "taken or under way (the explore plan's term, docs/rules/tiny_epic_galaxies.md section 13.19): the "
+        "explore plan at that weight won 53.8% [51.5, 56.2] against the default, which prices an explore a "
+        "little low. 0 in the base game, where it searches as ismcts-teg@3. A candidate: at equal iterations "
+        "per turn (3,000) the SPRT against ismcts-teg@3 in Beyond the Black accepted H0 (+7.3 Elo "
+        "[-17.9, +32.7]), and against it the colonies plan wins 53.7% [51.4, 56.0]: the edge moves from "
+        "exploring to colonizing. Not a default: the game's default_search stays ismcts-teg@3.",
+    )
+)
 # Tiny Epic Galaxies' learned evaluation (issue 31): its default with the shipped model scoring the leaves.
 _preset(
     SearchConfig(
