@@ -326,11 +326,12 @@ _preset(
 # Issue 28, part 2 (session 8): the default with Beyond the Black's explore term in every seat's evaluation
 # (all_seats_plan), since the explore plan at weight 0.5 beat the default (docs/rules/tiny_epic_galaxies.md
 # 13.18, 13.19). evaluate() is unchanged, so are the learned model's features and ismcts-teg@3. Not the
-# default: it did not beat ismcts-teg@3 by SPRT.
+# default: it did not beat ismcts-teg@3 by SPRT. A family of its own, not ismcts-teg@4, so that a client
+# naming "ismcts-teg" (the latest version) keeps getting the default rather than an unproven candidate.
 _preset(
     SearchConfig(
-        name="ismcts-teg",
-        version=4,
+        name="ismcts-teg-explore",
+        version=1,
         algorithm="ismcts",
         playout="none",
         exploration=0.3,

@@ -1,5 +1,6 @@
-"""ismcts-teg@4: Tiny Epic Galaxies' default ismcts-teg@3 with Beyond the Black's explore term at weight 0.5
-in every seat's evaluation (SearchConfig.all_seats_plan; docs/rules/tiny_epic_galaxies.md section 13.19).
+"""ismcts-teg-explore@1: Tiny Epic Galaxies' default ismcts-teg@3 with Beyond the Black's explore term at
+weight 0.5 in every seat's evaluation (SearchConfig.all_seats_plan; docs/rules/tiny_epic_galaxies.md
+section 13.19).
 The mechanism itself is tested in tests/test_search_all_seats_plan.py; here the preset and its checks."""
 
 import dataclasses
@@ -13,18 +14,18 @@ from orrery.search._config import check_plan
 from orrery.search._kernel import Searcher
 
 TEG3 = get_config("ismcts-teg@3")
-TEG4 = get_config("ismcts-teg@4")
+EXPLORE = get_config("ismcts-teg-explore@1")
 
 
 def test_the_preset_is_the_default_with_the_explore_term_in_all_seats():
-    assert TEG4.label == "ismcts-teg@4" and config_version(TEG4) == "ismcts-teg@4"
-    assert TEG4.all_seats_plan == "explore" and TEG4.all_seats_plan_weight == 0.5
-    assert TEG4.plan == ""  # not a bias of the searching seat
-    assert TEG4.kernel_options()["all_seats_plan"] == "explore"
-    assert TEG4.kernel_options()["all_seats_plan_weight"] == 0.5
+    assert EXPLORE.label == "ismcts-teg-explore@1" and config_version(EXPLORE) == "ismcts-teg-explore@1"
+    assert EXPLORE.all_seats_plan == "explore" and EXPLORE.all_seats_plan_weight == 0.5
+    assert EXPLORE.plan == ""  # not a bias of the searching seat
+    assert EXPLORE.kernel_options()["all_seats_plan"] == "explore"
+    assert EXPLORE.kernel_options()["all_seats_plan_weight"] == 0.5
     # @3 with the term and nothing else
     assert dataclasses.replace(
-        TEG4, version=3, all_seats_plan="", all_seats_plan_weight=1.0, description=""
+        EXPLORE, name="ismcts-teg", version=3, all_seats_plan="", all_seats_plan_weight=1.0, description=""
     ) == dataclasses.replace(TEG3, description="")
 
 
@@ -34,11 +35,11 @@ def test_the_default_and_the_learned_preset_are_unchanged():
 
 
 def test_only_a_game_with_the_explore_plan_takes_it():
-    check_plan(TEG4, "tiny_epic_galaxies")
+    check_plan(EXPLORE, "tiny_epic_galaxies")
     with pytest.raises(ValueError, match="all_seats_plan 'explore' is not a plan of take_the_galaxy"):
-        check_plan(TEG4, "take_the_galaxy")
+        check_plan(EXPLORE, "take_the_galaxy")
     with pytest.raises(ValueError, match="all_seats_plan 'explore' is not a plan of trian .it has no plans"):
-        check_plan(TEG4, "trian")
+        check_plan(EXPLORE, "trian")
 
 
 @pytest.mark.parametrize(
@@ -51,7 +52,7 @@ def test_only_a_game_with_the_explore_plan_takes_it():
 )
 def test_a_bad_change_of_it_is_refused_naming_the_field(changes, message):
     with pytest.raises(ValueError, match=message):
-        dataclasses.replace(TEG4, **changes)
+        dataclasses.replace(EXPLORE, **changes)
 
 
 def _stats(config, variant: str) -> list:
@@ -65,6 +66,11 @@ def _stats(config, variant: str) -> list:
 
 def test_it_searches_differently_in_beyond_the_black_and_as_the_default_in_the_base_game():
     # Exploration cards exist only in Beyond the Black: the explore term is 0 in the base game.
-    assert _stats(TEG4, "beyond_the_black") == _stats(TEG4, "beyond_the_black")
-    assert _stats(TEG4, "beyond_the_black") != _stats(TEG3, "beyond_the_black")
-    assert _stats(TEG4, "base") == _stats(TEG3, "base")
+    assert _stats(EXPLORE, "beyond_the_black") == _stats(EXPLORE, "beyond_the_black")
+    assert _stats(EXPLORE, "beyond_the_black") != _stats(TEG3, "beyond_the_black")
+    assert _stats(EXPLORE, "base") == _stats(TEG3, "base")
+
+
+def test_the_unversioned_default_name_still_gives_the_default():
+    """A client naming "ismcts-teg" (its latest version) keeps the default, not the unproven candidate."""
+    assert get_config("ismcts-teg").version == 3
