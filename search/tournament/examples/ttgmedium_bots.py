@@ -8,17 +8,7 @@ PYTHONPATH=search/tournament/examples orrery tournament run \\
     search/tournament/examples/ttgmedium-vs-greedy.toml --workers 1 --report
 """
 
-from orrery.search._bots import LevelBot
-from orrery.search._config import get_config
-from orrery.search._levels import Level
-
-
-def _level(name: str, preset: str, iterations: int, tolerance: float) -> LevelBot:
-    """`preset` with `iterations` per whole turn (shared by the turn clock) and `tolerance`."""
-    level = Level(name=name, iterations=iterations, milliseconds=None, tolerance=tolerance)
-    bot = LevelBot(level, get_config(preset))
-    bot.name = name
-    return bot
+from level_candidates import level_bot as _level
 
 
 def medium_t0():
