@@ -145,6 +145,14 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
         "easy": LevelSetting(tolerance=0.15),
         "hard": LevelSetting(iterations=5_000, tolerance=0.0),
     },
+    # Tiny Epic Galaxies base, 3 players (no learned model there): hard plays its search's most-visited move
+    # (tolerance 0) on its own 30,000 iterations a turn. At 0.02 it was +164 [+128, +203] above medium (32
+    # duplicate sets); at 0 +218 [+170, +276] (32 sets on other deals), at the same time a move. Easy to
+    # medium is +271 [+231, +319]. docs/strength.md, "2026-11-27 (session 8): Tiny Epic Galaxies base and
+    # Beyond the Black, 3 players, head to head".
+    ("tiny_epic_galaxies", "base", 3): {
+        "hard": LevelSetting(tolerance=0.0),
+    },
     # Galaxy of Trian, full, 2 players: medium (3,000) to hard (30,000, tolerance 0.02) was +89 [-14, +209]
     # head to head in 24 sets. With medium at 1,000 and hard at 100,000 and tolerance 0, pooled head to
     # head: medium to hard +394 [+285, +636] (48 sets), easy to medium +232 [+182, +292] (96 sets), medium

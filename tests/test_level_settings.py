@@ -123,7 +123,7 @@ def test_beyond_the_black_2p_levels_are_the_measured_ones():
         assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 2) is LEVELS[name]
     for name in ("easy", "hard"):
         assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS[name]
-        assert level_in(name, "tiny_epic_galaxies", "base", 3) is LEVELS[name]
+    assert level_in("easy", "tiny_epic_galaxies", "base", 3) is LEVELS["easy"]  # (its hard: session 8)
     spec = BotSpec(name="hard", kind="level", level="hard")
     bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("beyond_the_black", 2))
     assert bot.version.startswith("ismcts-teg-learned@1+30000it/turn") and bot.version.endswith("tolerance=0")
@@ -144,6 +144,23 @@ def test_tiny_epic_galaxies_base_2p_levels_are_the_measured_ones():
     spec = BotSpec(name="hard", kind="level", level="hard")
     bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("base", 2))
     assert bot.version == "ismcts-teg-learned@1+5000it/turn+tolerance=0"
+
+
+def test_tiny_epic_galaxies_base_3p_hard_plays_tolerance_0():
+    # docs/strength.md, "2026-11-27 (session 8)": hard's own 30,000 iterations a turn at tolerance 0, not
+    # 0.02, put it 150 Elo above medium at 3 players; every other level keeps the levels' own numbers.
+    hard = level_in("hard", "tiny_epic_galaxies", "base", 3)
+    assert (hard.iterations, hard.tolerance) == (LEVELS["hard"].iterations, 0.0)
+    for name in ("easy", "medium", "expert"):
+        assert level_in(name, "tiny_epic_galaxies", "base", 3) is LEVELS[name]
+    assert level_in("hard", "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS["hard"]  # not measured
+    bot = build_bot(
+        BotSpec(name="hard", kind="level", level="hard"),
+        BudgetSpec(iterations=1),
+        "tiny_epic_galaxies",
+        setting=("base", 3),
+    )
+    assert bot.version.startswith("ismcts-teg@3+30000it/turn") and bot.version.endswith("+tolerance=0")
 
 
 def test_trian_full_two_players_plays_its_measured_medium_and_hard():
