@@ -550,7 +550,8 @@ def test_orrery_play_hint_shows_the_top_candidates(server):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     hint = done.stdout.split("hint (", 1)[1].splitlines()[1:6]
-    assert hint[0].strip().startswith("best: ") and "win chance" in hint[1] and "chips" in hint[1], hint
+    # "about 1 chip" or "about 2 chips": the server's search threads make the expected score vary a little
+    assert hint[0].strip().startswith("best: ") and "win chance" in hint[1] and " chip" in hint[1], hint
     assert "value" in hint[1] and "% of visits" in hint[1], hint
     assert "this move:" in hint[2] and "by the end of your turn:" in hint[3] and "line: you: " in hint[4]
     assert "game over after" in done.stdout
