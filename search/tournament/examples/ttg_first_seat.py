@@ -42,14 +42,16 @@ TAKES = {"claim": "system", "study_anomaly": "anomaly", "solve_event": "event"}
 
 
 def mean_ci(xs: Sequence[float]) -> str:
+    """The mean with a 95% normal interval (ttg_seat_order.py uses it too)."""
     mu = statistics.mean(xs)
     half = Z * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
     return f"{mu:+.2f} [{mu - half:+.2f}, {mu + half:+.2f}]"
 
 
-def share_ci(xs: list[float]) -> str:
+def share_ci(xs: Sequence[float]) -> str:
+    """A share with a 95% normal interval."""
     mu = statistics.mean(xs)
-    half = Z * statistics.stdev(xs) / math.sqrt(len(xs))
+    half = Z * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
     return f"{mu:.3f} [{mu - half:.3f}, {mu + half:.3f}]"
 
 

@@ -28,17 +28,16 @@ seat's last turn, by whether it began it in the lead.
 from __future__ import annotations
 
 import json
-import math
 import statistics
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ttg_first_seat import TAKES, mean_ci, share_ci  # this folder is on sys.path (run as a script)
+
 from orrery.core_ext import load_game
 
-Z = 1.959964
-TAKES = {"claim": "system", "study_anomaly": "anomaly", "solve_event": "event"}
 SECTORS = ("core", "expanse", "fringe")
 COUNTED = (
     "use_colony",
@@ -53,19 +52,6 @@ COUNTED = (
     "draw",
     "retrieve",
 )
-
-
-def mean_ci(xs: Sequence[float]) -> str:
-    """The mean with a 95% normal interval."""
-    mu = statistics.mean(xs)
-    half = Z * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
-    return f"{mu:+.2f} [{mu - half:+.2f}, {mu + half:+.2f}]"
-
-
-def share_ci(xs: Sequence[float]) -> str:
-    mu = statistics.mean(xs)
-    half = Z * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
-    return f"{mu:.3f} [{mu - half:.3f}, {mu + half:.3f}]"
 
 
 def win_shares(ranks: Sequence[int]) -> list[float]:

@@ -7,19 +7,14 @@ PYTHONPATH=search/tournament/examples orrery tournament run \\
     search/tournament/examples/ttgdefault-medium-vs-greedy.toml --workers 1 --report
 """
 
-from orrery.search._bots import LevelBot
-from orrery.search._config import get_config
-from orrery.search._levels import Level
+from level_candidates import level_bot
 
 PRESET = "ismcts-ttg@3"
 
 
-def _level(name: str, iterations: int, tolerance: float) -> LevelBot:
+def _level(name: str, iterations: int, tolerance: float):
     """ismcts-ttg@3 with `iterations` per whole turn (shared by the turn clock) and `tolerance`."""
-    level = Level(name=name, iterations=iterations, milliseconds=None, tolerance=tolerance)
-    bot = LevelBot(level, get_config(PRESET))
-    bot.name = name
-    return bot
+    return level_bot(name, PRESET, iterations, tolerance)
 
 
 def medium_90k():
