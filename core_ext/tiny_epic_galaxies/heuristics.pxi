@@ -10,13 +10,14 @@ cdef double _value(const TegState* s, int g) noexcept nogil:
     return _worth(s, g, _points(s, g), True, badges)
 
 
-cdef double _worth(const TegState* s, int g, int points, bint mission_seen, const int* badges) noexcept nogil:
+cdef inline double _worth(const TegState* s, int g, int points, bint mission_seen,
+                          const int* badges) noexcept nogil:
     # A galaxy's worth in points: points (_points()), the known mission (mission_seen: a viewer who
     # sees it), progress on tracks, resources, level; with Beyond the Black badges (_badge_counts()).
     cdef const TegGalaxy* gal = &s.gal[g]
     cdef double v = points
     cdef int k, p
-    if gal.mission < TEG_MISSION_ROOM and mission_seen:
+    if mission_seen and gal.mission < TEG_MISSION_ROOM:   # never read where not seen
         v += 0.5 * _mission_points(s, g)
     for k in range(TEG_SHIPS):
         p = gal.ship_at[k]
@@ -32,7 +33,7 @@ cdef double _worth(const TegState* s, int g, int points, bint mission_seen, cons
     return v
 
 
-cdef void _worths(const TegState* s, int viewer, double* vals, int* points) noexcept nogil:
+cdef inline void _worths(const TegState* s, int viewer, double* vals, int* points) noexcept nogil:
     # Every galaxy's _worth() and _points(); viewer >= 0: as that seat's observation would give them
     # (another seat's kept mission is hidden from it until the end, which evaluate() does not reach).
     cdef int badges[TEG_GALAXIES * TEG_BADGES]
@@ -44,8 +45,8 @@ cdef void _worths(const TegState* s, int viewer, double* vals, int* points) noex
         vals[g] = _worth(s, g, points[g], viewer < 0 or g == viewer, badges)
 
 
-cdef void _against_best(const TegState* s, const double* vals, int seat, int plan, double weight,
-                        double* out) noexcept nogil:
+cdef inline void _against_best(const TegState* s, const double* vals, int seat, int plan, double weight,
+                               double* out) noexcept nogil:
     # Each seat's value against the best other galaxy, through a logistic of scale 4 points; `seat`'s
     # own plus weight x its plan's term.
     cdef double best, mine
