@@ -5,11 +5,15 @@ A compact view of what one seat sees, computed from the C struct without the GIL
 score a leaf with it; the same for the base game and Beyond the Black (its block is zero in the base
 game). Seat-relative: block 0 is the observer's.
 
-Everything is read from the observer's observation (the game's own observe(), a copy on the stack), not
-from the state it is given: the search scores determinized states, whose other seats' secret missions and
-face-down exploration cards are samples, and the features must not see them. So a full state, any of its
+The features are those of the observer's observation (the game's observe()), not of the state they are
+given: the search scores determinized states, whose other seats' secret missions and face-down
+exploration cards are samples, and the features must not see them. So a full state, any of its
 determinizations and the observation give the same features, and the hand-written evaluate() column is
-that of the observation (it counts the observer's own mission only).
+that of the observation (it counts the observer's own mission only). They are read from the state
+without building the observation (session 9, docs/learning.md): only the observer's own missions, and of
+the face-down cards only their counts by class, which hiding keeps; the engine's teg_observed_values()
+and teg_hidden_cards() give the observation's evaluate(), scores() and hidden card count.
+tests/test_learned_teg.py holds them to the observation-based hook's output, bit for bit.
 
 Global part (110): round / 30; Beyond the Black on; the active galaxy and the galaxy that triggered the
 end, seat-relative one-hot (5 each); the pending decision's kind one-hot (15); stack depth / 10; dice in
@@ -29,7 +33,7 @@ import json
 from pathlib import Path
 
 from cpython.pycapsule cimport PyCapsule_New
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset
 
 import numpy as np
@@ -39,8 +43,9 @@ from orrery.core_ext._features import check_encode_args, evaluate_columns as eva
 from orrery.core_ext.types cimport MAX_PLAYERS
 from orrery.core_ext.game cimport GameOps, Game, Position
 from orrery.core_ext.features cimport features_fn, MAX_FEATURES
+from orrery.core_ext.tiny_epic_galaxies.engine cimport teg_observed_values, teg_hidden_cards
 from orrery.core_ext.tiny_epic_galaxies.state cimport (
-    TegState, TegGalaxy, TEG_SHIPS, TEG_FACES, TEG_ROW, TEG_PLANET_ROOM, TEG_NONE,
+    TegState, TegGalaxy, TEG_GALAXIES, TEG_SHIPS, TEG_FACES, TEG_ROW, TEG_PLANET_ROOM, TEG_NONE,
     TEG_LOCKED, TEG_HOME, TEG_EXPLORE, TEG_DANGER, TEG_ADV, TEG_PILOTS, TEG_PILOT_ROOM, TEG_PILOT_ROW,
     TEG_CARDS, TEG_CARD_ROOM, TEG_XROW, TEG_BADGES, TEG_CARD_CLASSES,
 )
@@ -67,6 +72,12 @@ cdef enum:
     RES_ENERGY = 0
     RES_CULTURE = 1
     RES_BOTH = 2
+    CAP_ROOM = 41         # _capi() covers the caps 1..40
+    SEATS_ROOM = 8        # Tally.planets: the seats' sums, then 8 slots the other planets add to
+    PLACES = 16
+    PACK_COUNT = 0        # PLANET_PACK's byte fields: 1 a planet, its 4 by_kind flags, its points
+    PACK_KIND = 1         # (16 bits): sums of up to 64 planets fit
+    PACK_VP = 6
 
 # the catalogue facts the features read (core_ext/tiny_epic_galaxies/catalogue.json), loaded once
 cdef uint8_t P_VP[TEG_PLANET_ROOM]
@@ -79,6 +90,9 @@ cdef uint8_t X_BADGE[TEG_CARD_ROOM]
 cdef uint8_t X_DWARF[TEG_CARD_ROOM]
 cdef int N_PLANETS = 0
 cdef int N_BASE_PLANETS = 0
+cdef uint64_t PLANET_PACK[TEG_PLANET_ROOM]  # a planet's counts as bytes (PACK_*) for _tally()
+cdef float CAP_TABLE[CAP_ROOM][CAP_ROOM]     # _capi(): CAP_TABLE[cap][value] = _cap(value, cap)
+cdef float THIRDS[2][16]    # [0][k]: 0.0 plus 1.0 / 3.0, k times, in float (a count / 3); [1][k]: at most 1
 
 VP_VALUES = (1, 2, 3, 5, 7)
 
@@ -95,6 +109,10 @@ def _load_catalogue():
         P_DIP[i] = p["track"] == "diplomacy"
         P_RES[i] = {"energy": RES_ENERGY, "culture": RES_CULTURE, "both": RES_BOTH}[p["resource"]]
         P_VP_LEVEL[i] = VP_VALUES.index(p["vp"])
+        kinds = (P_RES[i] != RES_CULTURE, P_RES[i] != RES_ENERGY)   # by track: (energy, culture) yields
+        PLANET_PACK[i] = (1 << (8 * PACK_COUNT)) | (<uint64_t>P_VP[i] << (8 * PACK_VP))
+        for k in range(2):
+            PLANET_PACK[i] |= <uint64_t>kinds[k] << (8 * (PACK_KIND + (0 if P_DIP[i] else 2) + k))
     N_PLANETS, N_BASE_PLANETS = len(planets), len(data["planets"])
     names = btb["badges"]   # the symbols in the engine's order (btb.pxi reads them the same way)
     if len(names) != TEG_BADGES:
@@ -112,17 +130,99 @@ cdef inline float _cap(double value, double cap) noexcept nogil:
     return <float>(0.0 if x < 0.0 else (1.0 if x > 1.0 else x))
 
 
+cdef inline float _capi(int value, int cap) noexcept nogil:
+    # _cap() of a whole number (cap <= CAP_ROOM - 1), the same float from the table, without a division
+    # or a branch
+    value = value if value > 0 else 0
+    return CAP_TABLE[cap][value if value < cap else cap]
+
+
 cdef inline int _rel(int seat, int observer, int n) noexcept nogil:
-    return (seat - observer + n) % n
+    return seat - observer + (n if seat < observer else 0)
 
 
 cdef int num_features_c(int players) noexcept nogil:
     return GLOBAL_SIZE + players * SEAT_SIZE
 
 
-cdef void _global_part(const TegState* o, int observer, int n, float* out) noexcept nogil:
-    cdef int i, p, c, kind, deck = 0, xdeck = 0, pilot_deck = 0, pilot_row = 0, xrow = 0
-    out[0] = _cap(o.round, 30.0)
+ctypedef struct Tally:
+    # Counts over the planets, pilots and exploration cards, every seat's in one pass each. A seat's
+    # cards and badges add its face-down cards (counted by card on the state, by class in an
+    # observation's `hidden`: the same sums); xdeck is the observation's "unknown" cards (deck and the
+    # others' face-down ones), whatever state it is read from. The Beyond the Black counts are only
+    # set when it is on.
+    uint64_t planets[PLACES]     # seat g's colonies: planets[g], the sums of their PLANET_PACK
+    int deck
+    int pilots[TEG_GALAXIES]
+    int cards[TEG_GALAXIES]
+    int dwarf[TEG_GALAXIES]
+    int badges[TEG_GALAXIES][TEG_BADGES]
+    int pilot_deck
+    int xdeck
+
+
+cdef inline int _packed(uint64_t sums, int field) noexcept nogil:
+    return <int>((sums >> (8 * field)) & (0xffff if field == PACK_VP else 0xff))
+
+
+cdef inline int _add_planets(const TegState* s, int first, int end, int n, uint64_t* planets) noexcept nogil:
+    # Branch-free over planets first..end-1: a colony adds its PLANET_PACK to its seat's sums, every
+    # other planet to one of the 8 slots after them that nobody reads, in turn (consecutive planets
+    # adding to one slot would wait on each other's store). Returns how many are in the deck.
+    cdef int p, w, deck = 0
+    for p in range(first, end):
+        w = s.where[p]
+        deck += w == W_DECK
+        w -= W_COLONY
+        planets[w if <unsigned int>w < <unsigned int>n else SEATS_ROOM + (p & 7)] += PLANET_PACK[p]
+    return deck
+
+
+cdef void _tally(const TegState* s, int observer, int n, Tally* t) noexcept nogil:
+    cdef int g, k, b, w, deck, deck_extra
+    for k in range(SEATS_ROOM):
+        t.planets[k] = 0
+    deck = _add_planets(s, 0, N_BASE_PLANETS, n, t.planets)
+    deck_extra = _add_planets(s, N_BASE_PLANETS, N_PLANETS, n, t.planets)
+    t.deck = deck + (deck_extra if s.btb.on else 0)   # the base game's deck: its own planets only
+    if not s.btb.on:
+        return
+    memset(t.pilots, 0, sizeof(t.pilots))
+    memset(t.cards, 0, sizeof(t.cards))
+    memset(t.dwarf, 0, sizeof(t.dwarf))
+    memset(t.badges, 0, sizeof(t.badges))
+    t.pilot_deck = 0
+    t.xdeck = 0
+    for k in range(TEG_PILOTS):
+        w = s.btb.pilot_where[k]
+        if w == PW_DECK:
+            t.pilot_deck += 1
+        elif PW_HIRED <= w < PW_HIRED + n:
+            g = w - PW_HIRED
+            t.pilots[g] += 1
+            for b in range(TEG_BADGES):
+                t.badges[g][b] += PIL_BADGES[k][b]
+    for k in range(TEG_CARDS):
+        w = s.btb.card_where[k]
+        if w == CW_DECK:
+            t.xdeck += 1
+        elif CW_TAKEN <= w < CW_TAKEN + n:
+            g = w - CW_TAKEN
+            t.cards[g] += 1
+            t.badges[g][X_BADGE[k]] += 1
+            t.dwarf[g] += X_DWARF[k]
+    for g in range(n):
+        for k in range(TEG_CARD_CLASSES):   # an observation's face-down cards: only their class is public
+            t.cards[g] += s.btb.hidden[g][k]
+            t.badges[g][k // 4] += s.btb.hidden[g][k]
+            t.dwarf[g] += s.btb.hidden[g][k] * (k % 4)
+    t.xdeck += teg_hidden_cards(s, observer)
+
+
+cdef void _global_part(const TegState* o, int observer, int n, const Tally* t, float* out) noexcept nogil:
+    cdef int i, p, c, kind, pilot_row = 0, xrow = 0
+    cdef uint64_t row = 0   # 4-bit counts: the row's planets by track and points, then face-up cards by badge
+    out[0] = _capi(o.round, 30)
     out[1] = 1.0 if o.btb.on else 0.0
     if 0 <= o.active < n:
         out[2 + _rel(o.active, observer, n)] = 1.0
@@ -132,12 +232,12 @@ cdef void _global_part(const TegState* o, int observer, int n, float* out) noexc
         kind = o.stack[o.depth - 1].kind
         if kind < TASK_KINDS:
             out[12 + kind] = 1.0
-    out[27] = _cap(o.depth, 10.0)
+    out[27] = _capi(o.depth, 10)
     for i in range(TEG_FACES):
-        out[28 + i] = _cap(o.pool[i], 7.0)
-        out[34 + i] = _cap(o.bay[i], 7.0)
-        out[40 + i] = _cap(o.hire_bay[i], 7.0)
-    out[46] = _cap(o.rerolls, 3.0)
+        out[28 + i] = _capi(o.pool[i], 7)
+        out[34 + i] = _capi(o.bay[i], 7)
+        out[40 + i] = _capi(o.hire_bay[i], 7)
+    out[46] = _capi(o.rerolls, 3)
     out[47] = 1.0 if o.converter_used else 0.0
     out[48] = 1.0 if o.follow_cost == 2 else 0.0
     out[49] = 1.0 if o.follow_bonus & 1 else 0.0
@@ -145,15 +245,11 @@ cdef void _global_part(const TegState* o, int observer, int n, float* out) noexc
     for i in range(o.row_size if o.row_size <= TEG_ROW else TEG_ROW):
         p = o.row[i]
         if p < N_PLANETS:
-            out[51 + (0 if P_DIP[p] else VP_LEVELS) + P_VP_LEVEL[p]] += 1.0 / 3.0
-    for i in range(10):
-        if out[51 + i] > 1.0:
-            out[51 + i] = 1.0
-    for p in range(N_PLANETS):
-        if o.where[p] == W_DECK and (o.btb.on or p < N_BASE_PLANETS):
-            deck += 1
-    out[61] = _cap(deck, 40.0)
-    p = o.gal[observer].mission
+            row += <uint64_t>1 << (4 * ((0 if P_DIP[p] else VP_LEVELS) + P_VP_LEVEL[p]))
+    for i in range(2 * VP_LEVELS):
+        out[51 + i] = THIRDS[1][(row >> (4 * i)) & 15]
+    out[61] = _capi(t.deck, 40)
+    p = o.gal[observer].mission      # the observer's own: never another seat's (hidden from it)
     if p < MISSIONS:
         out[62 + p] = 1.0
     for i in range(2):
@@ -162,51 +258,40 @@ cdef void _global_part(const TegState* o, int observer, int n, float* out) noexc
             out[82 + p] = 1.0
     if not o.btb.on:
         return
-    for i in range(TEG_PILOTS):
-        pilot_deck += o.btb.pilot_where[i] == PW_DECK
     for i in range(TEG_PILOT_ROW):
         pilot_row += o.btb.pilot_row[i] != TEG_NONE
-    out[102] = _cap(pilot_row, 6.0)
-    out[103] = _cap(pilot_deck, 30.0)
+    out[102] = _capi(pilot_row, 6)
+    out[103] = _capi(t.pilot_deck, 30)
+    row = 0
     for i in range(TEG_XROW):
         c = o.btb.xrow[i]
         if c < TEG_CARDS:
             xrow += 1
-            out[105 + X_BADGE[c]] += 1.0 / 3.0
-    out[104] = _cap(xrow, 3.0)
-    for c in range(TEG_CARDS):
-        xdeck += o.btb.card_where[c] == CW_DECK   # the deck and (observations) others' face-down cards
-    out[109] = _cap(xdeck, 30.0)
+            row += <uint64_t>1 << (4 * X_BADGE[c])
+    for i in range(TEG_BADGES):
+        out[105 + i] = THIRDS[0][(row >> (4 * i)) & 15]
+    out[104] = _capi(xrow, 3)
+    out[109] = _capi(t.xdeck, 30)
 
 
-cdef void _seat_part(const TegState* o, int g, double value, double points, float* out) noexcept nogil:
+cdef void _seat_part(const TegState* o, int g, const Tally* t, double value, int points,
+                     float* out) noexcept nogil:
     cdef const TegGalaxy* gal = &o.gal[g]
-    cdef int k, p, b, colonies = 0, colony_vp = 0, pilots = 0, active = 0, advanced = 0, cards = 0
-    cdef int dwarf = 0, near = 0
-    cdef int by_kind[4]
+    cdef int k, p, b, active = 0, advanced = 0, near = 0
+    cdef uint64_t colonies
     cdef int ships[6]
-    cdef int badges[TEG_BADGES]
     cdef double progress = 0.0, weighted = 0.0, share
-    memset(by_kind, 0, sizeof(by_kind))
     memset(ships, 0, sizeof(ships))
-    memset(badges, 0, sizeof(badges))
-    out[0] = _cap(gal.energy, 7.0)
-    out[1] = _cap(gal.culture, 7.0)
+    out[0] = _capi(gal.energy, 7)
+    out[1] = _capi(gal.culture, 7)
     if 1 <= gal.empire <= 6:
         out[2 + gal.empire - 1] = 1.0
-    out[8] = _cap(points, 21.0)
-    for p in range(N_PLANETS):
-        if o.where[p] == W_COLONY + g:
-            colonies += 1
-            colony_vp += P_VP[p]
-            if P_RES[p] != RES_CULTURE:
-                by_kind[(0 if P_DIP[p] else 2) + 0] += 1
-            if P_RES[p] != RES_ENERGY:
-                by_kind[(0 if P_DIP[p] else 2) + 1] += 1
-    out[9] = _cap(colonies, 8.0)
-    out[10] = _cap(colony_vp, 21.0)
+    out[8] = _capi(points, 21)
+    colonies = t.planets[g]
+    out[9] = _capi(_packed(colonies, PACK_COUNT), 8)
+    out[10] = _capi(_packed(colonies, PACK_VP), 21)
     for k in range(4):
-        out[11 + k] = _cap(by_kind[k], 5.0)
+        out[11 + k] = _capi(_packed(colonies, PACK_KIND + k), 5)
     for k in range(TEG_SHIPS):
         p = gal.ship_at[k]
         if p == TEG_LOCKED:
@@ -226,58 +311,57 @@ cdef void _seat_part(const TegState* o, int g, double value, double points, floa
         elif p < N_PLANETS:
             ships[2] += 1
     for k in range(6):
-        out[15 + k] = _cap(ships[k], 4.0)
+        out[15 + k] = _capi(ships[k], 4)
     out[21] = _cap(progress, 4.0)
     out[22] = _cap(weighted, 20.0)
-    out[23] = _cap(near, 4.0)
+    out[23] = _capi(near, 4)
     if o.btb.on:
-        for k in range(TEG_PILOTS):
-            if o.btb.pilot_where[k] == PW_HIRED + g:
-                pilots += 1
-                for b in range(TEG_BADGES):
-                    badges[b] += PIL_BADGES[k][b]
         for k in range(TEG_ADV):
             active += gal.pilot[k] != TEG_NONE
         for k in range(TEG_SHIPS):
             advanced += gal.adv[k] != TEG_NONE
-        for k in range(TEG_CARDS):
-            if o.btb.card_where[k] == CW_TAKEN + g:
-                cards += 1
-                badges[X_BADGE[k]] += 1
-                dwarf += X_DWARF[k]
-        for k in range(TEG_CARD_CLASSES):   # others' face-down cards: only their class is public
-            cards += o.btb.hidden[g][k]
-            badges[k // 4] += o.btb.hidden[g][k]
-            dwarf += o.btb.hidden[g][k] * (k % 4)
-        out[24] = _cap(pilots, 8.0)
-        out[25] = _cap(active, 4.0)
-        out[26] = _cap(advanced, 4.0)
+        out[24] = _capi(t.pilots[g], 8)
+        out[25] = _capi(active, 4)
+        out[26] = _capi(advanced, 4)
         for b in range(TEG_BADGES):
-            out[27 + b] = _cap(badges[b], 6.0)
-        out[31] = _cap(dwarf, 6.0)
-        out[32] = _cap(cards, 8.0)
+            out[27 + b] = _capi(t.badges[g][b], 6)
+        out[31] = _capi(t.dwarf[g], 6)
+        out[32] = _capi(t.cards[g], 8)
     out[33] = <float>value
 
 
 cdef int teg_features(const GameOps* ops, const void* p, int observer, float* out) noexcept nogil:
-    cdef TegState o
-    cdef int n = (<const TegState*>p).params.num_players, total = num_features_c(n), i, seat
+    cdef const TegState* s = <const TegState*>p
+    cdef int n = s.params.num_players, total = num_features_c(n), i, seat
     cdef double value[MAX_PLAYERS]
     cdef double points[MAX_PLAYERS]
+    cdef Tally t
     if total > MAX_FEATURES or not 0 <= observer < n:
         return -1
-    ops.observe(p, observer, &o)   # only what the observer sees, whatever was sampled for the rest
     memset(out, 0, sizeof(float) * total)
-    _global_part(&o, observer, n, out)
-    ops.evaluate(&o, value)
-    ops.scores(&o, points)
+    _tally(s, observer, n, &t)
+    _global_part(s, observer, n, &t, out)
+    teg_observed_values(p, observer, value, points)   # evaluate() and scores() of the observation
     for i in range(n):
-        seat = (observer + i) % n
-        _seat_part(&o, seat, value[seat], points[seat], out + GLOBAL_SIZE + i * SEAT_SIZE)
+        seat = observer + i - (n if observer + i >= n else 0)
+        _seat_part(s, seat, &t, value[seat], <int>points[seat], out + GLOBAL_SIZE + i * SEAT_SIZE)
     return total
 
 
+def _fill_tables():
+    cdef int cap, value
+    for cap in range(1, CAP_ROOM):
+        for value in range(cap + 1):
+            CAP_TABLE[cap][value] = _cap(value, cap)
+    THIRDS[0][0] = 0.0
+    for value in range(15):
+        THIRDS[0][value + 1] = THIRDS[0][value] + 1.0 / 3.0   # in float each time, as summed one by one
+    for value in range(16):
+        THIRDS[1][value] = THIRDS[0][value] if THIRDS[0][value] <= 1.0 else 1.0
+
+
 _load_catalogue()
+_fill_tables()
 
 
 def num_features(int players):

@@ -81,17 +81,36 @@ cdef inline bint _card_face_up(const TegState* s, int g, int c) noexcept nogil:
     return False
 
 
+cdef inline int _hidden_from(const TegState* s, int observer, int c) noexcept nogil:
+    # The seat whose face-down card c the observer cannot see, or -1: another seat's face-down cards
+    # are unknown, only their class (badge, dwarf points) stays public; a card whose track holds a ship,
+    # or whose advance is being chosen, is face up. The Rogue's cards are public.
+    cdef int g = s.btb.card_where[c] - CW_TAKEN
+    if g < 0 or g == observer or g >= _n_seats(s) or _card_face_up(s, g, c):
+        return -1
+    return g
+
+
 cdef void _btb_hide(TegState* s, int observer) noexcept nogil:
-    # Another seat's face-down cards become unknown, only their class (badge, dwarf points) stays
-    # public; a card whose track holds a ship, or whose advance is being chosen, is face up. The Rogue's
-    # cards are public.
     cdef int c, g
     for c in range(TEG_CARDS):
-        g = s.btb.card_where[c] - CW_TAKEN
-        if g < 0 or g == observer or g >= _n_seats(s) or _card_face_up(s, g, c):
+        g = _hidden_from(s, observer, c)
+        if g < 0:
             continue
         s.btb.card_where[c] = CW_DECK
         s.btb.hidden[g][X_BADGE[c] * 4 + X_DWARF[c]] += 1
+
+
+cdef int teg_hidden_cards(const void* p, int observer) noexcept nogil:
+    # How many cards observe(p, observer) turns face down (its card_where then reads CW_DECK for them);
+    # 0 in the base game.
+    cdef const TegState* s = _cst(p)
+    cdef int c, n = 0
+    if not s.btb.on:
+        return 0
+    for c in range(TEG_CARDS):
+        n += _hidden_from(s, observer, c) >= 0
+    return n
 
 
 cdef void _btb_observe(TegState* o, int player) noexcept nogil:

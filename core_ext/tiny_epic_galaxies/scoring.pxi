@@ -61,36 +61,69 @@ cdef int _badges(const TegState* s, int g, int b) noexcept nogil:
     return n
 
 
+cdef void _badge_counts(const TegState* s, int* counts) noexcept nogil:
+    # Every galaxy's badges, counts[g * TEG_BADGES + b] = _badges(s, g, b), in one pass over the
+    # pilots and the cards (the majorities compare every galaxy's counts).
+    cdef int i, g, b
+    memset(counts, 0, sizeof(int) * TEG_GALAXIES * TEG_BADGES)
+    for i in range(TEG_PILOTS):
+        g = s.btb.pilot_where[i] - PW_HIRED
+        if 0 <= g < TEG_GALAXIES:
+            for b in range(TEG_BADGES):
+                counts[g * TEG_BADGES + b] += PIL_BADGES[i][b]
+    for i in range(TEG_CARDS):
+        g = s.btb.card_where[i] - CW_TAKEN
+        if 0 <= g < TEG_GALAXIES:
+            counts[g * TEG_BADGES + X_BADGE[i]] += 1
+    for g in range(TEG_GALAXIES):
+        for i in range(TEG_CARD_CLASSES):
+            counts[g * TEG_BADGES + i // 4] += s.btb.hidden[g][i]
+
+
 cdef int _badge_bonus(const TegState* s, int g) noexcept nogil:
-    cdef int b, total = 0
-    for b in range(TEG_BADGES):
-        total += _badge_bonus_for(s, g, b)
-    return total
+    cdef int counts[TEG_GALAXIES * TEG_BADGES]
+    _badge_counts(s, counts)
+    return _bonus_of(counts, s.n_gal, g)
 
 
 cdef int _badge_bonus_for(const TegState* s, int g, int b) noexcept nogil:
+    cdef int counts[TEG_GALAXIES * TEG_BADGES]
+    _badge_counts(s, counts)
+    return _bonus_for(counts, s.n_gal, g, b)
+
+
+cdef int _bonus_of(const int* counts, int n_gal, int g) noexcept nogil:
+    # All of galaxy g's badge bonus points from _badge_counts().
+    cdef int b, total = 0
+    for b in range(TEG_BADGES):
+        total += _bonus_for(counts, n_gal, g, b)
+    return total
+
+
+cdef int _bonus_for(const int* counts, int n_gal, int g, int b) noexcept nogil:
     # Bonus points for badge b: 2 for the single most, 1 each when tied for most (no second then), 1
     # for second (all tied seconds); in a 2-galaxy game only the most scores. A galaxy needs at least
-    # one badge of the symbol to earn anything (docs section 13.4).
-    cdef int h, higher = 0, equal = 0, mine = _badges(s, g, b)
+    # one badge of the symbol to earn anything (docs section 13.4). counts: _badge_counts().
+    cdef int h, v, higher = 0, equal = 0, mine = counts[g * TEG_BADGES + b]
     if mine == 0:
         return 0
-    for h in range(s.n_gal):
+    for h in range(n_gal):
         if h != g:
-            higher += _badges(s, h, b) > mine
-            equal += _badges(s, h, b) == mine
+            v = counts[h * TEG_BADGES + b]
+            higher += v > mine
+            equal += v == mine
     if higher == 0:
         return 2 if equal == 0 else 1
-    if s.n_gal > 2 and _second_place(s, g, b, mine):
+    if n_gal > 2 and _second_place(counts, n_gal, b, mine):
         return 1
     return 0
 
 
-cdef bint _second_place(const TegState* s, int g, int b, int mine) noexcept nogil:
+cdef bint _second_place(const int* counts, int n_gal, int b, int mine) noexcept nogil:
     # mine is below the top: second when exactly one galaxy has the top total and nobody sits between.
     cdef int h, v, top = 0, at_top = 0
-    for h in range(s.n_gal):
-        v = _badges(s, h, b)
+    for h in range(n_gal):
+        v = counts[h * TEG_BADGES + b]
         if v > top:
             top = v
             at_top = 1
@@ -98,8 +131,8 @@ cdef bint _second_place(const TegState* s, int g, int b, int mine) noexcept nogi
             at_top += 1
     if at_top != 1:
         return False
-    for h in range(s.n_gal):
-        v = _badges(s, h, b)
+    for h in range(n_gal):
+        v = counts[h * TEG_BADGES + b]
         if mine < v < top:
             return False
     return True
