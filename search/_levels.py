@@ -153,6 +153,14 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
     ("tiny_epic_galaxies", "base", 3): {
         "hard": LevelSetting(tolerance=0.0),
     },
+    # Beyond the Black, 3 players (no learned model there): hard plays its search's most-visited move
+    # (tolerance 0) on 60,000 iterations a turn. With the levels' own numbers (30,000, 0.02) it was +105
+    # [+65, +148] above medium; at 30,000 and tolerance 0 +187 [+141, +240]; at 60,000 and 0 +224 [+182,
+    # +272] (32 duplicate sets each), at 58 ms a move. docs/strength.md, "2026-11-28 (session 9): the
+    # 3-player medium-to-hard steps".
+    ("tiny_epic_galaxies", "beyond_the_black", 3): {
+        "hard": LevelSetting(iterations=60_000, tolerance=0.0),
+    },
     # Galaxy of Trian, full, 2 players: medium (3,000) to hard (30,000, tolerance 0.02) was +89 [-14, +209]
     # head to head in 24 sets. With medium at 1,000 and hard at 100,000 and tolerance 0, pooled head to
     # head: medium to hard +394 [+285, +636] (48 sets), easy to medium +232 [+182, +292] (96 sets), medium
@@ -161,6 +169,15 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
     ("trian", "full", 2): {
         "medium": LevelSetting(iterations=1000),
         "hard": LevelSetting(iterations=100_000, tolerance=0.0),
+    },
+    # Galaxy of Trian, full, 3 players: medium at 1,000 iterations a turn (as at 2 players) and hard at its
+    # own 30,000 with tolerance 0. With the levels' own numbers medium to hard was +120 [+62, +186] (the
+    # 11:10 ladder); with these, head to head over 24 duplicate sets each: easy to medium +232 [+180, +294],
+    # medium to hard +221 [+157, +302]. docs/strength.md, "2026-11-28 (session 9): the 3-player
+    # medium-to-hard steps".
+    ("trian", "full", 3): {
+        "medium": LevelSetting(iterations=1000),
+        "hard": LevelSetting(tolerance=0.0),
     },
     # Take The Galaxy standard, 3 players: medium plays its search's most-visited move (tolerance 0) on the
     # same 90,000 iterations a turn. Session 5's ladder had it at 0.70 against greedy (target 0.75). On equal

@@ -121,8 +121,9 @@ def test_beyond_the_black_2p_levels_are_the_measured_ones():
     assert (easy.iterations, easy.tolerance) == (LEVELS["easy"].iterations, 0.15)
     for name in ("medium", "expert"):
         assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 2) is LEVELS[name]
-    for name in ("easy", "hard"):
-        assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS[name]
+    assert (
+        level_in("easy", "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS["easy"]
+    )  # (its hard: session 9)
     assert level_in("easy", "tiny_epic_galaxies", "base", 3) is LEVELS["easy"]  # (its hard: session 8)
     spec = BotSpec(name="hard", kind="level", level="hard")
     bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("beyond_the_black", 2))
@@ -153,7 +154,6 @@ def test_tiny_epic_galaxies_base_3p_hard_plays_tolerance_0():
     assert (hard.iterations, hard.tolerance) == (LEVELS["hard"].iterations, 0.0)
     for name in ("easy", "medium", "expert"):
         assert level_in(name, "tiny_epic_galaxies", "base", 3) is LEVELS[name]
-    assert level_in("hard", "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS["hard"]  # not measured
     bot = build_bot(
         BotSpec(name="hard", kind="level", level="hard"),
         BudgetSpec(iterations=1),
@@ -161,6 +161,26 @@ def test_tiny_epic_galaxies_base_3p_hard_plays_tolerance_0():
         setting=("base", 3),
     )
     assert bot.version.startswith("ismcts-teg@3+30000it/turn") and bot.version.endswith("+tolerance=0")
+
+
+def _level_bot_version(level: str, game: str, variant: str, players: int) -> str:
+    """The version of a tournament's `level` bot in this game setting: the preset, budget and tolerance."""
+    spec = BotSpec(name=level, kind="level", level=level)
+    return build_bot(spec, BudgetSpec(iterations=1), game, setting=(variant, players)).version
+
+
+def test_beyond_the_black_3p_hard_plays_60000_at_tolerance_0():
+    # docs/strength.md, "2026-11-28 (session 9)": hard at 60,000 iterations a turn and tolerance 0 was the
+    # first candidate shown 150 Elo above medium at 3 players (30,000 at tolerance 0 fell just short).
+    hard = level_in("hard", "tiny_epic_galaxies", "beyond_the_black", 3)
+    assert hard.turn_budget_for("tiny_epic_galaxies").iterations == 60_000 and hard.tolerance == 0.0
+    for name in ("easy", "medium", "expert"):
+        assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS[name]
+    assert level_in("hard", "tiny_epic_galaxies", "beyond_the_black", 4) is LEVELS["hard"]  # not measured
+    assert (
+        _level_bot_version("hard", "tiny_epic_galaxies", "beyond_the_black", 3)
+        == "ismcts-teg@3+60000it/turn+tolerance=0"
+    )
 
 
 def test_trian_full_two_players_plays_its_measured_medium_and_hard():
@@ -173,7 +193,7 @@ def test_trian_full_two_players_plays_its_measured_medium_and_hard():
     assert hard.turn_budget_for("trian").iterations == 100_000 and hard.tolerance == 0.0
     assert level_in("easy", "trian", "full", 2) is LEVELS["easy"]
     assert level_in("expert", "trian", "full", 2) is LEVELS["expert"]
-    assert level_in("hard", "trian", "full", 3) is LEVELS["hard"]  # other player counts: not measured
+    assert level_in("hard", "trian", "full", 4) is LEVELS["hard"]  # 4 players: not measured
     bot = build_bot(
         BotSpec(name="hard", kind="level", level="hard"),
         BudgetSpec(iterations=7),
@@ -183,8 +203,20 @@ def test_trian_full_two_players_plays_its_measured_medium_and_hard():
     assert bot.version.endswith("+100000it/turn+tolerance=0")
 
 
+def test_trian_full_three_players_plays_its_measured_medium_and_hard():
+    # docs/strength.md, "2026-11-28 (session 9)": medium at 1,000 iterations a turn (as at 2 players) and
+    # hard at its own 30,000 with tolerance 0 put each step 150 Elo apart at 3 players.
+    medium, hard = level_in("medium", "trian", "full", 3), level_in("hard", "trian", "full", 3)
+    assert medium.turn_budget_for("trian").iterations == 1000
+    assert medium.tolerance == LEVELS["medium"].tolerance
+    assert hard.turn_budget_for("trian").iterations == LEVELS["hard"].iterations and hard.tolerance == 0.0
+    assert level_in("easy", "trian", "full", 3) is LEVELS["easy"]
+    assert level_in("expert", "trian", "full", 3) is LEVELS["expert"]
+    assert _level_bot_version("medium", "trian", "full", 3) == "ismcts-trian@1+1000it/turn+tolerance=0.05"
+
+
 def test_every_setting_keeps_the_levels_in_order():
-    settings = {key for key in LEVEL_SETTINGS} | {("trian", "full", 3)}
+    settings = {key for key in LEVEL_SETTINGS} | {("trian", "full", 4)}
     for game, variant, players in settings:
         easy, medium, hard = (level_in(n, game, variant, players) for n in ("easy", "medium", "hard"))
         iterations = [lv.turn_budget_for(game).iterations for lv in (easy, medium, hard)]
