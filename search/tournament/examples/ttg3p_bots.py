@@ -7,6 +7,8 @@ PYTHONPATH=search/tournament/examples orrery tournament run \\
     search/tournament/examples/ttg3plevels-medium-vs-greedy-3p.toml --report
 """
 
+from level_candidates import level_bot
+
 from orrery.search import level_config
 from orrery.search._bots import LevelBot
 from orrery.search._levels import Level
@@ -47,3 +49,15 @@ def medium_60k_t0():
 def medium_45k_t0():
     """Less search still (x15), the most-visited move."""
     return _medium("m45k-t0", 45_000, 0.0)
+
+
+def easy_3000_t15():
+    """Easy's own 3,000 iterations a turn (300 x10) at tolerance 0.15 (easy's tolerance in Tiny Epic
+    Galaxies at 2 players, where 0.10 had left easy too close to medium). Session 9."""
+    return level_bot("easy-3k-t15", level_config("easy", GAME, VARIANT, PLAYERS).label, 3_000, 0.15)
+
+
+def hard_300k_t0():
+    """Hard's own 300,000 iterations a turn (30,000 x10) at tolerance 0 (its search's most-visited move),
+    as hard plays at Tiny Epic Galaxies base and Trian full with 3 players since sessions 8 and 9."""
+    return level_bot("hard-300k-t0", level_config("hard", GAME, VARIANT, PLAYERS).label, 300_000, 0.0)
