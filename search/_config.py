@@ -7,7 +7,7 @@ behaviour gets a new version (``ismcts@2``), so results and tournament entries s
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 ALGORITHMS = ("ismcts", "pimc")
 PLAYOUTS = ("random", "heuristic", "none")
@@ -345,6 +345,22 @@ _preset(
         "per turn (3,000) the SPRT against ismcts-teg@3 in Beyond the Black accepted H0 (+7.3 Elo "
         "[-17.9, +32.7]), and against it the colonies plan wins 53.7% [51.4, 56.0]: the edge moves from "
         "exploring to colonizing. Not a default: the game's default_search stays ismcts-teg@3.",
+    )
+)
+# Issue 28, part 2 (session 9): the same term at half the weight, the one 13.19 named to try next. At 3
+# players it beat ismcts-teg@3 by SPRT and no plan reached 55% against it; at 2 players it was not stronger
+# (docs/rules/tiny_epic_galaxies.md 13.20). Not a default: the game's default_search is one for every
+# player count, and at 2 players this is no better.
+_preset(
+    replace(
+        _PRESETS["ismcts-teg-explore@1"],
+        version=2,
+        all_seats_plan_weight=0.25,
+        description="ismcts-teg@3 whose evaluation adds, for every seat, a quarter of a point an exploration "
+        "card taken or under way (the explore plan's term at half the weight of ismcts-teg-explore@1; "
+        "docs/rules/tiny_epic_galaxies.md section 13.20). 0 in the base game, where it searches as "
+        "ismcts-teg@3. A candidate for Beyond the Black at 3 players, where it beat ismcts-teg@3 by SPRT at "
+        "equal iterations per turn; at 2 players it did not. Not a default.",
     )
 )
 # Tiny Epic Galaxies' learned evaluation (issue 31): its default with the shipped model scoring the leaves.

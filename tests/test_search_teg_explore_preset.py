@@ -29,6 +29,16 @@ def test_the_preset_is_the_default_with_the_explore_term_in_all_seats():
     ) == dataclasses.replace(TEG3, description="")
 
 
+def test_version_2_is_version_1_at_a_quarter_point():
+    # docs/rules/tiny_epic_galaxies.md 13.20: the weight 13.19 named to try next
+    quarter = get_config("ismcts-teg-explore@2")
+    assert get_config("ismcts-teg-explore") is quarter and config_version(quarter) == "ismcts-teg-explore@2"
+    assert quarter.kernel_options()["all_seats_plan_weight"] == 0.25
+    assert dataclasses.replace(
+        quarter, version=1, all_seats_plan_weight=0.5, description=""
+    ) == dataclasses.replace(EXPLORE, description="")
+
+
 def test_the_default_and_the_learned_preset_are_unchanged():
     assert game_info("tiny_epic_galaxies").default_search == "ismcts-teg@3"
     assert TEG3.all_seats_plan == "" and get_config("ismcts-teg-learned@1").all_seats_plan == ""
