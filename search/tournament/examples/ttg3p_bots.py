@@ -10,20 +10,13 @@ PYTHONPATH=search/tournament/examples orrery tournament run \\
 from level_candidates import level_bot
 
 from orrery.search import level_config
-from orrery.search._bots import LevelBot
-from orrery.search._levels import Level
 
 GAME, VARIANT, PLAYERS = "take_the_galaxy", "standard", 3
 
 
-def _medium(name: str, iterations: int, tolerance: float) -> LevelBot:
+def _medium(name: str, iterations: int, tolerance: float):
     """Medium's preset at 3 players with `iterations` per whole turn (no game scale) and `tolerance`."""
-    bot = LevelBot(
-        Level(name=name, iterations=iterations, milliseconds=None, tolerance=tolerance),
-        level_config("medium", GAME, VARIANT, PLAYERS),
-    )
-    bot.name = name
-    return bot
+    return level_bot(name, level_config("medium", GAME, VARIANT, PLAYERS).label, iterations, tolerance)
 
 
 def medium_90k_t05():
