@@ -363,24 +363,35 @@ _preset(
         "equal iterations per turn; at 2 players it did not. Not a default.",
     )
 )
-# Tiny Epic Galaxies' learned evaluation (issue 31): its default with the shipped model scoring the leaves.
-_preset(
-    SearchConfig(
-        name="ismcts-teg-learned",
-        version=1,
-        algorithm="ismcts",
-        playout="none",
-        exploration=0.3,
-        reuse_tree=True,
-        evaluation="learned",
-        description="ismcts-teg@3 with each new leaf scored by the shipped learned model instead of "
-        "evaluate(): Tiny Epic Galaxies at 2 players, base game (search/models/tiny_epic_galaxies-base-2p"
-        ".orrnet, SHA-256 4abb728a...; stronger than ismcts-teg@3 at equal time per turn by SPRT) and Beyond "
-        "the Black (tiny_epic_galaxies-beyond_the_black-2p.orrnet, 3ca7fc85...; as strong as ismcts-teg@3); "
-        "docs/learning.md. Other variants and player counts have no model and refuse it.",
-    ),
-    learned_for="tiny_epic_galaxies",
+# Tiny Epic Galaxies' learned evaluation (issue 31): its default with the shipped models scoring the
+# leaves. Version 2 came with Beyond the Black's model retrained on 12,000 self-play games (session 10);
+# version 1 stays registered so that stored matches and configs naming it still load, and plays the same
+# (shipped) models.
+_TEG_LEARNED = SearchConfig(
+    name="ismcts-teg-learned",
+    version=2,
+    algorithm="ismcts",
+    playout="none",
+    exploration=0.3,
+    reuse_tree=True,
+    evaluation="learned",
+    description="ismcts-teg@3 with each new leaf scored by the shipped learned model instead of "
+    "evaluate(): Tiny Epic Galaxies at 2 players, base game (search/models/tiny_epic_galaxies-base-2p"
+    ".orrnet, SHA-256 4abb728a...; stronger than ismcts-teg@3 at equal time per turn by SPRT) and Beyond "
+    "the Black (tiny_epic_galaxies-beyond_the_black-2p.orrnet, 188099fa..., trained on 12,000 self-play "
+    "games; stronger than ismcts-teg@3 at equal time per turn by SPRT at 30,000 iterations a turn); "
+    "docs/learning.md. Other variants and player counts have no model and refuse it.",
 )
+_preset(
+    replace(
+        _TEG_LEARNED,
+        version=1,
+        description="ismcts-teg-learned until version 2: its Beyond the Black model (SHA-256 3ca7fc85..., "
+        "1,999 self-play games, as strong as ismcts-teg@3) is no longer shipped, so it now plays the same "
+        "models as version 2.",
+    )
+)
+_preset(_TEG_LEARNED, learned_for="tiny_epic_galaxies")
 _preset(
     SearchConfig(
         name="ismcts-ttg",

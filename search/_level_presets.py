@@ -10,10 +10,11 @@ from orrery.search._shipped import check_evaluation
 
 # (game, variant, players) -> the levels that play the game's learned preset there. A setting is listed
 # where its shipped model beat the game's default at equal time per turn by SPRT (docs/learning.md), or
-# where it played stronger at hard's budget: Beyond the Black's drew the SPRT at about 3,000 iterations a
-# turn, but at 30,000 the learned hard scored +280 Elo against medium where the hand-written one scored
-# +89 and at 100,000 +44 (docs/strength.md, "session 6"). Trian's is not listed: its lead at 2,000
-# iterations a turn was gone at 20,000 (hard and expert search far more). Expert and hard play it there
+# where it played stronger at hard's budget: Beyond the Black's first model drew the SPRT at about 3,000
+# iterations a turn, but at 30,000 the learned hard scored +280 Elo against medium where the hand-written
+# one scored +89 and at 100,000 +44 (docs/strength.md, "session 6"); its model retrained on 12,000 games
+# beat the default by SPRT at 30,000 (docs/learning.md, "Session 10"). Trian's is not listed: its lead at
+# 2,000 iterations a turn was gone at 20,000 (hard and expert search far more). Expert and hard play it there
 # (issue 25: hard on the hand-written evaluation was not 150 Elo above medium), each with its own budget
 # and tolerance; easy and medium keep the hand-written evaluation their budgets and tolerances were
 # measured with (docs/strength.md).

@@ -126,7 +126,8 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
     # Beyond the Black, 2 players: with the hand-written evaluation ten times medium's iterations bought
     # +29 Elo (and 33 times +44): evaluate() is what the search sees, and past about 3,000 iterations a
     # turn more search on it changes little. Hard plays the learned preset there (LEARNED_LEVELS) at its
-    # 30,000 iterations and tolerance 0: +280 [+201, +394] above medium in 48 duplicate sets. Easy at
+    # 30,000 iterations and tolerance 0: +280 [+201, +394] above medium in 48 duplicate sets, and +442 [+341,
+    # +651] on the same deals with the model retrained on 12,000 games (session 10). Easy at
     # tolerance 0.10 was only +181 [+118, +259] below medium (48 sets); at 0.15 it is +307 [+203, +494]
     # below (24 sets) and still wins every game against random. docs/strength.md, "2026-11-27 (session
     # 6): Beyond the Black's levels".

@@ -380,7 +380,7 @@ def test_orrery_games_says_which_games_have_a_model(capsys):
         "learned models: base 2p (tiny_epic_galaxies-base-2p.orrnet: model format 2, feature layout 1, "
         f"catalogue {teg['catalogue']}, {teg_path.stat().st_size} bytes, sha256 {teg['sha256'][:12]}, "
         f"trained {teg['date']} on {teg['data']['games']} games / {teg['data']['positions']} positions; "
-        "played by ismcts-teg-learned@1; strength against the hand-written evaluation: stronger: "
+        "played by ismcts-teg-learned@2; strength against the hand-written evaluation: stronger: "
     )
     with_model = {"trian", "take_the_galaxy", "tiny_epic_galaxies"}  # test_learned_ttg.py: Take The Galaxy's
     assert models.count("learned models: none") == len(names) - len(with_model)

@@ -191,13 +191,13 @@ def test_the_shipped_model_matches_its_manifest_and_is_listed(variant):
 
 def test_the_learned_preset_is_ismcts_teg_with_the_learned_evaluation():
     learned, handwritten = get_config("ismcts-teg-learned"), get_config("ismcts-teg@3")
-    assert learned.label == "ismcts-teg-learned@1" and learned.evaluation == "learned"
+    assert learned.label == "ismcts-teg-learned@2" and learned.evaluation == "learned"
     assert replace(
         learned, name="ismcts-teg", version=3, evaluation="handwritten", description=""
     ) == replace(handwritten, description="")
     for variant in SHIPPED_VARIANTS:
         check_evaluation(learned, GAME, variant, 2)
-    with pytest.raises(ValueError, match=r"ismcts-teg-learned@1 has evaluation 'learned', but no learned"):
+    with pytest.raises(ValueError, match=r"ismcts-teg-learned@2 has evaluation 'learned', but no learned"):
         check_evaluation(learned, GAME, "base", 3)
 
 
@@ -208,12 +208,12 @@ def test_the_learned_preset_searches_reproducibly_with_the_model(variant):
     budget = Budget(iterations=400)
     runs = {
         name: [search_observation(observation, get_config(name), budget, seed=2) for _ in range(2)]
-        for name in ("ismcts-teg@3", "ismcts-teg-learned@1")
+        for name in ("ismcts-teg@3", "ismcts-teg-learned@2")
     }
     for first, again in runs.values():
         assert [(a.action, a.visits) for a in first.actions] == [(a.action, a.visits) for a in again.actions]
     assert [a.mean_reward for a in runs["ismcts-teg@3"][0].actions] != [
-        a.mean_reward for a in runs["ismcts-teg-learned@1"][0].actions
+        a.mean_reward for a in runs["ismcts-teg-learned@2"][0].actions
     ]
     network = shipped_network(load_game(GAME, players=2, variant=variant))
     assert all(0.0 <= v <= 1.0 for v in network.evaluate(state))

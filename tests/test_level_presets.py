@@ -16,10 +16,10 @@ from orrery.service import _positions
 @pytest.mark.parametrize("level", ["hard", "expert"])
 def test_hard_and_expert_play_the_learned_preset_only_where_it_is_listed(level):
     assert level_config(level, "take_the_galaxy", "standard", 2).label == "ismcts-ttg-learned@1"
-    assert level_config(level, "tiny_epic_galaxies", "base", 2).label == "ismcts-teg-learned@1"
+    assert level_config(level, "tiny_epic_galaxies", "base", 2).label == "ismcts-teg-learned@2"
     # Beyond the Black's model drew at equal time near medium's budget but was far stronger at hard's
     # (docs/strength.md, session 6)
-    assert level_config(level, "tiny_epic_galaxies", "beyond_the_black", 2).label == "ismcts-teg-learned@1"
+    assert level_config(level, "tiny_epic_galaxies", "beyond_the_black", 2).label == "ismcts-teg-learned@2"
     for game, variant, players in [
         ("take_the_galaxy", "standard", 3),  # no model at 3 players
         ("tiny_epic_galaxies", "beyond_the_black", 3),  # no model at 3 players

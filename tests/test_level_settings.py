@@ -127,7 +127,7 @@ def test_beyond_the_black_2p_levels_are_the_measured_ones():
     assert level_in("easy", "tiny_epic_galaxies", "base", 3) is LEVELS["easy"]  # (its hard: session 8)
     spec = BotSpec(name="hard", kind="level", level="hard")
     bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("beyond_the_black", 2))
-    assert bot.version.startswith("ismcts-teg-learned@1+30000it/turn") and bot.version.endswith("tolerance=0")
+    assert bot.version.startswith("ismcts-teg-learned@2+30000it/turn") and bot.version.endswith("tolerance=0")
 
 
 def test_tiny_epic_galaxies_base_2p_levels_are_the_measured_ones():
@@ -144,7 +144,7 @@ def test_tiny_epic_galaxies_base_2p_levels_are_the_measured_ones():
         assert level_in(name, "tiny_epic_galaxies", "base", 4) is LEVELS[name]
     spec = BotSpec(name="hard", kind="level", level="hard")
     bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("base", 2))
-    assert bot.version == "ismcts-teg-learned@1+5000it/turn+tolerance=0"
+    assert bot.version == "ismcts-teg-learned@2+5000it/turn+tolerance=0"
 
 
 def test_tiny_epic_galaxies_base_3p_hard_plays_tolerance_0():

@@ -105,8 +105,8 @@ def test_list_games_and_version(client):
     teg = {(m.variant, m.players, m.search_config) for m in games["tiny_epic_galaxies"].learned_models}
     shipped_teg = {(m.variant, m.players) for m in shipped_models() if m.game == "tiny_epic_galaxies"}
     assert (
-        teg == {(v, n, "ismcts-teg-learned@1") for v, n in shipped_teg}
-        and ("base", 2, "ismcts-teg-learned@1") in teg
+        teg == {(v, n, "ismcts-teg-learned@2") for v, n in shipped_teg}
+        and ("base", 2, "ismcts-teg-learned@2") in teg
     )
     with_model = {"trian", "take_the_galaxy", "tiny_epic_galaxies"}
     assert [g.learned_models for n, g in games.items() if n not in with_model] == [[]] * (len(games) - 3)

@@ -110,11 +110,12 @@ def test_the_learned_choice_exists_exactly_where_a_model_is_listed(answers) -> N
 
 def test_the_game_picker_says_where_the_learned_evaluation_makes_a_stronger_ai(answers) -> None:
     """Only models that played stronger than the hand-written evaluation (at every level or at some) are
-    advertised in the pickers: Trian's 3-player model lost its SPRT, so "3" has no suffix; Beyond the
-    Black's drew at equal time near medium's budget but made hard stronger (mixed), so it has one."""
+    advertised in the pickers: Trian's 3-player model lost its SPRT, so "3" has no suffix; Trian's 2-player
+    model won at small budgets only (mixed) and Beyond the Black's won its SPRT (stronger, since session
+    10), so both have one."""
     strength = {(m.game, m.variant, m.players): m.strength for m in shipped_models()}
     assert strength[("trian", "full", 2)] == "mixed" and strength[("trian", "full", 3)] == "weaker"
-    assert strength[("tiny_epic_galaxies", "beyond_the_black", 2)] == "mixed"
+    assert strength[("tiny_epic_galaxies", "beyond_the_black", 2)] == "stronger"
     trian = answers["trian"]
     assert trian["game"] == "Title (learned AI)" and trian["where"] == "full with 2 players"
     assert trian["variants"] == {"beginner": "beginner", "ships": "ships", "full": "full (learned AI)"}
