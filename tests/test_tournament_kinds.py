@@ -100,3 +100,35 @@ def test_a_level_bot_plays_the_service_level_in_process():
     assert bot.select_action(observation, seed=1) in observation.legal_actions()
     with pytest.raises(ConfigError, match="level = one of easy, medium, hard, expert"):
         BotSpec(name="x", kind="level", level="grandmaster")
+
+
+def test_a_learned_evaluation_without_a_model_is_refused_before_any_game(tmp_path):
+    """A search bot asking for a learned model the setting lacks would otherwise fail at its first move,
+    inside a worker process, with a traceback: the runner names the bot and the missing model instead."""
+    from orrery.search.tournament import run_tournament
+
+    results = tmp_path / "no-model.jsonl"
+    config = config_from_dict(
+        {
+            "game": "tiny_epic_galaxies",
+            "variant": "base",
+            "players": 3,
+            "format": "gauntlet",
+            "baseline": "handwritten",
+            "sets": 1,
+            "results": str(results),
+            "bots": [
+                {"name": "handwritten", "kind": "turn", "config": "ismcts-teg@3"},
+                {
+                    "name": "learned",
+                    "kind": "turn",
+                    "config": "ismcts-teg@3",
+                    "overrides": {"evaluation": "learned"},
+                },
+            ],
+            "budget": {"iterations": 50},
+        }
+    )
+    with pytest.raises(ConfigError, match=r"bot 'learned': .*no learned evaluation model .*base, 3 players"):
+        run_tournament(config, progress=False)
+    assert not results.exists()

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from orrery.core_ext import load_game
+from orrery.search._config import SearchConfig
+from orrery.search._shipped import check_evaluation
 from orrery.search.tournament._analysis import SprtTracker
 from orrery.search.tournament._config import ConfigError, TournamentConfig
 from orrery.search.tournament._play import build_bot, play_game
@@ -160,7 +162,12 @@ def _check_playable(config: TournamentConfig) -> None:
     setting = (str(game.variant), int(game.num_players))
     for spec in config.bots:
         try:
-            build_bot(spec, spec.budget or config.budget, config.game, setting=setting)
+            bot = build_bot(spec, spec.budget or config.budget, config.game, setting=setting)
+            # a search asking for a learned model this setting lacks would fail only at its first move,
+            # inside a worker process
+            search_config = getattr(bot, "config", None)
+            if isinstance(search_config, SearchConfig):
+                check_evaluation(search_config, config.game, *setting)
         except (ValueError, KeyError, TypeError, ImportError, AttributeError) as exc:
             raise ConfigError(f"bot {spec.name!r}: {exc}") from None
 
