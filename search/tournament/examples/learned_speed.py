@@ -1,7 +1,7 @@
 """The learned evaluation's search speed over the positions of real games (docs/learning.md, Tiny Epic
 Galaxies): the ratio that sets an equal-time SPRT's iteration budgets.
 
-    python search/tournament/examples/learned_speed.py GAME VARIANT [--games 6] [--every 15]
+    python search/tournament/examples/learned_speed.py GAME VARIANT [--players 2] [--games 6] [--every 15]
         [--iterations 1500] [--config ismcts-teg@3] [--selfplay-iterations 200]
 
 Plays `--games` self-play games (every seat the preset at `--selfplay-iterations` a move, deals 900,
@@ -25,9 +25,9 @@ from orrery.search._kernel import Searcher
 
 
 def game_positions(
-    game_name: str, variant: str, games: int, every: int, config: str, iterations: int
+    game_name: str, variant: str, games: int, every: int, config: str, iterations: int, players: int = 2
 ) -> list:
-    game = load_game(game_name, players=2, variant=variant)
+    game = load_game(game_name, players=players, variant=variant)
     preset = get_config(config)
     positions = []
     for index in range(games):
@@ -52,6 +52,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("variant")
+    parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--every", type=int, default=15)
     parser.add_argument("--iterations", type=int, default=1500)
@@ -60,7 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     preset = get_config(args.config)
     positions = game_positions(
-        args.game, args.variant, args.games, args.every, args.config, args.selfplay_iterations
+        args.game, args.variant, args.games, args.every, args.config, args.selfplay_iterations, args.players
     )
     cpu = {"handwritten": 0.0, "learned": 0.0}
     for round_ in range(2):
