@@ -125,15 +125,18 @@ class LevelSetting:
 LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]] = {
     # Beyond the Black, 2 players: with the hand-written evaluation ten times medium's iterations bought
     # +29 Elo (and 33 times +44): evaluate() is what the search sees, and past about 3,000 iterations a
-    # turn more search on it changes little. Hard plays the learned preset there (LEARNED_LEVELS) at its
-    # 30,000 iterations and tolerance 0: +280 [+201, +394] above medium in 48 duplicate sets, and +442 [+341,
-    # +651] on the same deals with the model retrained on 12,000 games (session 10). Easy at
-    # tolerance 0.10 was only +181 [+118, +259] below medium (48 sets); at 0.15 it is +307 [+203, +494]
-    # below (24 sets) and still wins every game against random. docs/strength.md, "2026-11-27 (session
-    # 6): Beyond the Black's levels".
+    # turn more search on it changes little. Hard plays the learned preset there (LEARNED_LEVELS) at
+    # tolerance 0. At 30,000 iterations a turn it was +442 [+341, +651] above medium but only +108 [-65,
+    # +367] below expert (10 sets), and at 5,000 +338 [+249, +487] above medium and +166 [+65, +303] below
+    # expert (27 sets): too little room at the top. So the ladder sits lower (session 11), in duplicate sets
+    # head to head: easy (300, tolerance 0.15) to medium at 1,000 (tolerance 0.05) +374 [+270, +583], medium
+    # to hard at 3,000 +280 [+207, +382] (48 sets each), hard to expert RESULT; medium at 1,000 won all 96
+    # games against greedy. docs/strength.md, "2026-11-28 (session 11): Beyond the Black, 2 players, a lower
+    # ladder" (and "2026-11-27 (session 6): Beyond the Black's levels" for easy's tolerance).
     ("tiny_epic_galaxies", "beyond_the_black", 2): {
         "easy": LevelSetting(tolerance=0.15),
-        "hard": LevelSetting(tolerance=0.0),
+        "medium": LevelSetting(iterations=1000),
+        "hard": LevelSetting(iterations=3_000, tolerance=0.0),
     },
     # Tiny Epic Galaxies base, 2 players: hard plays the learned preset (LEARNED_LEVELS) at 5,000 iterations
     # a turn and tolerance 0, not 30,000 and 0.02, to leave room below expert (at 30,000 hard was only +154

@@ -114,20 +114,25 @@ def test_a_ladder_report_names_the_budget_the_level_played():
 def test_beyond_the_black_2p_levels_are_the_measured_ones():
     # Issue 25, part 2: on the hand-written evaluation hard was +29 Elo above medium there; on the learned
     # one at tolerance 0, separated; easy at tolerance 0.15 (docs/strength.md, "2026-11-27 (session 6)").
-    # Medium and expert keep the levels' own, and other settings keep every level's.
-    hard = level_in("hard", "tiny_epic_galaxies", "beyond_the_black", 2)
-    assert (hard.iterations, hard.tolerance) == (LEVELS["hard"].iterations, 0.0)
+    # Since session 11 the ladder sits lower to leave room below expert: medium at 1,000 iterations a turn,
+    # hard at 3,000 and tolerance 0 ("2026-11-28 (session 11): Beyond the Black, 2 players, a lower
+    # ladder"). Expert keeps the levels' own, and other settings keep every level's.
     easy = level_in("easy", "tiny_epic_galaxies", "beyond_the_black", 2)
     assert (easy.iterations, easy.tolerance) == (LEVELS["easy"].iterations, 0.15)
-    for name in ("medium", "expert"):
-        assert level_in(name, "tiny_epic_galaxies", "beyond_the_black", 2) is LEVELS[name]
+    medium = level_in("medium", "tiny_epic_galaxies", "beyond_the_black", 2)
+    assert medium.turn_budget_for("tiny_epic_galaxies").iterations == 1000
+    assert medium.tolerance == LEVELS["medium"].tolerance
+    hard = level_in("hard", "tiny_epic_galaxies", "beyond_the_black", 2)
+    assert hard.turn_budget_for("tiny_epic_galaxies").iterations == 3000 and hard.tolerance == 0.0
+    assert level_in("expert", "tiny_epic_galaxies", "beyond_the_black", 2) is LEVELS["expert"]
     assert (
         level_in("easy", "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS["easy"]
     )  # (its hard: session 9)
+    assert level_in("medium", "tiny_epic_galaxies", "beyond_the_black", 3) is LEVELS["medium"]
     assert level_in("easy", "tiny_epic_galaxies", "base", 3) is LEVELS["easy"]  # (its hard: session 8)
     spec = BotSpec(name="hard", kind="level", level="hard")
     bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("beyond_the_black", 2))
-    assert bot.version.startswith("ismcts-teg-learned@2+30000it/turn") and bot.version.endswith("tolerance=0")
+    assert bot.version.startswith("ismcts-teg-learned@2+3000it/turn") and bot.version.endswith("tolerance=0")
 
 
 def test_tiny_epic_galaxies_base_2p_levels_are_the_measured_ones():

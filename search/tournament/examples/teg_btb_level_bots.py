@@ -11,7 +11,10 @@ from __future__ import annotations
 from orrery.search import Level, LevelBot, get_config
 
 HANDWRITTEN = "ismcts-teg@3"  # the game's default, which easy and medium play
-LEARNED = "ismcts-teg-learned@1"  # the shipped Beyond the Black model scoring the leaves
+LEARNED = "ismcts-teg-learned@1"  # the shipped Beyond the Black model scoring the leaves (session 6)
+# @2 plays the same models as @1 (search/_presets.py); since session 10 the Beyond the Black model is the one
+# retrained on 12,000 games, and @2 is the label hard and expert play under.
+LEARNED2 = "ismcts-teg-learned@2"
 
 
 def _bot(name: str, iterations: int, tolerance: float, preset: str = HANDWRITTEN) -> LevelBot:
@@ -66,3 +69,23 @@ def h100k_t0() -> LevelBot:
 
 def hl30k_t0() -> LevelBot:
     return _bot("hl30k_t0", 30_000, 0.0, LEARNED)
+
+
+def hl5k_0() -> LevelBot:
+    return _bot("hl5k_0", 5_000, 0.0, LEARNED2)
+
+
+def hl10k_0() -> LevelBot:
+    return _bot("hl10k_0", 10_000, 0.0, LEARNED2)
+
+
+def hl1k_0() -> LevelBot:
+    return _bot("hl1k_0", 1_000, 0.0, LEARNED2)
+
+
+def hl2k_0() -> LevelBot:
+    return _bot("hl2k_0", 2_000, 0.0, LEARNED2)
+
+
+def hl3k_0() -> LevelBot:
+    return _bot("hl3k_0", 3_000, 0.0, LEARNED2)
