@@ -136,20 +136,23 @@ def test_beyond_the_black_2p_levels_are_the_measured_ones():
 
 
 def test_tiny_epic_galaxies_base_2p_levels_are_the_measured_ones():
-    # docs/strength.md, "2026-11-27 (session 7)": hard on the learned preset at 5,000 iterations a turn and
-    # tolerance 0 (below expert, still 150 Elo above medium), easy at tolerance 0.15 (further below medium);
-    # medium and expert keep the levels' own numbers, and other player counts every level's.
+    # docs/strength.md, "2026-11-27 (session 7)": hard on the learned preset at tolerance 0, easy at tolerance
+    # 0.15; since session 11 ("2026-11-28 (session 11): Tiny Epic Galaxies base, 2 players, a lower ladder")
+    # medium at 1,000 iterations a turn and hard at 2,000, to leave room below expert. Expert keeps the
+    # levels' own numbers, and other player counts every level's.
     hard = level_in("hard", "tiny_epic_galaxies", "base", 2)
-    assert hard.turn_budget_for("tiny_epic_galaxies").iterations == 5000 and hard.tolerance == 0.0
+    assert hard.turn_budget_for("tiny_epic_galaxies").iterations == 2000 and hard.tolerance == 0.0
+    medium = level_in("medium", "tiny_epic_galaxies", "base", 2)
+    assert medium.turn_budget_for("tiny_epic_galaxies").iterations == 1000
+    assert medium.tolerance == LEVELS["medium"].tolerance
     easy = level_in("easy", "tiny_epic_galaxies", "base", 2)
     assert (easy.iterations, easy.tolerance) == (LEVELS["easy"].iterations, 0.15)
-    for name in ("medium", "expert"):
-        assert level_in(name, "tiny_epic_galaxies", "base", 2) is LEVELS[name]
-    for name in ("easy", "hard"):
+    assert level_in("expert", "tiny_epic_galaxies", "base", 2) is LEVELS["expert"]
+    for name in ("easy", "medium", "hard"):
         assert level_in(name, "tiny_epic_galaxies", "base", 4) is LEVELS[name]
     spec = BotSpec(name="hard", kind="level", level="hard")
     bot = build_bot(spec, BudgetSpec(iterations=1), "tiny_epic_galaxies", setting=("base", 2))
-    assert bot.version == "ismcts-teg-learned@2+5000it/turn+tolerance=0"
+    assert bot.version == "ismcts-teg-learned@2+2000it/turn+tolerance=0"
 
 
 def test_tiny_epic_galaxies_base_3p_hard_plays_tolerance_0():

@@ -46,3 +46,15 @@ def xl600k_0() -> LevelBot:
     on a quiet core (about 306,000 a CPU second, teg_expert_rate.py; times 2 s, rounded), shared by the turn
     clock as it shares the milliseconds. Unlike the service's expert it replays exactly whatever the load."""
     return _bot("xl600k_0", 600_000, 0.0, LEARNED)
+
+
+def m1000() -> LevelBot:
+    return _bot("m1000", 1000, 0.05)
+
+
+def hl2k_0() -> LevelBot:
+    return _bot("hl2k_0", 2_000, 0.0, LEARNED)
+
+
+def hl3k_0() -> LevelBot:
+    return _bot("hl3k_0", 3_000, 0.0, LEARNED)
