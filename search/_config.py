@@ -363,17 +363,14 @@ _preset(
         "equal iterations per turn; at 2 players it did not. Not a default.",
     )
 )
-# Tiny Epic Galaxies' learned evaluation (issue 31): its default with the shipped models scoring the
-# leaves. Version 2 came with Beyond the Black's model retrained on 12,000 self-play games (session 10);
-# version 1 stays registered so that stored matches and configs naming it still load, and plays the same
-# (shipped) models.
-_TEG_LEARNED = SearchConfig(
+# Tiny Epic Galaxies' learned evaluation (issue 31): its default (ismcts-teg@3, built from it so that the
+# two cannot drift apart) with the shipped models scoring the leaves. Version 2 came with Beyond the Black's
+# model retrained on 12,000 self-play games (session 10); version 1 stays registered so that stored matches
+# and configs naming it still load, and plays the same (shipped) models.
+_TEG_LEARNED = replace(
+    _PRESETS["ismcts-teg@3"],
     name="ismcts-teg-learned",
     version=2,
-    algorithm="ismcts",
-    playout="none",
-    exploration=0.3,
-    reuse_tree=True,
     evaluation="learned",
     description="ismcts-teg@3 with each new leaf scored by the shipped learned model instead of "
     "evaluate(): Tiny Epic Galaxies at 2 players, base game (search/models/tiny_epic_galaxies-base-2p"
