@@ -130,9 +130,10 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
     # +367] below expert (10 sets), and at 5,000 +338 [+249, +487] above medium and +166 [+65, +303] below
     # expert (27 sets): too little room at the top. So the ladder sits lower (session 11), in duplicate sets
     # head to head: easy (300, tolerance 0.15) to medium at 1,000 (tolerance 0.05) +374 [+270, +583], medium
-    # to hard at 3,000 +280 [+207, +382] (48 sets each), hard to expert RESULT; medium at 1,000 won all 96
-    # games against greedy. docs/strength.md, "2026-11-28 (session 11): Beyond the Black, 2 players, a lower
-    # ladder" (and "2026-11-27 (session 6): Beyond the Black's levels" for easy's tolerance).
+    # to hard at 3,000 +280 [+207, +382] (48 sets each), hard to expert +241 [+168, +339] (40 sets); medium
+    # at 1,000 won all 96 games against greedy. docs/strength.md, "2026-11-28 (session 11): Beyond the
+    # Black, 2 players, a lower ladder" (and "2026-11-27 (session 6): Beyond the Black's levels" for easy's
+    # tolerance).
     ("tiny_epic_galaxies", "beyond_the_black", 2): {
         "easy": LevelSetting(tolerance=0.15),
         "medium": LevelSetting(iterations=1000),
