@@ -102,6 +102,25 @@ def test_a_level_bot_plays_the_service_level_in_process():
         BotSpec(name="x", kind="level", level="grandmaster")
 
 
+def test_a_level_with_a_time_budget_makes_the_tournament_timing_dependent():
+    """Expert's budget is wall-clock time even though the tournament's own budget counts iterations: the
+    report must not call its results reproducible (it did until session 12)."""
+
+    def config(*bots):
+        return config_from_dict(
+            {"game": "kuhn", "players": 2, "format": "round-robin", "sets": 1, "bots": list(bots)}
+        )
+
+    hard = {"name": "hard", "kind": "level", "level": "hard"}
+    expert = {"name": "expert", "kind": "level", "level": "expert"}
+    timed_search = {"name": "timed", "kind": "ismcts", "budget": {"milliseconds": 50}}
+    assert config(hard, {"name": "r", "kind": "random"}).reproducible
+    assert config(hard, expert).timed_bots() == ["expert"]
+    assert not config(hard, expert).reproducible
+    assert config(hard, timed_search).timed_bots() == ["timed"]
+    assert config({"name": "f", "kind": "factory", "factory": "math:pi"}, hard).reproducible
+
+
 def test_a_learned_evaluation_without_a_model_is_refused_before_any_game(tmp_path):
     """A search bot asking for a learned model the setting lacks would otherwise fail at its first move,
     inside a worker process, with a traceback: the runner names the bot and the missing model instead."""

@@ -175,8 +175,27 @@ class TournamentConfig:
     @property
     def reproducible(self) -> bool:
         """True when every budget counts iterations, so results do not depend on timing."""
-        budgets = [self.budget] + [b.budget for b in self.bots if b.budget is not None]
-        return all(b.reproducible for b in budgets)
+        return not self.timed_bots()
+
+    def timed_bots(self) -> list[str]:
+        """The bots that play a wall-clock budget: their own or the tournament's milliseconds, or a level
+        (kind "level" or a remote level) whose budget in this game is time, as expert's is. Random and
+        greedy search nothing; a factory's bot keeps its budget to itself: neither is counted."""
+        from orrery.search import LEVELS, level_in
+
+        timed = []
+        for bot in self.bots:
+            if bot.level in LEVELS:
+                budget_is_time = (
+                    level_in(bot.level, self.game, self.variant, self.players).milliseconds is not None
+                )
+            elif bot.kind in ("factory", "random", "greedy"):
+                continue
+            else:
+                budget_is_time = not (bot.budget or self.budget).reproducible
+            if budget_is_time:
+                timed.append(bot.name)
+        return timed
 
     def results_path(self) -> Path:
         return Path(self.results) if self.results else Path(f"{self.name}.jsonl")

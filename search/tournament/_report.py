@@ -148,7 +148,9 @@ def _summary_lines(a: Analysis) -> list[str]:
         f"({a.games_in_complete_sets} games) used for ratings and seat statistics",
         "every game of a set began from the same deal: " + ("yes" if a.deals_identical else "NO"),
         "results reproducible regardless of worker count: "
-        + ("yes (iteration budgets)" if c.reproducible else "no (time budgets)"),
+        + (
+            "yes (iteration budgets)" if c.reproducible else f"no (time budgets: {', '.join(c.timed_bots())})"
+        ),
     ]
 
 
