@@ -10,7 +10,7 @@ The runs and what was kept: docs/strength.md, "2026-11-27 (session 6)".
 
 from __future__ import annotations
 
-from orrery.search import Level, LevelBot, level_config
+from orrery.search import Level, LevelBot, get_config, level_config
 
 
 def _bot(name: str, iterations: int, tolerance: float) -> LevelBot:
@@ -31,3 +31,18 @@ def hard_30000_t0() -> LevelBot:
 def hard_100000_t0() -> LevelBot:
     """Hard at 100,000 iterations a turn, tolerance 0."""
     return _bot("hard-100000-t0", 100000, 0.0)
+
+
+def _learned_bot(name: str, iterations: int, tolerance: float) -> LevelBot:
+    level = Level(name=name, iterations=iterations, milliseconds=None, tolerance=tolerance)
+    return LevelBot(level, get_config("ismcts-trian-learned@2"))
+
+
+def hard_learned_3000_t0() -> LevelBot:
+    """Hard on the learned preset (Trian full 2-player model) at 3,000 iterations a turn, tolerance 0."""
+    return _learned_bot("hard-learned-3000-t0", 3000, 0.0)
+
+
+def hard_learned_10000_t0() -> LevelBot:
+    """Hard on the learned preset at 10,000 iterations a turn, tolerance 0."""
+    return _learned_bot("hard-learned-10000-t0", 10000, 0.0)
