@@ -46,3 +46,28 @@ def hard_learned_3000_t0() -> LevelBot:
 def hard_learned_10000_t0() -> LevelBot:
     """Hard on the learned preset at 10,000 iterations a turn, tolerance 0."""
     return _learned_bot("hard-learned-10000-t0", 10000, 0.0)
+
+
+def easy_100() -> LevelBot:
+    """Easy at 100 iterations a turn (the level's 300 / 3) and the level's tolerance 0.10 (session 12)."""
+    return _bot("easy-100", 100, 0.10)
+
+
+def medium_300() -> LevelBot:
+    """Medium at 300 iterations a turn and its tolerance 0.05 (session 12: a lower ladder)."""
+    return _bot("medium-300", 300, 0.05)
+
+
+def medium_500() -> LevelBot:
+    """Medium at 500 iterations a turn and its tolerance 0.05."""
+    return _bot("medium-500", 500, 0.05)
+
+
+def hard_learned_1000_t0() -> LevelBot:
+    """Hard on the learned preset at 1,000 iterations a turn, tolerance 0."""
+    return _learned_bot("hard-learned-1000-t0", 1000, 0.0)
+
+
+def hard_learned_1500_t0() -> LevelBot:
+    """Hard on the learned preset at 1,500 iterations a turn, tolerance 0."""
+    return _learned_bot("hard-learned-1500-t0", 1500, 0.0)
