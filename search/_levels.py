@@ -169,13 +169,15 @@ LEVEL_SETTINGS: dict[tuple[str, str | None, int | None], dict[str, LevelSetting]
         "hard": LevelSetting(iterations=60_000, tolerance=0.0),
     },
     # Galaxy of Trian, full, 2 players: medium (3,000) to hard (30,000, tolerance 0.02) was +89 [-14, +209]
-    # head to head in 24 sets. With medium at 1,000 and hard at 100,000 and tolerance 0, pooled head to
-    # head: medium to hard +394 [+285, +636] (48 sets), easy to medium +232 [+182, +292] (96 sets), medium
-    # 0.99 against greedy; hard's p95 CPU 1.26 s a turn over 120 turns, under expert's 2 s.
-    # docs/strength.md, "2026-11-27 (session 6)".
+    # head to head in 24 sets. With medium at 1,000 and hard at 100,000 and tolerance 0 (session 6), pooled
+    # head to head: medium to hard +394 [+285, +636] (48 sets), easy to medium +232 [+182, +292] (96 sets),
+    # medium 0.99 against greedy; but that hard was ahead of expert (+89 [-30, +234], 12 sets). Since
+    # session 12 hard plays the learned preset (LEARNED_LEVELS) at 3,000 iterations a turn and tolerance 0:
+    # +280 [+181, +443] above medium, level with expert (expert +44 [-49, +144], 24 sets each), at about
+    # 4 ms a move. docs/strength.md, "2026-11-28 (session 12)" and "2026-11-27 (session 6)".
     ("trian", "full", 2): {
         "medium": LevelSetting(iterations=1000),
-        "hard": LevelSetting(iterations=100_000, tolerance=0.0),
+        "hard": LevelSetting(iterations=3_000, tolerance=0.0),
     },
     # Galaxy of Trian, full, 3 players: medium at 1,000 iterations a turn (as at 2 players) and hard at its
     # own 30,000 with tolerance 0. With the levels' own numbers medium to hard was +120 [+62, +186] (the
