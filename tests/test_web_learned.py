@@ -136,9 +136,10 @@ def test_the_game_picker_says_where_the_learned_evaluation_makes_a_stronger_ai(a
 
 def test_where_the_level_plays_the_model_the_form_knows_it(answers) -> None:
     """LearnedModel.levels (the levels that play the model with no config named) reaches the page: hard
-    plays Take The Galaxy's, Tiny Epic Galaxies base's and Beyond the Black's, none of Trian's."""
+    plays Take The Galaxy's, Tiny Epic Galaxies base's and Beyond the Black's, and since session 12
+    Trian full's 2-player model (not its 3-player one)."""
     own = answers["levelOwn"]
-    assert own["take_the_galaxy"] == ["standard"] and own["trian"] == []
+    assert own["take_the_galaxy"] == ["standard"] and own["trian"] == ["full"]
     assert sorted(own["tiny_epic_galaxies"]) == ["base", "beyond_the_black"]
     assert own["none"] == [False, False]
 
