@@ -13,22 +13,13 @@ skill); it says nothing about which is right. docs/learning.md uses it for Tiny 
 from __future__ import annotations
 
 import argparse
-import json
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from typing import Any
 
 from orrery.core_ext import load_game
+from orrery.search.tournament._results import read_results
 
 LABEL_WORDS = 4  # a split kind is keyed by its label's first words (the rest names dice, planets, ships)
-
-
-def _records(path: str, limit: int) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
-    with open(path) as f:
-        lines = [json.loads(line) for line in f if line.strip()]
-    config = next(r["config"] for r in lines if r.get("type") == "tournament")
-    games = [r for r in lines if r.get("type") == "game"][:limit]
-    return config, iter(games)
 
 
 def _key(state: Any, action: int, forced: bool, split: frozenset[str]) -> str:
@@ -41,11 +32,12 @@ def _key(state: Any, action: int, forced: bool, split: frozenset[str]) -> str:
 
 def profile(path: str, *, split: frozenset[str], limit: int) -> tuple[dict[str, Counter[str]], Counter[str]]:
     """Per bot: choices by kind over all its seats, and the seat-games it played."""
-    config, records = _records(path, limit)
+    header, records = read_results(path)
+    config = header["config"]
     game = load_game(config["game"], players=config["players"], variant=config.get("variant"))
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     seat_games: Counter[str] = Counter()
-    for record in records:
+    for record in records[:limit]:
         seat_games.update(record["seats"])
         state = game.new_initial_state(seed=record["deal_seed"])
         for action in record["actions"]:
